@@ -1,0 +1,129 @@
+/*
+ * proto.h - the control protocol between a task's libpvm3 and its pvmd,
+ * and the names both sides agree on (socket paths, tids, environment).
+ *
+ * A request is a PVMI_KIND_REQUEST frame with tag = op, src = the task's
+ * tid (0 before REGISTER), dst = the daemon's tid, body = items written
+ * with codec.h.  The daemon answers every request, in order, with one
+ * PVMI_KIND_REPLY frame carrying the same tag; the first item of every
+ * reply is an int32 status (>= 0 success, else a PVM error code) unless
+ * stated otherwise.  A task has at most one request outstanding.  The
+ * daemon also sends PVMI_KIND_USER frames to a task on the same
+ * connection (notify messages, task output); those go to its receive
+ * queue.
+ *
+ * Body layouts below: `int' = one int32 item, `ints[n]' = one item of n
+ * int32, `str' = one string item, `bytes' = one byte item.
+ */
+#ifndef COPVM_PROTO_H
+#define COPVM_PROTO_H
+
+/* Task ids: bit 31 clear; host index in bits 18..29; local part 0..17.
+ * The daemon of host h has tid (h << 18); its tasks (h << 18) | n, n >= 1. */
+#define PVMI_TID_HOST_SHIFT	18
+#define PVMI_TID_LOCAL_MASK	0x3ffff
+#define PVMI_TID_HOST_MASK	0x3ffc0000
+#define PVMI_TID_HOST(t)	((t) & PVMI_TID_HOST_MASK)
+#define PVMI_TID_LOCAL(t)	((t) & PVMI_TID_LOCAL_MASK)
+#define PVMI_DAEMON_TID(h)	((h) << PVMI_TID_HOST_SHIFT)
+
+/* Files under the per-user directory $PVM_TMP/copvm-<uid> (mode 0700):
+ *   pvmd.sock     the daemon's listening socket
+ *   pvmd.log      the daemon's log
+ *   pvmd.pid      the daemon's pid
+ *   t<hex tid>    each task's listening socket for direct messages */
+#define PVMI_DIR_FMT		"%s/copvm-%u"
+#define PVMI_DAEMON_SOCK	"pvmd.sock"
+#define PVMI_DAEMON_LOG		"pvmd.log"
+#define PVMI_DAEMON_PID		"pvmd.pid"
+#define PVMI_TASK_SOCK_FMT	"t%x"
+
+/* Environment the daemon gives a spawned task:
+ *   PVMI_ENV_TID  its tid (decimal)
+ *   PVMI_ENV_LFD  fd number of its already-listening task socket
+ * so that messages sent to it right after pvm_spawn() wait in its socket's
+ * backlog, in order, until it calls pvm_mytid(). */
+#define PVMI_ENV_TID		"COPVM_TID"
+#define PVMI_ENV_LFD		"COPVM_LISTEN_FD"
+
+/* The architecture name and data signature copvm reports on x86-64 Linux. */
+#define PVMI_ARCH_NAME		"LINUX64"
+#define PVMI_DSIG		0x00408841
+
+enum pvmi_op {
+	/* in:  int pid, int claimed_tid (0: none), str program name
+	 * out: int status = tid, int ptid, int ctx,
+	 *      int outtid, int outcode, int outctx,
+	 *      int trctid, int trccode, int trcctx,
+	 *      int nsib, ints[nsib] sibling tids (as given to one pvm_spawn) */
+	PVMI_OP_REGISTER = 1,
+	/* in:  nothing; the task is leaving (pvm_exit).  out: int status */
+	PVMI_OP_EXIT,
+	/* in:  str file, int flags, str where, int count,
+	 *      int argc, str argv[argc] (one item each),
+	 *      int envc, str env[envc] ("NAME=value", one item each),
+	 *      int ctx, int outtid, int outcode, int outctx,
+	 *      int trctid, int trccode, int trcctx
+	 * out: int status = number started, ints[count] tids or error codes */
+	PVMI_OP_SPAWN,
+	/* in:  int tid.  out: int status */
+	PVMI_OP_KILL,
+	/* in:  int tid, int signum.  out: int status */
+	PVMI_OP_SENDSIG,
+	/* in:  int which (0 = all tasks, a daemon tid = that host's, else one tid)
+	 * out: int status = n, then n times:
+	 *      int tid, int ptid, int host, int flag, int pid, str a.out */
+	PVMI_OP_TASKS,
+	/* in:  nothing.
+	 * out: int status = nhost, int narch, then nhost times:
+	 *      int dtid, str name, str arch, int speed, int dsig */
+	PVMI_OP_CONFIG,
+	/* in:  str host.  out: int status (PvmOk, PvmNoHost, PvmHostFail) */
+	PVMI_OP_MSTAT,
+	/* in:  int tid.  out: int status (PvmOk, PvmNoTask) */
+	PVMI_OP_PSTAT,
+	/* in:  int what (PvmTaskExit.. | PvmNotifyCancel), int tag, int ctx,
+	 *      int cnt, ints[cnt] tids (PvmTaskExit, PvmHostDelete only)
+	 * out: int status
+	 * Later the daemon sends a PVMI_KIND_USER frame, src = its tid,
+	 * with the given tag and ctx: for PvmTaskExit and PvmHostDelete the
+	 * body is int tid; for PvmHostAdd it is int count, ints[count] dtids. */
+	PVMI_OP_NOTIFY,
+	/* in:  str name, int flags, int enc, int tag, bytes message body
+	 * out: int status = index */
+	PVMI_OP_MBOX_PUT,
+	/* in:  str name, int index, int flags
+	 * out: int status (PvmOk), int enc, int tag, int src, bytes body.
+	 * With PvmMboxWaitForInfo the reply waits until such an entry exists. */
+	PVMI_OP_MBOX_GET,
+	/* in:  str name, int index, int flags.  out: int status */
+	PVMI_OP_MBOX_DEL,
+	/* in:  str pattern (glob; "" or "*" = all)
+	 * out: int status = nclasses, then per class:
+	 *      str name, int n, ints[n] indices, ints[n] owners, ints[n] flags */
+	PVMI_OP_MBOX_LIST,
+	/* in:  nothing.  out: int status = a new context number */
+	PVMI_OP_NEWCTX,
+	/* in:  int ctx.  out: int status */
+	PVMI_OP_FREECTX,
+	/* in:  nothing.  out: int status, then the daemon stops every task
+	 * (but the caller) and exits. */
+	PVMI_OP_HALT,
+	/* in:  int host dtid.  out: int status, int sec, int usec (its clock) */
+	PVMI_OP_HOSTSYNC,
+	/* in:  int cnt, str names[cnt].  out: int status, ints[cnt] results */
+	PVMI_OP_ADDHOSTS,
+	/* in:  int cnt, str names[cnt].  out: int status, ints[cnt] results */
+	PVMI_OP_DELHOSTS,
+	/* in:  int tid.  out: int status = that tid's daemon tid, or PvmNoTask */
+	PVMI_OP_TIDTOHOST,
+	PVMI_OP_MAX
+};
+
+/* Body of a task-output message (sent as PVMI_KIND_USER to the output tid
+ * with the output code and context), as in stock PVM:
+ *   int tid, int -1, int ptid   the task started
+ *   int tid, int n, bytes[n]     n bytes of its stdout/stderr
+ *   int tid, int 0               end of its output */
+
+#endif /* COPVM_PROTO_H */

@@ -1,0 +1,64 @@
+/*
+ * wire.h - the frame format shared by libpvm3 and pvmd.
+ *
+ * Every byte that crosses a socket between two copvm processes (task to
+ * task, task to daemon, daemon to daemon) is a frame: a fixed 32-byte
+ * header followed by `len' body bytes.  Header fields travel big-endian.
+ * A frame carries one whole message; there is no fragmentation above the
+ * byte stream.
+ */
+#ifndef COPVM_WIRE_H
+#define COPVM_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PVMI_FRAME_MAGIC	0x43505631u	/* "CPV1" */
+#define PVMI_FRAME_HDR_LEN	32
+/* Largest body a receiver accepts; larger lengths mean a corrupt stream. */
+#define PVMI_FRAME_MAX_BODY	(1u << 30)
+
+/* What a frame is for (the `kind' field). */
+enum pvmi_frame_kind {
+	PVMI_KIND_USER = 0,	/* a PVM message for a task's receive queue */
+	PVMI_KIND_REQUEST = 1,	/* task -> daemon control request, tag = op */
+	PVMI_KIND_REPLY = 2,	/* daemon -> task answer to the last request */
+};
+
+/* Decoded frame header (host byte order). */
+struct pvmi_frame {
+	uint32_t magic;
+	uint32_t len;		/* body bytes that follow the header */
+	int32_t src;		/* sender's tid */
+	int32_t dst;		/* receiver's tid */
+	int32_t tag;		/* message tag, or control op for requests */
+	int32_t ctx;		/* message context */
+	int32_t enc;		/* sender's data encoding (PvmDataDefault...) */
+	uint32_t kind;		/* enum pvmi_frame_kind */
+};
+
+/* Writes `f' as PVMI_FRAME_HDR_LEN big-endian bytes into `out'. */
+void pvmi_frame_encode(const struct pvmi_frame *f, unsigned char *out);
+/* Reads a header from `in'; returns 0, or -1 when the magic, kind or
+ * length is not acceptable (the stream must then be dropped). */
+int pvmi_frame_decode(const unsigned char *in, struct pvmi_frame *f);
+
+/*
+ * Message bodies are a sequence of items.  An item is an 8-byte header,
+ * two big-endian uint32: the data type (PVM_STR .. PVM_ULONG from pvm3.h,
+ * or PVMI_TYPE_MSG) and the element count, followed by the elements.
+ *   PvmDataDefault (XDR): big-endian; byte 1, short/ushort 4, int/uint 4,
+ *     long/ulong 8, float 4, double 8, cplx 8, dcplx 16 bytes; a str item
+ *     counts its bytes including the NUL; byte and str items are padded
+ *     with zeros to a multiple of 4.
+ *   PvmDataRaw / PvmDataInPlace: native layout and sizes, no padding.
+ * A PVMI_TYPE_MSG item (pvm_pkmesg) has count = 1 and holds five XDR int32
+ * (enc, tag, ctx, src, body length) then that many body bytes, padded to 4.
+ * Unpacking checks the type family of each item (signed and unsigned of one
+ * width match), so a wrong-type unpack fails with PvmBadMsg instead of
+ * returning garbage; one item may be consumed by several unpack calls.
+ */
+#define PVMI_TYPE_MSG		12
+#define PVMI_ITEM_HDR_LEN	8
+
+#endif /* COPVM_WIRE_H */

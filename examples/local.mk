@@ -1,0 +1,1 @@
+# Example and benchmark PVM programs (built, not installed).

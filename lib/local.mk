@@ -1,0 +1,14 @@
+# libpvm3: the PVM 3.4 API.  Exports are listed in lib/libpvm3.map.
+lib_LTLIBRARIES += lib/libpvm3.la
+lib_libpvm3_la_SOURCES = \
+	lib/pvmi.h \
+	lib/errors.c \
+	lib/msg.c lib/msg.h \
+	lib/pack.c \
+	lib/packf.c \
+	lib/buffers.c
+lib_libpvm3_la_LIBADD = common/libcommon.la
+lib_libpvm3_la_LDFLAGS = -version-info 3:6:0 \
+	-Wl,--version-script=$(top_srcdir)/lib/libpvm3.map
+EXTRA_lib_libpvm3_la_DEPENDENCIES = lib/libpvm3.map
+EXTRA_DIST += lib/libpvm3.map

@@ -1,0 +1,79 @@
+/*
+ * msg.h - message buffers: the object behind every PVM buffer id.
+ *
+ * A message body is a list of fragments.  Packing appends to the last
+ * owned fragment (growing it geometrically); PvmDataInPlace packing adds
+ * a fragment that points at the caller's memory, read only at send time.
+ * A received message is one owned fragment.  Unpacking walks the items
+ * (wire.h) with a cursor that may stop inside an item.
+ */
+#ifndef COPVM_MSG_H
+#define COPVM_MSG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+struct pvmi_frag {
+	unsigned char *data;
+	size_t len;
+	size_t cap;		/* 0 for a fragment that borrows user memory */
+};
+
+struct pvmi_msg {
+	int mid;		/* buffer id, > 0 while registered */
+	int enc;		/* PvmDataDefault, PvmDataRaw or PvmDataInPlace */
+	int tag;		/* set by send or on receipt */
+	int ctx;
+	int src;
+	int dst;
+	int wid;		/* pvmminfo wait id, kept for pvm_setminfo */
+	int crc;
+	struct pvmi_frag *frags;
+	int nfrag;
+	int fragcap;
+	size_t len;		/* body bytes over all fragments */
+	/* unpack cursor */
+	int rfrag;		/* fragment index */
+	size_t roff;		/* offset in that fragment */
+	uint32_t ritem_type;	/* type of the item being read */
+	uint32_t ritem_left;	/* elements of it not yet read; 0 = at header */
+	struct pvmi_msg *next;	/* receive-queue link, owned by recv.c */
+	uint64_t seq;		/* arrival order, owned by recv.c */
+};
+
+/* Creates an empty message with encoding `enc'; NULL when out of memory. */
+struct pvmi_msg *pvmi_msg_new(int enc);
+/* Frees a message and its owned fragments (not its registration). */
+void pvmi_msg_free(struct pvmi_msg *m);
+/* Wraps a received body (malloc'd, ownership taken) as a message. */
+struct pvmi_msg *pvmi_msg_from_body(void *body, size_t len, int enc);
+/* Fills up to `max' iovecs with the body; returns the count used. */
+int pvmi_msg_iov(const struct pvmi_msg *m, struct iovec *iov, int max);
+/* Copies the whole body into one malloc'd buffer (*len set); NULL on
+ * allocation failure. */
+unsigned char *pvmi_msg_flatten(const struct pvmi_msg *m, size_t *len);
+/* Rewinds the unpack cursor to the start of the body. */
+void pvmi_msg_rewind(struct pvmi_msg *m);
+
+/* Registers `m' under a new buffer id; returns it or PvmNoMem. */
+int pvmi_mid_register(struct pvmi_msg *m);
+/* Returns the message of buffer id `mid', or NULL if none. */
+struct pvmi_msg *pvmi_mid_lookup(int mid);
+/* Unregisters `mid' without freeing the message. */
+void pvmi_mid_forget(int mid);
+
+/* Appends `count' elements of PVM type `type' read every `stride'
+ * elements from `data'; returns PvmOk or an error code. */
+int pvmi_pack(struct pvmi_msg *m, int type, const void *data, int count,
+	      int stride);
+/* Reads `count' elements of `type' into every `stride'-th slot of `data';
+ * returns PvmOk, PvmNoData (end of body) or PvmBadMsg (wrong type). */
+int pvmi_unpack(struct pvmi_msg *m, int type, void *data, int count,
+		int stride);
+
+/* Library-wide buffer state: the active send and receive buffers. */
+extern int pvmi_sbuf;		/* buffer id of the send buffer, 0 if none */
+extern int pvmi_rbuf;		/* buffer id of the receive buffer, 0 if none */
+
+#endif /* COPVM_MSG_H */

@@ -1,0 +1,54 @@
+/*
+ * pvmi.h - state and helpers shared by the modules of libpvm3.
+ *
+ * The public pvm_* functions validate their arguments and forward to
+ * pvmi_* functions declared here or in the module headers (msg.h,
+ * conn.h, ...).  Every public function reports failure the same way:
+ * return pvmi_error("pvm_name", code), which sets pvm_errno, prints the
+ * message when PvmAutoErr asks for it, and returns the negative code.
+ */
+#ifndef COPVM_PVMI_H
+#define COPVM_PVMI_H
+
+#include "pvm3.h"
+
+#if defined(__GNUC__)
+#define PVMI_EXPORT __attribute__((visibility("default")))
+#else
+#define PVMI_EXPORT
+#endif
+
+/* Records `code' as the latest error of `fn' and returns it unchanged;
+ * prints "libpvm [tNNN]: fn(): text" when PvmAutoErr is on. */
+int pvmi_error(const char *fn, int code);
+
+/* Text for an error code, "Unknown error" for codes outside the table. */
+const char *pvmi_errtext(int code);
+
+/* The task's identity and options; one instance per process. */
+struct pvmi_state {
+	int mytid;		/* 0 until attached to the daemon */
+	int ptid;		/* parent's tid, or PvmNoParent */
+	int dtid;		/* our daemon's tid */
+	int ctx;		/* current context */
+	int autoerr;		/* PvmAutoErr: 0 off, 1 print, 2 print+exit */
+	int debugmask;
+	int route;		/* PvmRoute value */
+	int fragsize;
+	int resvtids;
+	int showtids;
+	int polltype;
+	int polltime;
+	int noreset;
+	int outtid, outcode, outctx;		/* for our children */
+	int trctid, trccode, trcctx;		/* for our children */
+	int selfouttid, selfoutcode, selfoutctx; /* given by our parent */
+	int selftrctid, selftrccode, selftrcctx;
+	int *sibs;		/* siblings as given to one pvm_spawn */
+	int nsibs;
+	int pid;		/* pid recorded at attach time */
+};
+
+extern struct pvmi_state pvmi;
+
+#endif /* COPVM_PVMI_H */
