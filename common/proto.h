@@ -48,7 +48,7 @@
 
 /* The architecture name and data signature copvm reports on x86-64 Linux. */
 #define PVMI_ARCH_NAME		"LINUX64"
-#define PVMI_DSIG		0x00408841
+#define PVMI_DSIG		0x00408c41
 
 enum pvmi_op {
 	/* in:  int pid, int claimed_tid (0: none), str program name

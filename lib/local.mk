@@ -6,7 +6,16 @@ lib_libpvm3_la_SOURCES = \
 	lib/msg.c lib/msg.h \
 	lib/pack.c \
 	lib/packf.c \
-	lib/buffers.c
+	lib/buffers.c \
+	lib/transport.h lib/transport_unix.c \
+	lib/conn.c lib/conn.h \
+	lib/task.c lib/task.h \
+	lib/send.c \
+	lib/recv.c lib/recv.h \
+	lib/output.c \
+	lib/control.c \
+	lib/mbox.c \
+	lib/options.c
 lib_libpvm3_la_LIBADD = common/libcommon.la
 lib_libpvm3_la_LDFLAGS = -version-info 3:6:0 \
 	-Wl,--version-script=$(top_srcdir)/lib/libpvm3.map

@@ -51,4 +51,18 @@ struct pvmi_state {
 
 extern struct pvmi_state pvmi;
 
+/* Context and tag of the library's own messages (caught task output);
+ * user receives never match this context. */
+#define PVMI_SYS_CTX		0x7ffffff0
+#define PVMI_TAG_OUTPUT		0x7ffffff1
+
+struct pvmi_msg;
+/* Sends message `m' to task `tid' with `tag' in the current context;
+ * PvmOk (also for a task that is gone, as stock) or an error code. */
+int pvmi_send_msg(struct pvmi_msg *m, int tid, int tag);
+/* PvmOk when `tid' can name a task here, else PvmBadParam or PvmNoHost. */
+int pvmi_check_task_tid(int tid);
+/* Notes that spawned task `tid' will send its output to us if caught. */
+void pvmi_output_expect(int tid);
+
 #endif /* COPVM_PVMI_H */

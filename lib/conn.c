@@ -1,0 +1,535 @@
+/*
+ * conn.c - links, framing and the event pump of a task.
+ *
+ * Circuits opened to other tasks are cached per destination and reused
+ * for every later message (virtual circuit caching); they only carry
+ * frames out.  Circuits accepted from other tasks only carry frames in.
+ * One connection per (sender, receiver) pair keeps each sender's messages
+ * in order.  Sends block until the kernel has the whole frame but keep
+ * reading incoming frames while they wait, so two tasks sending large
+ * messages to each other cannot deadlock.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "conn.h"
+#include "proto.h"
+#include "pvmi.h"
+#include "transport.h"
+
+#define RX_CAP		65536	/* staging buffer for small frames */
+#define IOV_INLINE	64
+
+enum link_kind { LINK_DAEMON, LINK_OUT, LINK_IN };
+
+struct link {
+	int fd;
+	int kind;
+	int peer;			/* destination tid (LINK_OUT) */
+	const struct pvmi_transport *tp;
+	unsigned char *rx;		/* staging buffer, RX_CAP bytes */
+	size_t rxhead, rxtail;
+	struct pvmi_frame f;		/* header of the frame in progress */
+	unsigned char *body;		/* its body when read directly */
+	size_t got;
+};
+
+static struct link **links;
+static int nlinks, linkcap;
+static struct link *daemon_link;
+static int listen_fd = -1;
+static const struct pvmi_transport *listen_tp = &pvmi_transport_unix;
+
+/* The single outstanding daemon request's reply. */
+static int reply_wanted;
+static int reply_ready;
+static unsigned char *reply_body;
+static size_t reply_len;
+
+static struct link *link_add(int fd, int kind, int peer,
+			     const struct pvmi_transport *tp)
+{
+	struct link *l;
+
+	if (nlinks == linkcap) {
+		int ncap = linkcap ? 2 * linkcap : 16;
+		struct link **nl = realloc(links, ncap * sizeof(*nl));
+
+		if (!nl)
+			return NULL;
+		links = nl;
+		linkcap = ncap;
+	}
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return NULL;
+	l->fd = fd;
+	l->kind = kind;
+	l->peer = peer;
+	l->tp = tp;
+	links[nlinks++] = l;
+	return l;
+}
+
+static void link_drop(struct link *l)
+{
+	int i;
+
+	for (i = 0; i < nlinks; i++) {
+		if (links[i] == l) {
+			links[i] = links[--nlinks];
+			break;
+		}
+	}
+	if (l == daemon_link)
+		daemon_link = NULL;
+	close(l->fd);
+	free(l->rx);
+	free(l->body);
+	free(l);
+}
+
+static struct link *out_link(int tid)
+{
+	int i;
+
+	for (i = 0; i < nlinks; i++)
+		if (links[i]->kind == LINK_OUT && links[i]->peer == tid)
+			return links[i];
+	return NULL;
+}
+
+int pvmi_conn_daemon_open(void)
+{
+	struct sockaddr_un sa;
+	int s;
+
+	if (daemon_link)
+		return PvmOk;
+	memset(&sa, 0, sizeof(sa));
+	sa.sun_family = AF_UNIX;
+	if ((size_t)snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/%s",
+			     pvmi_rundir(), PVMI_DAEMON_SOCK) >=
+	    sizeof(sa.sun_path))
+		return PvmSysErr;
+	s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		return PvmSysErr;
+	if (connect(s, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		close(s);
+		return PvmSysErr;
+	}
+	if (fcntl(s, F_SETFL, fcntl(s, F_GETFL) | O_NONBLOCK) < 0 ||
+	    !(daemon_link = link_add(s, LINK_DAEMON, 0, &pvmi_transport_unix))) {
+		close(s);
+		return PvmSysErr;
+	}
+	return PvmOk;
+}
+
+int pvmi_conn_daemon_up(void)
+{
+	return daemon_link != NULL;
+}
+
+void pvmi_conn_set_listener(int fd)
+{
+	if (listen_fd >= 0 && listen_fd != fd)
+		close(listen_fd);
+	listen_fd = fd;
+}
+
+void pvmi_conn_close_all(int unlink_tid)
+{
+	while (nlinks)
+		link_drop(links[nlinks - 1]);
+	free(links);
+	links = NULL;
+	linkcap = 0;
+	if (listen_fd >= 0) {
+		close(listen_fd);
+		listen_fd = -1;
+	}
+	if (unlink_tid)
+		listen_tp->unlisten(unlink_tid);
+	free(reply_body);
+	reply_body = NULL;
+	reply_wanted = reply_ready = 0;
+}
+
+/* Hands a complete frame to its consumer; takes ownership of `body'.
+ * Returns -1 for a frame that breaks the protocol on this link. */
+static int frame_done(struct link *l, unsigned char *body)
+{
+	struct pvmi_msg *m;
+
+	if (l->f.kind == PVMI_KIND_REPLY) {
+		if (l != daemon_link || !reply_wanted || reply_ready) {
+			free(body);
+			return -1;
+		}
+		free(reply_body);
+		reply_body = body;
+		reply_len = l->f.len;
+		reply_ready = 1;
+		return 0;
+	}
+	if (l->f.kind != PVMI_KIND_USER) {
+		free(body);
+		return -1;
+	}
+	m = pvmi_msg_from_body(body, l->f.len, l->f.enc);
+	if (!m) {
+		free(body);
+		return 0;	/* out of memory: the message is lost */
+	}
+	m->src = l->f.src;
+	m->dst = l->f.dst;
+	m->tag = l->f.tag;
+	m->ctx = l->f.ctx;
+	pvmi_rxq_deliver(m);
+	return 0;
+}
+
+/* Parses every complete frame in the staging buffer.  A partial large
+ * body moves to l->body to be read in place.  Returns -1 on bad data. */
+static int parse_staged(struct link *l)
+{
+	for (;;) {
+		size_t avail = l->rxtail - l->rxhead;
+		unsigned char *body;
+
+		if (avail < PVMI_FRAME_HDR_LEN)
+			break;
+		if (pvmi_frame_decode(l->rx + l->rxhead, &l->f))
+			return -1;
+		body = malloc(l->f.len ? l->f.len : 1);
+		if (!body)
+			return -1;
+		avail -= PVMI_FRAME_HDR_LEN;
+		l->rxhead += PVMI_FRAME_HDR_LEN;
+		if (avail >= l->f.len) {
+			memcpy(body, l->rx + l->rxhead, l->f.len);
+			l->rxhead += l->f.len;
+			if (frame_done(l, body))
+				return -1;
+			continue;
+		}
+		memcpy(body, l->rx + l->rxhead, avail);
+		l->body = body;
+		l->got = avail;
+		l->rxhead = l->rxtail = 0;
+		return 0;
+	}
+	if (l->rxhead == l->rxtail) {
+		l->rxhead = l->rxtail = 0;
+	} else if (l->rxhead > 0) {
+		memmove(l->rx, l->rx + l->rxhead, l->rxtail - l->rxhead);
+		l->rxtail -= l->rxhead;
+		l->rxhead = 0;
+	}
+	return 0;
+}
+
+/* Reads what is waiting on `l'.  Returns 1 if bytes arrived, 0 if none,
+ * -1 when the link ended or broke (the caller drops it). */
+static int link_read(struct link *l)
+{
+	int any = 0;
+	ssize_t n;
+
+	if (!l->rx && !(l->rx = malloc(RX_CAP)))
+		return -1;
+	for (;;) {
+		size_t want;
+
+		if (l->body) {
+			want = l->f.len - l->got;
+			n = l->tp->read(l->fd, l->body + l->got, want);
+			if (n > 0) {
+				any = 1;
+				l->got += n;
+				if (l->got == l->f.len) {
+					unsigned char *b = l->body;
+
+					l->body = NULL;
+					if (frame_done(l, b))
+						return -1;
+				}
+			}
+		} else {
+			want = RX_CAP - l->rxtail;
+			n = l->tp->read(l->fd, l->rx + l->rxtail, want);
+			if (n > 0) {
+				any = 1;
+				l->rxtail += n;
+				if (parse_staged(l))
+					return -1;
+			}
+		}
+		if (n == 0)
+			return -1;
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return any;
+			return -1;
+		}
+		if ((size_t)n < want)
+			return any;
+	}
+}
+
+static void accept_all(void)
+{
+	int fd;
+
+	while ((fd = listen_tp->accept(listen_fd)) >= 0) {
+		if (!link_add(fd, LINK_IN, 0, listen_tp))
+			close(fd);
+	}
+}
+
+/* One round of waiting: polls every inbound fd (and `wfd' for
+ * writability) for up to `timeout_ms'.  Returns 1 when something was
+ * read, accepted or `wfd' became writable, 0 on timeout, PvmSysErr when
+ * there is nothing left to wait on. */
+static int pump_once(int timeout_ms, int wfd)
+{
+	struct pollfd stackfds[32], *pfd = stackfds;
+	struct link *stackmap[32], **map = stackmap;
+	int n = 0, i, r, any = 0;
+
+	if (nlinks + 2 > 32) {
+		pfd = malloc((nlinks + 2) * sizeof(*pfd));
+		map = malloc((nlinks + 2) * sizeof(*map));
+		if (!pfd || !map) {
+			free(pfd == stackfds ? NULL : pfd);
+			free(map == stackmap ? NULL : map);
+			return PvmSysErr;
+		}
+	}
+	for (i = 0; i < nlinks; i++) {
+		if (links[i]->kind == LINK_OUT)
+			continue;
+		pfd[n].fd = links[i]->fd;
+		pfd[n].events = POLLIN;
+		map[n++] = links[i];
+	}
+	if (listen_fd >= 0) {
+		pfd[n].fd = listen_fd;
+		pfd[n].events = POLLIN;
+		map[n++] = NULL;
+	}
+	if (wfd >= 0) {
+		pfd[n].fd = wfd;
+		pfd[n].events = POLLOUT;
+		map[n++] = NULL;
+	}
+	if (n == 0) {
+		r = PvmSysErr;
+		goto out;
+	}
+	r = poll(pfd, n, timeout_ms);
+	if (r <= 0) {
+		r = (r < 0 && errno != EINTR) ? PvmSysErr : 0;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		if (!pfd[i].revents)
+			continue;
+		if (pfd[i].fd == wfd && (pfd[i].events & POLLOUT)) {
+			any = 1;
+		} else if (pfd[i].fd == listen_fd && !map[i]) {
+			accept_all();
+			any = 1;
+		} else if (map[i]) {
+			int got = link_read(map[i]);
+
+			if (got < 0)
+				link_drop(map[i]);
+			any = 1;
+		}
+	}
+	r = any;
+out:
+	if (pfd != stackfds)
+		free(pfd);
+	if (map != stackmap)
+		free(map);
+	return r;
+}
+
+int pvmi_pump(int timeout_ms)
+{
+	return pump_once(timeout_ms, -1);
+}
+
+/* Writes a whole frame (header + iov) to `l', pumping input while the
+ * circuit is full.  Returns PvmOk, or -1 when the link broke. */
+static int link_write(struct link *l, struct pvmi_frame *f,
+		      const struct iovec *body, int nbody)
+{
+	unsigned char hdr[PVMI_FRAME_HDR_LEN];
+	struct iovec stackiov[IOV_INLINE], *iov = stackiov;
+	int cnt = nbody + 1, i = 0, rc = PvmOk;
+
+	if (cnt > IOV_INLINE && !(iov = malloc(cnt * sizeof(*iov))))
+		return PvmNoMem;
+	pvmi_frame_encode(f, hdr);
+	iov[0].iov_base = hdr;
+	iov[0].iov_len = sizeof(hdr);
+	if (nbody)
+		memcpy(iov + 1, body, nbody * sizeof(*iov));
+	while (i < cnt) {
+		ssize_t n = l->tp->writev(l->fd, iov + i,
+					  cnt - i > 1024 ? 1024 : cnt - i);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno != EAGAIN && errno != EWOULDBLOCK) {
+				rc = -1;
+				break;
+			}
+			if (pump_once(-1, l->fd) == PvmSysErr) {
+				rc = -1;
+				break;
+			}
+			continue;
+		}
+		while (n > 0 && i < cnt) {
+			if ((size_t)n >= iov[i].iov_len) {
+				n -= iov[i].iov_len;
+				i++;
+			} else {
+				iov[i].iov_base = (char *)iov[i].iov_base + n;
+				iov[i].iov_len -= n;
+				n = 0;
+			}
+		}
+		while (i < cnt && iov[i].iov_len == 0)
+			i++;
+	}
+	if (iov != stackiov)
+		free(iov);
+	return rc;
+}
+
+/* Gathers a message body into iovecs; returns the count or -1. */
+static int body_iov(const struct pvmi_msg *m, struct iovec **iovp,
+		    struct iovec *stack, int stackn)
+{
+	int n;
+
+	if (!m || m->nfrag == 0) {
+		*iovp = stack;
+		return 0;
+	}
+	if (m->nfrag > stackn) {
+		*iovp = malloc(m->nfrag * sizeof(**iovp));
+		if (!*iovp)
+			return -1;
+	} else {
+		*iovp = stack;
+	}
+	n = pvmi_msg_iov(m, *iovp, m->nfrag);
+	return n;
+}
+
+int pvmi_conn_send(int dst, struct pvmi_frame *f, const struct pvmi_msg *m)
+{
+	struct iovec stack[IOV_INLINE], *iov;
+	struct link *l = out_link(dst);
+	int n, rc, fd;
+
+	if (!l) {
+		rc = pvmi_transport_unix.open(dst, &fd);
+		if (rc != PvmOk)
+			return rc;
+		l = link_add(fd, LINK_OUT, dst, &pvmi_transport_unix);
+		if (!l) {
+			close(fd);
+			return PvmNoMem;
+		}
+	}
+	n = body_iov(m, &iov, stack, IOV_INLINE);
+	if (n < 0)
+		return PvmNoMem;
+	f->magic = PVMI_FRAME_MAGIC;
+	f->len = m ? m->len : 0;
+	rc = link_write(l, f, iov, n);
+	if (iov != stack)
+		free(iov);
+	if (rc == -1) {
+		link_drop(l);
+		return PvmNoTask;
+	}
+	return rc;
+}
+
+int pvmi_call(int op, const struct pvmi_wbuf *req, struct pvmi_rbuf *rep)
+{
+	struct pvmi_frame f = { 0 };
+	struct iovec iov;
+	int r;
+
+	if (!daemon_link)
+		return PvmSysErr;
+	if (req->failed)
+		return PvmNoMem;
+	f.magic = PVMI_FRAME_MAGIC;
+	f.len = req->len;
+	f.src = pvmi.mytid;
+	f.dst = pvmi.dtid;
+	f.tag = op;
+	f.kind = PVMI_KIND_REQUEST;
+	iov.iov_base = req->data;
+	iov.iov_len = req->len;
+	reply_wanted = 1;
+	reply_ready = 0;
+	if (link_write(daemon_link, &f, &iov, req->len ? 1 : 0)) {
+		link_drop(daemon_link);
+		reply_wanted = 0;
+		return PvmSysErr;
+	}
+	while (!reply_ready && daemon_link) {
+		r = pump_once(-1, -1);
+		if (r == PvmSysErr)
+			break;
+	}
+	reply_wanted = 0;
+	if (!reply_ready)
+		return PvmSysErr;
+	reply_ready = 0;
+	pvmi_r_init(rep, reply_body, reply_len);
+	return PvmOk;
+}
+
+int pvmi_conn_fds(int **fds)
+{
+	static int *arr;
+	int i, n = 0;
+	int *na = realloc(arr, (nlinks + 2) * sizeof(*arr));
+
+	if (!na)
+		return PvmNoMem;
+	arr = na;
+	if (daemon_link)
+		arr[n++] = daemon_link->fd;
+	if (listen_fd >= 0)
+		arr[n++] = listen_fd;
+	for (i = 0; i < nlinks; i++)
+		if (links[i] != daemon_link && links[i]->kind == LINK_IN)
+			arr[n++] = links[i]->fd;
+	*fds = arr;
+	return n;
+}

@@ -1,0 +1,242 @@
+/*
+ * options.c - per-task settings: pvm_setopt/pvm_getopt, contexts, trace
+ * masks, the export list, and small queries (version, arch code, fds).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "conn.h"
+#include "proto.h"
+#include "pvmi.h"
+#include "recv.h"
+#include "task.h"
+
+#define TMASK_LEN	36	/* stock TEV_MASK_LENGTH */
+
+static char tmask_self[TMASK_LEN];
+static char tmask_child[TMASK_LEN];
+
+/* Returns the value of option `what' (PvmRoute, PvmAutoErr, ...). */
+PVMI_EXPORT int pvm_getopt(int what)
+{
+	switch (what) {
+	case PvmRoute:		return pvmi.route;
+	case PvmDebugMask:	return pvmi.debugmask;
+	case PvmAutoErr:	return pvmi.autoerr;
+	case PvmOutputTid:	return pvmi.outtid;
+	case PvmOutputCode:	return pvmi.outcode;
+	case PvmOutputContext:	return pvmi.outctx;
+	case PvmTraceTid:	return pvmi.trctid;
+	case PvmTraceCode:	return pvmi.trccode;
+	case PvmTraceContext:	return pvmi.trcctx;
+	case PvmTraceBuffer:	return 0;
+	case PvmTraceOptions:	return 0;
+	case PvmFragSize:	return pvmi.fragsize;
+	case PvmResvTids:	return pvmi.resvtids;
+	case PvmSelfOutputTid:	return pvmi.selfouttid;
+	case PvmSelfOutputCode:	return pvmi.selfoutcode;
+	case PvmSelfOutputContext: return pvmi.selfoutctx;
+	case PvmSelfTraceTid:	return pvmi.selftrctid;
+	case PvmSelfTraceCode:	return pvmi.selftrccode;
+	case PvmSelfTraceContext: return pvmi.selftrcctx;
+	case PvmSelfTraceBuffer: return 0;
+	case PvmSelfTraceOptions: return 0;
+	case PvmShowTids:	return pvmi.showtids;
+	case PvmPollType:	return pvmi.polltype;
+	case PvmPollTime:	return pvmi.polltime;
+	case PvmNoReset:	return pvmi.noreset;
+	default:
+		return pvmi_error("pvm_getopt", PvmBadParam);
+	}
+}
+
+/* Sets option `what' to `val'; returns the previous value. */
+PVMI_EXPORT int pvm_setopt(int what, int val)
+{
+	int old = pvm_getopt(what);
+	int *slot = NULL;
+
+	if (old < 0 && what != PvmOutputTid && what != PvmTraceTid)
+		return old;
+	switch (what) {
+	case PvmRoute:
+		if (val < PvmDontRoute || val > PvmRouteDirect)
+			return pvmi_error("pvm_setopt", PvmBadParam);
+		slot = &pvmi.route;
+		break;
+	case PvmDebugMask:	slot = &pvmi.debugmask; break;
+	case PvmAutoErr:	slot = &pvmi.autoerr; break;
+	case PvmOutputTid:	slot = &pvmi.outtid; break;
+	case PvmOutputCode:	slot = &pvmi.outcode; break;
+	case PvmOutputContext:	slot = &pvmi.outctx; break;
+	case PvmTraceTid:	slot = &pvmi.trctid; break;
+	case PvmTraceCode:	slot = &pvmi.trccode; break;
+	case PvmTraceContext:	slot = &pvmi.trcctx; break;
+	case PvmFragSize:
+		if (val < 16 || val > (1 << 30))
+			return pvmi_error("pvm_setopt", PvmBadParam);
+		slot = &pvmi.fragsize;
+		break;
+	case PvmResvTids:	slot = &pvmi.resvtids; break;
+	case PvmSelfOutputTid:	slot = &pvmi.selfouttid; break;
+	case PvmSelfOutputCode:	slot = &pvmi.selfoutcode; break;
+	case PvmSelfOutputContext: slot = &pvmi.selfoutctx; break;
+	case PvmSelfTraceTid:	slot = &pvmi.selftrctid; break;
+	case PvmSelfTraceCode:	slot = &pvmi.selftrccode; break;
+	case PvmSelfTraceContext: slot = &pvmi.selftrcctx; break;
+	case PvmShowTids:	slot = &pvmi.showtids; break;
+	case PvmPollType:
+		if (val != PvmPollConstant && val != PvmPollSleep)
+			return pvmi_error("pvm_setopt", PvmBadParam);
+		slot = &pvmi.polltype;
+		break;
+	case PvmPollTime:
+		if (val < 0)
+			return pvmi_error("pvm_setopt", PvmBadParam);
+		/* The spin budget of a receive, in microseconds. */
+		pvmi_set_spin_ns((long)val * 1000L);
+		slot = &pvmi.polltime;
+		break;
+	case PvmNoReset:	slot = &pvmi.noreset; break;
+	case PvmTraceBuffer:
+	case PvmTraceOptions:
+	case PvmSelfTraceBuffer:
+	case PvmSelfTraceOptions:
+		return 0;	/* tracing is not implemented */
+	default:
+		return pvmi_error("pvm_setopt", PvmBadParam);
+	}
+	*slot = val;
+	return old;
+}
+
+/* Returns the caller's current message context. */
+PVMI_EXPORT int pvm_getcontext(void)
+{
+	pvmi_attach();
+	return pvmi.ctx;
+}
+
+/* Makes `ctx' the current context; returns the previous one. */
+PVMI_EXPORT int pvm_setcontext(int ctx)
+{
+	int old;
+
+	if (ctx < 0)
+		return pvmi_error("pvm_setcontext", PvmBadParam);
+	pvmi_attach();
+	old = pvmi.ctx;
+	pvmi.ctx = ctx;
+	return old;
+}
+
+/* Sets the trace mask of the caller (PvmTaskSelf) or of the tasks it
+ * spawns (PvmTaskChild).  Masks are kept; tracing is not implemented. */
+PVMI_EXPORT int pvm_settmask(int who, char *mask)
+{
+	char *dst = who == PvmTaskSelf ? tmask_self :
+		    who == PvmTaskChild ? tmask_child : NULL;
+
+	if (!dst || !mask)
+		return pvmi_error("pvm_settmask", PvmBadParam);
+	strncpy(dst, mask, TMASK_LEN - 1);
+	dst[TMASK_LEN - 1] = '\0';
+	return PvmOk;
+}
+
+/* Copies the trace mask of `who' into `mask' (TMASK_LEN bytes). */
+PVMI_EXPORT int pvm_gettmask(int who, char *mask)
+{
+	const char *src = who == PvmTaskSelf ? tmask_self :
+			  who == PvmTaskChild ? tmask_child : NULL;
+
+	if (!src || !mask)
+		return pvmi_error("pvm_gettmask", PvmBadParam);
+	memcpy(mask, src, TMASK_LEN);
+	return PvmOk;
+}
+
+static int export_list(char *name, int add)
+{
+	const char *cur = getenv("PVM_EXPORT");
+	char *copy, *tok, *save = NULL, *out;
+	size_t len;
+	int found = 0;
+
+	if (!name || !*name || strchr(name, ':') || strchr(name, '='))
+		return PvmBadParam;
+	cur = cur ? cur : "";
+	len = strlen(cur) + strlen(name) + 2;
+	copy = strdup(cur);
+	out = calloc(1, len);
+	if (!copy || !out) {
+		free(copy);
+		free(out);
+		return PvmNoMem;
+	}
+	for (tok = strtok_r(copy, ":", &save); tok;
+	     tok = strtok_r(NULL, ":", &save)) {
+		if (!strcmp(tok, name)) {
+			found = 1;
+			if (!add)
+				continue;
+		}
+		if (*out)
+			strcat(out, ":");
+		strcat(out, tok);
+	}
+	if (add && !found) {
+		if (*out)
+			strcat(out, ":");
+		strcat(out, name);
+	}
+	setenv("PVM_EXPORT", out, 1);
+	free(copy);
+	free(out);
+	return PvmOk;
+}
+
+/* Adds environment variable `name' to those passed to spawned tasks. */
+PVMI_EXPORT int pvm_export(char *name)
+{
+	int rc = export_list(name, 1);
+
+	return rc < 0 ? pvmi_error("pvm_export", rc) : PvmOk;
+}
+
+/* Removes `name' from the variables passed to spawned tasks. */
+PVMI_EXPORT int pvm_unexport(char *name)
+{
+	int rc = export_list(name, 0);
+
+	return rc < 0 ? pvmi_error("pvm_unexport", rc) : PvmOk;
+}
+
+/* Returns the version string of the PVM interface, "3.4.6". */
+PVMI_EXPORT char *pvm_version(void)
+{
+	return PVM_VER;
+}
+
+/* Returns the data format code of architecture `arch' (equal codes can
+ * exchange raw data), or PvmNotFound for an unknown name. */
+PVMI_EXPORT int pvm_archcode(char *arch)
+{
+	if (!arch)
+		return pvmi_error("pvm_archcode", PvmBadParam);
+	if (!strcmp(arch, PVMI_ARCH_NAME))
+		return PVMI_DSIG;
+	return pvmi_error("pvm_archcode", PvmNotFound);
+}
+
+/* Points *fds at the descriptors the library waits on (the daemon link
+ * first) and returns their count. */
+PVMI_EXPORT int pvm_getfds(int **fds)
+{
+	int rc = pvmi_attach();
+
+	if (rc != PvmOk)
+		return pvmi_error("pvm_getfds", rc);
+	rc = pvmi_conn_fds(fds);
+	return rc < 0 ? pvmi_error("pvm_getfds", rc) : rc;
+}

@@ -1,0 +1,207 @@
+/*
+ * output.c - pvm_catchout: copying the output of spawned tasks to a
+ * stream of the parent.
+ *
+ * pvmd captures each spawned task's stdout and stderr and sends it, as
+ * messages in a context reserved for the library, to the task named by
+ * PvmOutputTid at spawn time.  Here those messages are taken off the
+ * receive queue as they arrive and written out whole lines at a time,
+ * framed by "[t<tid>] BEGIN" and "[t<tid>] END" lines and each prefixed
+ * "[t<tid>] " when PvmShowTids is on, as pvm_catchout(3PVM) describes.
+ * pvm_exit waits until every task whose output we catch (children we
+ * spawned, and grandchildren that report to us) has ended its output.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec.h"
+#include "msg.h"
+#include "pvmi.h"
+#include "recv.h"
+#include "task.h"
+#include "conn.h"
+
+/* Output state of one task whose output comes to us. */
+struct partial {
+	int tid;
+	int open;		/* spawned or begun, END not yet seen */
+	char *buf;		/* the unfinished last line */
+	size_t len;
+};
+
+static FILE *catch_file;
+static struct partial *parts;
+static int nparts;
+
+static struct partial *partial_for(int tid)
+{
+	struct partial *n;
+	int i;
+
+	for (i = 0; i < nparts; i++)
+		if (parts[i].tid == tid)
+			return &parts[i];
+	n = realloc(parts, (nparts + 1) * sizeof(*n));
+	if (!n)
+		return NULL;
+	parts = n;
+	parts[nparts].tid = tid;
+	parts[nparts].open = 0;
+	parts[nparts].buf = NULL;
+	parts[nparts].len = 0;
+	return &parts[nparts++];
+}
+
+static void emit(int tid, const char *s, size_t n)
+{
+	if (!catch_file)
+		return;
+	if (pvmi.showtids)
+		fprintf(catch_file, "[t%x] ", tid);
+	fwrite(s, 1, n, catch_file);
+	fputc('\n', catch_file);
+}
+
+static void begin_output(int tid)
+{
+	struct partial *p = partial_for(tid);
+
+	if (p)
+		p->open = 1;
+	if (catch_file && pvmi.showtids) {
+		fprintf(catch_file, "[t%x] BEGIN\n", tid);
+		fflush(catch_file);
+	}
+}
+
+/* Appends `n' bytes of tid's output, writing out each complete line. */
+static void add_output(int tid, const char *data, size_t n)
+{
+	struct partial *p = partial_for(tid);
+	char *nb;
+	size_t start = 0, i;
+
+	if (!p)
+		return;
+	nb = realloc(p->buf, p->len + n + 1);
+	if (!nb)
+		return;
+	p->buf = nb;
+	memcpy(p->buf + p->len, data, n);
+	p->len += n;
+	for (i = 0; i < p->len; i++) {
+		if (p->buf[i] == '\n') {
+			emit(tid, p->buf + start, i - start);
+			start = i + 1;
+		}
+	}
+	memmove(p->buf, p->buf + start, p->len - start);
+	p->len -= start;
+	if (catch_file)
+		fflush(catch_file);
+}
+
+static void end_output(int tid)
+{
+	struct partial *p = partial_for(tid);
+
+	if (p && p->len) {
+		emit(tid, p->buf, p->len);
+		p->len = 0;
+	}
+	if (p)
+		p->open = 0;
+	if (catch_file) {
+		if (pvmi.showtids)
+			fprintf(catch_file, "[t%x] END\n", tid);
+		fflush(catch_file);
+	}
+}
+
+int pvmi_output_take(struct pvmi_msg *m)
+{
+	struct pvmi_rbuf r;
+	unsigned char *body;
+	size_t len;
+	int tid, n;
+
+	if (m->ctx != PVMI_SYS_CTX || m->tag != PVMI_TAG_OUTPUT)
+		return 0;
+	body = pvmi_msg_flatten(m, &len);
+	if (body) {
+		pvmi_r_init(&r, body, len);
+		tid = pvmi_r_int(&r);
+		n = pvmi_r_int(&r);
+		if (!r.failed) {
+			if (n > 0) {
+				size_t blen;
+				const char *b = pvmi_r_bytes(&r, &blen);
+
+				if (b)
+					add_output(tid, b, blen);
+			} else if (n == 0) {
+				end_output(tid);
+			} else if (n == -1) {
+				begin_output(tid);
+			}
+		}
+		free(body);
+	}
+	pvmi_msg_free(m);
+	return 1;
+}
+
+void pvmi_output_expect(int tid)
+{
+	struct partial *p;
+
+	if (catch_file && pvmi.outtid == pvmi.mytid &&
+	    pvmi.outctx == PVMI_SYS_CTX && (p = partial_for(tid)))
+		p->open = 1;
+}
+
+static int any_open(void)
+{
+	int i;
+
+	for (i = 0; i < nparts; i++)
+		if (parts[i].open)
+			return 1;
+	return 0;
+}
+
+void pvmi_output_drain(void)
+{
+	int i;
+
+	while (catch_file && any_open() && pvmi_conn_daemon_up())
+		if (pvmi_pump(-1) == PvmSysErr)
+			break;
+	for (i = 0; i < nparts; i++)
+		free(parts[i].buf);
+	free(parts);
+	parts = NULL;
+	nparts = 0;
+}
+
+/* Sends the output of tasks the caller spawns from now on to `ff' (NULL:
+ * back to the daemon's log).  Returns PvmOk. */
+PVMI_EXPORT int pvm_catchout(FILE *ff)
+{
+	int rc = pvmi_attach();
+
+	if (rc != PvmOk)
+		return pvmi_error("pvm_catchout", rc);
+	catch_file = ff;
+	if (ff) {
+		pvmi.outtid = pvmi.mytid;
+		pvmi.outcode = PVMI_TAG_OUTPUT;
+		pvmi.outctx = PVMI_SYS_CTX;
+	} else if (pvmi.outctx == PVMI_SYS_CTX) {
+		pvmi.outtid = 0;
+		pvmi.outcode = 0;
+		pvmi.outctx = 0;
+	}
+	return PvmOk;
+}

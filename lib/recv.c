@@ -1,0 +1,442 @@
+/*
+ * recv.c - the receive queue and everything that takes from it:
+ * pvm_recv, pvm_nrecv, pvm_trecv, pvm_probe, pvm_precv, pvm_recvf and the
+ * message handlers of pvm_addmhf.
+ *
+ * Messages are queued in arrival order; a receive takes the first one
+ * that matches (source, tag, current context), so messages from one
+ * sender are received in the order sent.  Waiting spins for a short,
+ * bounded time before blocking in poll(), so a busy partner's reply is
+ * picked up without a wake-up while an idle wait costs no CPU.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "conn.h"
+#include "wire.h"
+#include "msg.h"
+#include "pvmi.h"
+#include "recv.h"
+#include "task.h"
+
+struct mhf {
+	int id;
+	int src, tag, ctx;
+	int (*fn)(int);
+};
+
+static struct pvmi_msg *q_head, *q_tail;
+static uint64_t q_seq;
+static int (*match_fn)(int, int, int);
+static struct mhf *mhfs;
+static int nmhf, mhfcap, mhf_next_id = 1;
+static int in_handler;
+
+/* Spin budget before blocking, in ns (see DESIGN.md "Waiting"). */
+static long spin_ns = 40000;
+
+void pvmi_rxq_deliver(struct pvmi_msg *m)
+{
+	if (pvmi_output_take(m))
+		return;
+	m->next = NULL;
+	m->seq = ++q_seq;
+	if (q_tail)
+		q_tail->next = m;
+	else
+		q_head = m;
+	q_tail = m;
+}
+
+static void q_unlink(struct pvmi_msg *m)
+{
+	struct pvmi_msg **pp = &q_head, *prev = NULL;
+
+	while (*pp && *pp != m) {
+		prev = *pp;
+		pp = &(*pp)->next;
+	}
+	if (!*pp)
+		return;
+	*pp = m->next;
+	if (q_tail == m)
+		q_tail = prev;
+	m->next = NULL;
+}
+
+void pvmi_rxq_flush(void)
+{
+	while (q_head) {
+		struct pvmi_msg *m = q_head;
+
+		q_head = m->next;
+		if (m->mid > 0)
+			pvmi_mid_forget(m->mid);
+		pvmi_msg_free(m);
+	}
+	q_tail = NULL;
+}
+
+static int default_match(const struct pvmi_msg *m, int tid, int tag)
+{
+	return (tid == -1 || m->src == tid) && (tag == -1 || m->tag == tag) &&
+	       m->ctx == pvmi.ctx;
+}
+
+/* Gives `m' a buffer id if it has none yet; returns it or PvmNoMem. */
+static int ensure_mid(struct pvmi_msg *m)
+{
+	if (m->mid > 0)
+		return m->mid;
+	return pvmi_mid_register(m);
+}
+
+/* Finds the queued message to receive for (tid, tag), or NULL.  Returns
+ * an error code in *err when the user's match function fails. */
+static struct pvmi_msg *q_find(int tid, int tag, int *err)
+{
+	struct pvmi_msg *m, *best = NULL;
+	int bestrank = 0;
+
+	*err = PvmOk;
+	for (m = q_head; m; m = m->next) {
+		int r;
+
+		if (!match_fn) {
+			if (default_match(m, tid, tag))
+				return m;
+			continue;
+		}
+		if (ensure_mid(m) < 0) {
+			*err = PvmNoMem;
+			return NULL;
+		}
+		r = match_fn(m->mid, tid, tag);
+		if (r < 0) {
+			*err = r;
+			return NULL;
+		}
+		if (r > bestrank) {
+			best = m;
+			bestrank = r;
+			if (r == 1)
+				break;
+		}
+	}
+	return best;
+}
+
+static int handler_matches(const struct mhf *h, const struct pvmi_msg *m)
+{
+	return (h->src == -1 || h->src == m->src) &&
+	       (h->tag == -1 || h->tag == m->tag) &&
+	       (h->ctx == -1 || h->ctx == m->ctx);
+}
+
+/* Runs the message handlers on every queued message they claim.  The
+ * handler sees the message as the active receive buffer; afterwards the
+ * message is freed and the previous receive buffer restored. */
+static void run_handlers(void)
+{
+	struct pvmi_msg *m, *next;
+	int i;
+
+	if (!nmhf || in_handler)
+		return;
+	for (m = q_head; m; m = next) {
+		next = m->next;
+		for (i = 0; i < nmhf; i++) {
+			int saved, mid;
+
+			if (!handler_matches(&mhfs[i], m))
+				continue;
+			q_unlink(m);
+			mid = ensure_mid(m);
+			if (mid < 0) {
+				pvmi_msg_free(m);
+				break;
+			}
+			pvmi_msg_rewind(m);
+			saved = pvmi_rbuf;
+			pvmi_rbuf = mid;
+			in_handler = 1;
+			mhfs[i].fn(mid);
+			in_handler = 0;
+			pvmi_rbuf = saved == mid ? 0 : saved;
+			if (pvmi_mid_lookup(mid) == m) {
+				pvmi_mid_forget(mid);
+				pvmi_msg_free(m);
+			}
+			next = q_head;	/* the handler may have received */
+			break;
+		}
+	}
+}
+
+static long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+/* Waits for more input until `deadline' (ns, monotonic; < 0 = none).
+ * Returns 1 when something arrived, 0 at the deadline, PvmSysErr when
+ * nothing can arrive any more. */
+static int wait_input(long deadline)
+{
+	long start = now_ns(), t = start;
+	int r;
+
+	while (t - start < spin_ns && (deadline < 0 || t < deadline)) {
+		r = pvmi_pump(0);
+		if (r != 0)
+			return r;
+		t = now_ns();
+	}
+	if (!pvmi_conn_daemon_up())
+		return PvmSysErr;
+	if (deadline < 0)
+		return pvmi_pump(-1);
+	if (t >= deadline)
+		return 0;
+	return pvmi_pump((int)((deadline - t + 999999) / 1000000));
+}
+
+/* Makes `m' the active receive buffer, freeing the previous one. */
+static int take(struct pvmi_msg *m)
+{
+	int mid;
+
+	q_unlink(m);
+	mid = ensure_mid(m);
+	if (mid < 0) {
+		pvmi_msg_free(m);
+		return PvmNoMem;
+	}
+	if (pvmi_rbuf > 0 && pvmi_rbuf != mid) {
+		struct pvmi_msg *old = pvmi_mid_lookup(pvmi_rbuf);
+
+		pvmi_mid_forget(pvmi_rbuf);
+		pvmi_msg_free(old);
+	}
+	pvmi_rbuf = mid;
+	pvmi_msg_rewind(m);
+	return mid;
+}
+
+/* Common body of the receive calls.  `deadline': -1 block, 0 poll once,
+ * else absolute monotonic ns.  Returns a buffer id, 0 when nothing
+ * matched in time, or an error code. */
+static int receive(int tid, int tag, long deadline, int peek)
+{
+	struct pvmi_msg *m;
+	int rc, err;
+
+	rc = pvmi_attach();
+	if (rc != PvmOk)
+		return rc;
+	if (deadline == 0)
+		pvmi_pump(0);
+	for (;;) {
+		run_handlers();
+		m = q_find(tid, tag, &err);
+		if (err < 0)
+			return err;
+		if (m)
+			return peek ? ensure_mid(m) : take(m);
+		if (deadline == 0)
+			return 0;
+		rc = wait_input(deadline);
+		if (rc == PvmSysErr)
+			return PvmSysErr;
+		if (rc == 0 && deadline > 0 && now_ns() >= deadline)
+			return 0;
+	}
+}
+
+/* Blocks until a message from `tid' with `tag' (-1: any) arrives in the
+ * current context; returns its buffer id, now the receive buffer. */
+PVMI_EXPORT int pvm_recv(int tid, int tag)
+{
+	int rc = receive(tid, tag, -1, 0);
+
+	return rc < 0 ? pvmi_error("pvm_recv", rc) : rc;
+}
+
+/* Like pvm_recv but returns 0 at once when no such message is there. */
+PVMI_EXPORT int pvm_nrecv(int tid, int tag)
+{
+	int rc = receive(tid, tag, 0, 0);
+
+	return rc < 0 ? pvmi_error("pvm_nrecv", rc) : rc;
+}
+
+/* Like pvm_recv but gives up after `tmout' (NULL: never) and returns 0. */
+PVMI_EXPORT int pvm_trecv(int tid, int tag, struct timeval *tmout)
+{
+	long deadline = -1;
+	int rc;
+
+	if (tmout) {
+		if (tmout->tv_sec < 0 || tmout->tv_usec < 0)
+			return pvmi_error("pvm_trecv", PvmBadParam);
+		if (tmout->tv_sec == 0 && tmout->tv_usec == 0)
+			deadline = 0;
+		else
+			deadline = now_ns() + tmout->tv_sec * 1000000000L +
+				   tmout->tv_usec * 1000L;
+	}
+	rc = receive(tid, tag, deadline, 0);
+	return rc < 0 ? pvmi_error("pvm_trecv", rc) : rc;
+}
+
+/* Returns the buffer id of a matching queued message without receiving
+ * it (pvm_bufinfo works on it), or 0 when none has arrived. */
+PVMI_EXPORT int pvm_probe(int tid, int tag)
+{
+	int rc = receive(tid, tag, 0, 1);
+
+	return rc < 0 ? pvmi_error("pvm_probe", rc) : rc;
+}
+
+/* Maps a type to the one its elements travel as (psend sends PVM_STR as
+ * bytes; signed and unsigned of one width are interchangeable). */
+static int type_family(int type)
+{
+	switch (type) {
+	case PVM_STR:		return PVM_BYTE;
+	case PVM_USHORT:	return PVM_SHORT;
+	case PVM_UINT:		return PVM_INT;
+	case PVM_ULONG:		return PVM_LONG;
+	default:		return type;
+	}
+}
+
+/* Reads the element count of the item at the start of received message
+ * `m' (pvm_psend sends exactly one item); PvmOk or PvmBadMsg. */
+static int first_item_count(struct pvmi_msg *m, int type, int *n)
+{
+	const unsigned char *p;
+	uint32_t t, c;
+
+	if (m->nfrag < 1 || m->frags[0].len < PVMI_ITEM_HDR_LEN) {
+		*n = 0;
+		return m->len == 0 ? PvmOk : PvmBadMsg;
+	}
+	p = m->frags[0].data;
+	t = (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
+	c = (uint32_t)p[4] << 24 | p[5] << 16 | p[6] << 8 | p[7];
+	if (type_family((int)t) != type_family(type))
+		return PvmBadMsg;
+	*n = (int)c;
+	return c > INT32_MAX ? PvmBadMsg : PvmOk;
+}
+
+/* Receives into `buf' up to `len' elements of `type'; reports the
+ * sender, tag and element count of the message.  The message is freed. */
+PVMI_EXPORT int pvm_precv(int tid, int tag, void *buf, int len, int type,
+			  int *rtid, int *rtag, int *rlen)
+{
+	struct pvmi_msg *m;
+	int mid, saved, rc, n = 0;
+
+	if (len < 0 || type < PVM_STR || type > PVM_ULONG)
+		return pvmi_error("pvm_precv", PvmBadParam);
+	saved = pvmi_rbuf;
+	pvmi_rbuf = 0;		/* keep the user's receive buffer */
+	mid = receive(tid, tag, -1, 0);
+	if (mid < 0) {
+		pvmi_rbuf = saved;
+		return pvmi_error("pvm_precv", mid);
+	}
+	m = pvmi_mid_lookup(mid);
+	rc = first_item_count(m, type, &n);
+	if (rc == PvmOk && n > 0)
+		rc = pvmi_unpack(m, type_family(type), buf, n < len ? n : len,
+				 1);
+	if (rtid)
+		*rtid = m->src;
+	if (rtag)
+		*rtag = m->tag;
+	if (rlen)
+		*rlen = n;
+	pvmi_mid_forget(mid);
+	pvmi_msg_free(m);
+	pvmi_rbuf = saved;
+	if (rc == PvmOk && n > len)
+		rc = PvmOverflow;
+	return rc < 0 ? pvmi_error("pvm_precv", rc) : PvmOk;
+}
+
+/* Replaces the function receives use to pick a message; NULL restores
+ * the default.  Returns the previous one. */
+PVMI_EXPORT int (*pvm_recvf(int (*fn)(int, int, int)))(int, int, int)
+{
+	int (*old)(int, int, int) = match_fn;
+
+	match_fn = fn;
+	return old;
+}
+
+/* Installs `fn' for messages matching (src, tag, ctx), -1 = any; it runs
+ * when such a message arrives during a receive.  Returns its id. */
+PVMI_EXPORT int pvm_addmhf(int src, int tag, int ctx, int (*fn)(int))
+{
+	if (!fn)
+		return pvmi_error("pvm_addmhf", PvmBadParam);
+	if (nmhf == mhfcap) {
+		int ncap = mhfcap ? 2 * mhfcap : 8;
+		struct mhf *n = realloc(mhfs, ncap * sizeof(*n));
+
+		if (!n)
+			return pvmi_error("pvm_addmhf", PvmNoMem);
+		mhfs = n;
+		mhfcap = ncap;
+	}
+	mhfs[nmhf].id = mhf_next_id++;
+	mhfs[nmhf].src = src;
+	mhfs[nmhf].tag = tag;
+	mhfs[nmhf].ctx = ctx;
+	mhfs[nmhf].fn = fn;
+	return mhfs[nmhf++].id;
+}
+
+/* Removes handler `mhid'.  PvmOk, or PvmBadParam/PvmNotFound. */
+PVMI_EXPORT int pvm_delmhf(int mhid)
+{
+	int i;
+
+	if (mhid < 0)
+		return pvmi_error("pvm_delmhf", PvmBadParam);
+	for (i = 0; i < nmhf; i++) {
+		if (mhfs[i].id == mhid) {
+			memmove(mhfs + i, mhfs + i + 1,
+				(nmhf - i - 1) * sizeof(*mhfs));
+			nmhf--;
+			return PvmOk;
+		}
+	}
+	return pvmi_error("pvm_delmhf", PvmNotFound);
+}
+
+/* Prints the installed message handlers, one line each, to stdout,
+ * headed by `who' and `msg' (a debugging aid stock programs call). */
+PVMI_EXPORT void pvmdisplaymhfinfo(const char *who, const char *msg, int tid)
+{
+	int i;
+
+	printf("%s: %s  (t%x)\n", who ? who : "", msg ? msg : "", tid);
+	for (i = 0; i < nmhf; i++)
+		printf("  mhid %d: src t%x tag %d ctx %d\n", mhfs[i].id,
+		       mhfs[i].src, mhfs[i].tag, mhfs[i].ctx);
+}
+
+void pvmi_set_spin_ns(long ns)
+{
+	spin_ns = ns < 0 ? 0 : ns;
+}

@@ -1,0 +1,17 @@
+/*
+ * recv.h - receive-queue helpers used by other modules of libpvm3.
+ */
+#ifndef COPVM_RECV_H
+#define COPVM_RECV_H
+
+#include "msg.h"
+
+/* Frees every queued message (on leaving the machine). */
+void pvmi_rxq_flush(void);
+/* Sets how long a receive spins before it blocks, in ns. */
+void pvmi_set_spin_ns(long ns);
+/* Consumes library-internal messages (caught output); returns non-zero
+ * when `m' was one of them and has been taken. */
+int pvmi_output_take(struct pvmi_msg *m);
+
+#endif /* COPVM_RECV_H */

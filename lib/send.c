@@ -1,0 +1,153 @@
+/*
+ * send.c - pvm_send, pvm_mcast and pvm_psend.
+ *
+ * A message to a task of this host goes straight to that task over the
+ * cached circuit (conn.c); a message to ourselves is queued directly.  As
+ * in stock PVM a send is asynchronous: a message to a task that has
+ * already exited is discarded and the send still succeeds.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "conn.h"
+#include "msg.h"
+#include "proto.h"
+#include "pvmi.h"
+#include "task.h"
+
+/* Checks that `tid' can name a task; PvmOk, PvmBadParam or PvmNoHost. */
+int pvmi_check_task_tid(int tid)
+{
+	if (tid <= 0 || PVMI_TID_LOCAL(tid) == 0 || PVMI_TID_HOST(tid) == 0)
+		return PvmBadParam;
+	if (PVMI_TID_HOST(tid) != PVMI_TID_HOST(pvmi.mytid))
+		return PvmNoHost;	/* single-host machine for now */
+	return PvmOk;
+}
+
+/* Queues a copy of `m' for ourselves. */
+static int send_self(const struct pvmi_msg *m, int tag)
+{
+	struct pvmi_msg *c;
+	unsigned char *body;
+	size_t len;
+
+	body = pvmi_msg_flatten(m, &len);
+	if (!body)
+		return PvmNoMem;
+	c = pvmi_msg_from_body(body, len, m->enc);
+	if (!c) {
+		free(body);
+		return PvmNoMem;
+	}
+	c->src = pvmi.mytid;
+	c->dst = pvmi.mytid;
+	c->tag = tag;
+	c->ctx = pvmi.ctx;
+	pvmi_rxq_deliver(c);
+	return PvmOk;
+}
+
+/* Sends message `m' to `tid' with `tag' in the current context. */
+int pvmi_send_msg(struct pvmi_msg *m, int tid, int tag)
+{
+	struct pvmi_frame f = { 0 };
+	int rc;
+
+	rc = pvmi_check_task_tid(tid);
+	if (rc != PvmOk)
+		return rc;
+	if (tid == pvmi.mytid)
+		return send_self(m, tag);
+	f.src = pvmi.mytid;
+	f.dst = tid;
+	f.tag = tag;
+	f.ctx = pvmi.ctx;
+	f.enc = m->enc;
+	f.kind = PVMI_KIND_USER;
+	rc = pvmi_conn_send(tid, &f, m);
+	if (rc == PvmNoTask)
+		rc = PvmOk;	/* asynchronous: a gone task's mail is dropped */
+	return rc;
+}
+
+/* Looks up the active send buffer after enrolling; PvmOk or an error. */
+static int active_sbuf(struct pvmi_msg **m)
+{
+	int rc = pvmi_attach();
+
+	if (rc != PvmOk)
+		return rc;
+	if (pvmi_sbuf <= 0 || !(*m = pvmi_mid_lookup(pvmi_sbuf)))
+		return PvmNoBuf;
+	return PvmOk;
+}
+
+/* Sends the active send buffer to task `tid' with tag `msgtag'. */
+PVMI_EXPORT int pvm_send(int tid, int msgtag)
+{
+	struct pvmi_msg *m;
+	int rc;
+
+	if (msgtag < 0)
+		return pvmi_error("pvm_send", PvmBadParam);
+	rc = active_sbuf(&m);
+	if (rc == PvmOk)
+		rc = pvmi_send_msg(m, tid, msgtag);
+	return rc < 0 ? pvmi_error("pvm_send", rc) : PvmOk;
+}
+
+/* Sends the active send buffer to each of the `ntask' tasks in `tids'
+ * (the caller itself excepted). */
+PVMI_EXPORT int pvm_mcast(int *tids, int ntask, int msgtag)
+{
+	struct pvmi_msg *m;
+	int rc, i;
+
+	if (msgtag < 0 || ntask < 0 || (ntask > 0 && !tids))
+		return pvmi_error("pvm_mcast", PvmBadParam);
+	rc = active_sbuf(&m);
+	if (rc != PvmOk)
+		return pvmi_error("pvm_mcast", rc);
+	for (i = 0; i < ntask; i++)
+		if (pvmi_check_task_tid(tids[i]) == PvmBadParam)
+			return pvmi_error("pvm_mcast", PvmBadParam);
+	for (i = 0; i < ntask; i++) {
+		int j, dup = 0;
+
+		if (tids[i] == pvmi.mytid)
+			continue;
+		for (j = 0; j < i && !dup; j++)
+			dup = tids[j] == tids[i];
+		if (dup)
+			continue;
+		rc = pvmi_send_msg(m, tids[i], msgtag);
+		if (rc < 0 && rc != PvmNoHost)
+			return pvmi_error("pvm_mcast", rc);
+	}
+	return PvmOk;
+}
+
+/* Packs `len' elements of `type' from `buf' into a private buffer and
+ * sends it; the active send buffer is left alone. */
+PVMI_EXPORT int pvm_psend(int tid, int msgtag, void *buf, int len, int type)
+{
+	struct pvmi_msg *m;
+	int rc;
+
+	if (msgtag < 0 || len < 0 || (len > 0 && !buf) || type < PVM_STR ||
+	    type > PVM_ULONG)
+		return pvmi_error("pvm_psend", PvmBadParam);
+	rc = pvmi_attach();
+	if (rc != PvmOk)
+		return pvmi_error("pvm_psend", rc);
+	m = pvmi_msg_new(PvmDataRaw);
+	if (!m)
+		return pvmi_error("pvm_psend", PvmNoMem);
+	/* A PVM_STR payload is `len' bytes, as pvm_psend(3PVM) describes. */
+	rc = pvmi_pack(m, type == PVM_STR ? PVM_BYTE : type, buf, len, 1);
+	if (rc == PvmOk)
+		rc = pvmi_send_msg(m, tid, msgtag);
+	pvmi_msg_free(m);
+	return rc < 0 ? pvmi_error("pvm_psend", rc) : PvmOk;
+}

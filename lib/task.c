@@ -1,0 +1,326 @@
+/*
+ * task.c - joining and leaving the virtual machine.
+ *
+ * Any PVM call that needs the daemon enrols the calling process first
+ * (pvmi_attach), starting pvmd when none is running, as stock PVM's first
+ * call does.  A process created by pvm_spawn finds its reserved tid and an
+ * already-listening endpoint in its environment, so messages sent to it
+ * before it enrols wait, in order, in that endpoint's backlog.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "codec.h"
+#include "conn.h"
+#include "proto.h"
+#include "pvmi.h"
+#include "task.h"
+#include "transport.h"
+
+/* How long a starting pvmd may take before we give up, in ms. */
+#define PVMD_START_TIMEOUT_MS	10000
+
+static int attached;
+
+/* Finds the pvmd program: $COPVM_PVMD, $PVM_ROOT/lib/pvmd, the configured
+ * bindir, then plain "pvmd" on $PATH. */
+static const char *pvmd_path(char *buf, size_t len)
+{
+	const char *p = getenv("COPVM_PVMD");
+	const char *root = getenv("PVM_ROOT");
+
+	if (p && *p)
+		return p;
+	if (root && *root) {
+		snprintf(buf, len, "%s/lib/pvmd", root);
+		if (access(buf, X_OK) == 0)
+			return buf;
+	}
+	snprintf(buf, len, "%s/pvmd", COPVM_BINDIR);
+	if (access(buf, X_OK) == 0)
+		return buf;
+	return "pvmd";
+}
+
+int pvmi_start_daemon(int argc, char **argv)
+{
+	char buf[PATH_MAX];
+	const char *path = pvmd_path(buf, sizeof(buf));
+	char **av;
+	pid_t pid;
+	int i, status;
+
+	av = calloc(argc + 2, sizeof(*av));
+	if (!av)
+		return PvmNoMem;
+	av[0] = (char *)path;
+	for (i = 0; i < argc; i++)
+		av[i + 1] = argv[i];
+	pid = fork();
+	if (pid < 0) {
+		free(av);
+		return PvmSysErr;
+	}
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_RDWR);
+
+		if (devnull >= 0) {
+			dup2(devnull, 0);
+			dup2(devnull, 1);
+			if (devnull > 2)
+				close(devnull);
+		}
+		execvp(path, av);
+		_exit(127);
+	}
+	free(av);
+	/* pvmd forks and its first process exits once the socket listens. */
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return PvmSysErr;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return PvmCantStart;
+	return PvmOk;
+}
+
+/* Connects to the daemon, starting one if none answers. */
+static int connect_daemon(void)
+{
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	int waited, rc;
+
+	if (pvmi_conn_daemon_open() == PvmOk)
+		return PvmOk;
+	rc = pvmi_start_daemon(0, NULL);
+	for (waited = 0; waited < PVMD_START_TIMEOUT_MS; waited += 20) {
+		if (pvmi_conn_daemon_open() == PvmOk)
+			return PvmOk;
+		if (rc != PvmOk && waited > 200)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	return PvmSysErr;
+}
+
+/* The endpoint pvmd made for us when it spawned us, if any. */
+static int inherited_endpoint(int *tid)
+{
+	const char *t = getenv(PVMI_ENV_TID), *f = getenv(PVMI_ENV_LFD);
+	int fd, on = 0;
+	socklen_t len = sizeof(on);
+
+	*tid = 0;
+	if (!t || !f)
+		return -1;
+	*tid = (int)strtol(t, NULL, 10);
+	fd = (int)strtol(f, NULL, 10);
+	unsetenv(PVMI_ENV_TID);
+	unsetenv(PVMI_ENV_LFD);
+	if (fd < 0 || getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &on, &len) ||
+	    !on)
+		return -1;
+	fcntl(fd, F_SETFD, FD_CLOEXEC);
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	return fd;
+}
+
+static const char *program_name(void)
+{
+	static char name[256];
+	ssize_t n = readlink("/proc/self/exe", name, sizeof(name) - 1);
+
+	if (n <= 0)
+		return "";
+	name[n] = '\0';
+	return name;
+}
+
+static int do_register(int claimed)
+{
+	struct pvmi_wbuf w = { 0 };
+	struct pvmi_rbuf r;
+	int32_t v[9];
+	int rc, i, nsib;
+
+	pvmi_w_int(&w, getpid());
+	pvmi_w_int(&w, claimed);
+	pvmi_w_str(&w, program_name());
+	rc = pvmi_call(PVMI_OP_REGISTER, &w, &r);
+	pvmi_w_free(&w);
+	if (rc != PvmOk)
+		return rc;
+	rc = pvmi_r_int(&r);
+	if (r.failed)
+		return PvmSysErr;
+	if (rc < 0)
+		return rc;
+	pvmi.mytid = rc;
+	pvmi.dtid = PVMI_TID_HOST(rc);
+	if (pvmi_r_ints(&r, v, 1) || pvmi_r_ints(&r, v + 1, 1))
+		return PvmSysErr;
+	pvmi.ptid = v[0] > 0 ? v[0] : PvmNoParent;
+	pvmi.ctx = v[1];
+	for (i = 2; i < 8; i++)
+		v[i] = pvmi_r_int(&r);
+	pvmi.selfouttid = v[2];
+	pvmi.selfoutcode = v[3];
+	pvmi.selfoutctx = v[4];
+	pvmi.selftrctid = v[5];
+	pvmi.selftrccode = v[6];
+	pvmi.selftrcctx = v[7];
+	/* Children inherit where our output goes unless we change it. */
+	pvmi.outtid = pvmi.selfouttid;
+	pvmi.outcode = pvmi.selfoutcode;
+	pvmi.outctx = pvmi.selfoutctx;
+	pvmi.trctid = pvmi.selftrctid;
+	pvmi.trccode = pvmi.selftrccode;
+	pvmi.trcctx = pvmi.selftrcctx;
+	nsib = pvmi_r_int(&r);
+	if (r.failed || nsib < 0)
+		return PvmSysErr;
+	free(pvmi.sibs);
+	pvmi.sibs = malloc((nsib ? nsib : 1) * sizeof(int));
+	if (!pvmi.sibs)
+		return PvmNoMem;
+	if (nsib && pvmi_r_ints(&r, (int32_t *)pvmi.sibs, nsib))
+		return PvmSysErr;
+	pvmi.nsibs = nsib;
+	return PvmOk;
+}
+
+int pvmi_attach(void)
+{
+	int claimed, lfd, rc;
+
+	if (attached && pvmi.pid == getpid())
+		return PvmOk;
+	if (attached) {
+		/* A fork of an enrolled task: it enrols on its own. */
+		pvmi_conn_close_all(0);
+		attached = 0;
+	}
+	pvmi.pid = getpid();
+	lfd = inherited_endpoint(&claimed);
+	if (connect_daemon() != PvmOk) {
+		if (lfd >= 0)
+			close(lfd);
+		return PvmSysErr;
+	}
+	rc = do_register(lfd >= 0 ? claimed : 0);
+	if (rc != PvmOk) {
+		if (lfd >= 0)
+			close(lfd);
+		pvmi_conn_close_all(0);
+		return rc;
+	}
+	if (lfd < 0 && pvmi_transport_unix.listen(pvmi.mytid, &lfd) != PvmOk) {
+		pvmi_conn_close_all(0);
+		return PvmSysErr;
+	}
+	pvmi_conn_set_listener(lfd);
+	attached = 1;
+	return PvmOk;
+}
+
+int pvmi_attached(void)
+{
+	return attached && pvmi.pid == getpid();
+}
+
+void pvmi_detach(int tell_daemon)
+{
+	struct pvmi_wbuf w = { 0 };
+	struct pvmi_rbuf r;
+
+	if (!attached)
+		return;
+	if (tell_daemon && pvmi_conn_daemon_up())
+		pvmi_call(PVMI_OP_EXIT, &w, &r);
+	pvmi_conn_close_all(pvmi.mytid);
+	attached = 0;
+	pvmi.mytid = 0;
+	pvmi.ptid = PvmNoParent;
+	free(pvmi.sibs);
+	pvmi.sibs = NULL;
+	pvmi.nsibs = 0;
+}
+
+/* Returns the tid of the calling task, enrolling it if needed. */
+PVMI_EXPORT int pvm_mytid(void)
+{
+	int rc = pvmi_attach();
+
+	if (rc != PvmOk)
+		return pvmi_error("pvm_mytid", rc);
+	return pvmi.mytid;
+}
+
+/* Returns the tid of the task that spawned the caller, or PvmNoParent. */
+PVMI_EXPORT int pvm_parent(void)
+{
+	int rc = pvmi_attach();
+
+	if (rc != PvmOk)
+		return pvmi_error("pvm_parent", rc);
+	if (pvmi.ptid <= 0)
+		return PvmNoParent;	/* not an error worth printing */
+	return pvmi.ptid;
+}
+
+/* Points *tids at the tasks started by the same pvm_spawn call as the
+ * caller (the caller alone when started by hand); returns their count. */
+PVMI_EXPORT int pvm_siblings(int **tids)
+{
+	int rc = pvmi_attach();
+
+	if (rc != PvmOk)
+		return pvmi_error("pvm_siblings", rc);
+	if (pvmi.nsibs == 0) {
+		pvmi.sibs[0] = pvmi.mytid;
+		if (tids)
+			*tids = pvmi.sibs;
+		return 1;
+	}
+	if (tids)
+		*tids = pvmi.sibs;
+	return pvmi.nsibs;
+}
+
+/* Leaves the virtual machine: waits for caught child output, tells the
+ * daemon and closes every circuit.  The process keeps running. */
+PVMI_EXPORT int pvm_exit(void)
+{
+	if (!pvmi_attached())
+		return PvmOk;
+	pvmi_output_drain();
+	pvmi_detach(1);
+	return PvmOk;
+}
+
+/* Starts a pvmd with arguments `argv' (as on its command line); with
+ * `block' waits until it answers.  PvmDupHost if one already runs. */
+PVMI_EXPORT int pvm_start_pvmd(int argc, char **argv, int block)
+{
+	int rc;
+
+	if (argc < 0 || (argc > 0 && !argv))
+		return pvmi_error("pvm_start_pvmd", PvmBadParam);
+	if (pvmi_conn_daemon_open() == PvmOk)
+		return pvmi_error("pvm_start_pvmd", PvmDupHost);
+	rc = pvmi_start_daemon(argc, argv);
+	if (rc != PvmOk)
+		return pvmi_error("pvm_start_pvmd", rc);
+	if (block && (rc = pvmi_attach()) != PvmOk)
+		return pvmi_error("pvm_start_pvmd", rc);
+	return PvmOk;
+}

@@ -1,0 +1,19 @@
+/*
+ * task.h - enrolment of this process as a PVM task.
+ */
+#ifndef COPVM_TASK_H
+#define COPVM_TASK_H
+
+/* Enrols the process (once; again after fork).  Returns PvmOk, PvmSysErr
+ * when no daemon can be reached or started, or the daemon's error. */
+int pvmi_attach(void);
+/* Non-zero when the process is enrolled. */
+int pvmi_attached(void);
+/* Leaves the machine; tells the daemon when `tell_daemon'. */
+void pvmi_detach(int tell_daemon);
+/* Runs pvmd with `argv' and waits until it is ready.  PvmOk or error. */
+int pvmi_start_daemon(int argc, char **argv);
+/* Waits until output of children caught with pvm_catchout has ended. */
+void pvmi_output_drain(void);
+
+#endif /* COPVM_TASK_H */

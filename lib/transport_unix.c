@@ -1,0 +1,150 @@
+/*
+ * transport_unix.c - same-host circuits over AF_UNIX stream sockets.
+ *
+ * Each task listens on "t<hex tid>" in the per-user directory (mode 0700,
+ * created by pvmd).  A sender connects once per destination and keeps the
+ * circuit (see conn.c); the receiver accepts only peers of its own uid,
+ * checked with SO_PEERCRED rather than trusted to file modes alone.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "proto.h"
+#include "pvmi.h"
+#include "transport.h"
+
+/* Socket buffers sized so a 1 MiB message needs few wake-ups. */
+#define UNIX_SOCKBUF	(1 << 20)
+
+const char *pvmi_rundir(void)
+{
+	static char dir[256];
+	const char *tmp;
+
+	if (!dir[0]) {
+		tmp = getenv("PVM_TMP");
+		if (!tmp || !*tmp)
+			tmp = "/tmp";
+		snprintf(dir, sizeof(dir), PVMI_DIR_FMT, tmp,
+			 (unsigned)getuid());
+	}
+	return dir;
+}
+
+static int task_addr(int tid, struct sockaddr_un *sa)
+{
+	int n;
+
+	memset(sa, 0, sizeof(*sa));
+	sa->sun_family = AF_UNIX;
+	n = snprintf(sa->sun_path, sizeof(sa->sun_path),
+		     "%s/" PVMI_TASK_SOCK_FMT, pvmi_rundir(), (unsigned)tid);
+	return (n > 0 && (size_t)n < sizeof(sa->sun_path)) ? 0 : -1;
+}
+
+static void tune(int fd)
+{
+	int sz = UNIX_SOCKBUF;
+
+	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+}
+
+static int unix_open(int tid, int *fd)
+{
+	struct sockaddr_un sa;
+	int s;
+
+	if (task_addr(tid, &sa))
+		return PvmSysErr;
+	s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		return PvmSysErr;
+	tune(s);
+	if (connect(s, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		int e = errno;
+
+		close(s);
+		if (e == ENOENT || e == ECONNREFUSED)
+			return PvmNoTask;
+		return PvmSysErr;
+	}
+	fcntl(s, F_SETFL, fcntl(s, F_GETFL) | O_NONBLOCK);
+	*fd = s;
+	return PvmOk;
+}
+
+static int unix_listen(int tid, int *fd)
+{
+	struct sockaddr_un sa;
+	int s;
+
+	if (task_addr(tid, &sa))
+		return PvmSysErr;
+	s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (s < 0)
+		return PvmSysErr;
+	unlink(sa.sun_path);
+	if (bind(s, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    listen(s, 128) < 0) {
+		close(s);
+		return PvmSysErr;
+	}
+	*fd = s;
+	return PvmOk;
+}
+
+static int unix_accept(int lfd)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+	int s;
+
+	s = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	if (s < 0)
+		return -1;
+	if (getsockopt(s, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0 ||
+	    cred.uid != geteuid()) {
+		close(s);
+		return -1;
+	}
+	tune(s);
+	return s;
+}
+
+static void unix_unlisten(int tid)
+{
+	struct sockaddr_un sa;
+
+	if (!task_addr(tid, &sa))
+		unlink(sa.sun_path);
+}
+
+static ssize_t unix_writev(int fd, const struct iovec *iov, int iovcnt)
+{
+	struct msghdr mh = { .msg_iov = (struct iovec *)iov,
+			     .msg_iovlen = iovcnt };
+
+	return sendmsg(fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+static ssize_t unix_read(int fd, void *buf, size_t len)
+{
+	return recv(fd, buf, len, MSG_DONTWAIT);
+}
+
+const struct pvmi_transport pvmi_transport_unix = {
+	.name = "unix",
+	.open = unix_open,
+	.listen = unix_listen,
+	.accept = unix_accept,
+	.unlisten = unix_unlisten,
+	.writev = unix_writev,
+	.read = unix_read,
+};

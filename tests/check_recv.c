@@ -1,0 +1,295 @@
+/*
+ * check_recv.c - message matching and delivery order (lib/recv.c,
+ * lib/send.c): wildcards, FIFO per sender and tag, contexts, probes,
+ * timeouts, handlers, buffer info, on a private pvmd.
+ */
+#include <check.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "pvm3.h"
+#include "vm_fixture.h"
+
+static void send_int(int tid, int tag, int v)
+{
+	ck_assert_int_ge(pvm_initsend(PvmDataDefault), 0);
+	ck_assert_int_eq(pvm_pkint(&v, 1, 1), PvmOk);
+	ck_assert_int_eq(pvm_send(tid, tag), PvmOk);
+}
+
+static int recv_int(int tid, int tag)
+{
+	int v = -1;
+
+	ck_assert_int_gt(pvm_recv(tid, tag), 0);
+	ck_assert_int_eq(pvm_upkint(&v, 1, 1), PvmOk);
+	return v;
+}
+
+START_TEST(send_to_self_round_trips_and_reports_bufinfo)
+{
+	int me = pvm_mytid(), bytes, tag, src, bufid, v[3] = { 1, -2, 3 };
+	int out[3];
+
+	ck_assert_int_gt(me, 0);
+	pvm_initsend(PvmDataDefault);
+	pvm_pkint(v, 3, 1);
+	ck_assert_int_eq(pvm_send(me, 42), PvmOk);
+	bufid = pvm_recv(-1, -1);
+	ck_assert_int_gt(bufid, 0);
+	ck_assert_int_eq(pvm_bufinfo(bufid, &bytes, &tag, &src), PvmOk);
+	ck_assert_int_eq(tag, 42);
+	ck_assert_int_eq(src, me);
+	ck_assert_int_gt(bytes, 0);
+	ck_assert_int_eq(pvm_upkint(out, 3, 1), PvmOk);
+	ck_assert_int_eq(out[0], 1);
+	ck_assert_int_eq(out[1], -2);
+	ck_assert_int_eq(out[2], 3);
+	ck_assert_int_eq(pvm_getrbuf(), bufid);
+	pvm_exit();
+}
+END_TEST
+
+START_TEST(wildcards_select_by_tag_and_source)
+{
+	int me = pvm_mytid();
+
+	send_int(me, 5, 50);
+	send_int(me, 6, 60);
+	send_int(me, 7, 70);
+	ck_assert_int_eq(recv_int(-1, 6), 60);
+	ck_assert_int_eq(recv_int(me, -1), 50);
+	ck_assert_int_gt(pvm_probe(-1, 7), 0);
+	ck_assert_int_eq(pvm_nrecv(-1, 99), 0);
+	ck_assert_int_eq(pvm_nrecv(me + 1, -1), 0);
+	ck_assert_int_eq(recv_int(-1, -1), 70);
+	ck_assert_int_eq(pvm_nrecv(-1, -1), 0);
+	pvm_exit();
+}
+END_TEST
+
+START_TEST(probe_returns_the_id_recv_later_returns)
+{
+	int me = pvm_mytid(), p, r, bytes, tag, src;
+
+	send_int(me, 9, 90);
+	p = pvm_probe(-1, 9);
+	ck_assert_int_gt(p, 0);
+	ck_assert_int_eq(pvm_bufinfo(p, &bytes, &tag, &src), PvmOk);
+	ck_assert_int_eq(tag, 9);
+	r = pvm_recv(-1, 9);
+	ck_assert_int_eq(r, p);
+	pvm_exit();
+}
+END_TEST
+
+/* Two child tasks each send 200 messages on two tags; the parent reads
+ * them with specific (source, tag) pairs and in any order and must see
+ * each sender's sequence in order for each tag. */
+START_TEST(fifo_per_sender_and_tag)
+{
+	int me = pvm_mytid(), kids[2], k, i, tag;
+	pid_t pids[2];
+
+	for (k = 0; k < 2; k++) {
+		int p2c[2];
+
+		ck_assert_int_eq(pipe(p2c), 0);
+		pids[k] = fork();
+		ck_assert_int_ge(pids[k], 0);
+		if (pids[k] == 0) {
+			int child = pvm_mytid();
+
+			if (write(p2c[1], &child, sizeof(child)) < 0)
+				_exit(2);
+			for (i = 0; i < 200; i++)
+				send_int(me, 1 + (i & 1), i);
+			pvm_exit();
+			_exit(0);
+		}
+		close(p2c[1]);
+		ck_assert_int_eq(read(p2c[0], &kids[k], sizeof(int)),
+				 sizeof(int));
+		close(p2c[0]);
+	}
+	for (tag = 2; tag >= 1; tag--) {
+		for (k = 1; k >= 0; k--) {
+			int expect = tag - 1;
+
+			for (i = 0; i < 100; i++, expect += 2)
+				ck_assert_int_eq(recv_int(kids[k], tag),
+						 expect);
+		}
+	}
+	for (k = 0; k < 2; k++) {
+		int st;
+
+		waitpid(pids[k], &st, 0);
+		ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	}
+	ck_assert_int_eq(pvm_nrecv(-1, -1), 0);
+	pvm_exit();
+}
+END_TEST
+
+START_TEST(contexts_separate_messages)
+{
+	int me = pvm_mytid(), base, other;
+
+	base = pvm_getcontext();
+	other = pvm_newcontext();
+	ck_assert_int_gt(other, 0);
+	ck_assert_int_ne(other, base);
+	send_int(me, 1, 100);			/* in the base context */
+	ck_assert_int_eq(pvm_setcontext(other), base);
+	send_int(me, 1, 200);			/* in the new context */
+	ck_assert_int_eq(recv_int(-1, 1), 200);
+	ck_assert_int_eq(pvm_nrecv(-1, 1), 0);
+	ck_assert_int_eq(pvm_setcontext(base), other);
+	ck_assert_int_eq(recv_int(-1, 1), 100);
+	ck_assert_int_eq(pvm_freecontext(other), PvmOk);
+	pvm_exit();
+}
+END_TEST
+
+START_TEST(trecv_times_out_with_zero)
+{
+	struct timeval tv = { 0, 50000 }, zero = { 0, 0 };
+
+	pvm_mytid();
+	ck_assert_int_eq(pvm_trecv(-1, 1234, &tv), 0);
+	ck_assert_int_eq(pvm_trecv(-1, 1234, &zero), 0);
+	tv.tv_sec = -1;
+	pvm_setopt(PvmAutoErr, 0);
+	ck_assert_int_eq(pvm_trecv(-1, 1234, &tv), PvmBadParam);
+	pvm_exit();
+}
+END_TEST
+
+static int handled_value = -1;
+
+static int handler(int mid)
+{
+	int v;
+
+	(void)mid;
+	if (pvm_upkint(&v, 1, 1) == PvmOk)
+		handled_value = v;
+	return 0;
+}
+
+START_TEST(message_handler_takes_matching_messages)
+{
+	int me = pvm_mytid(), id;
+
+	id = pvm_addmhf(-1, 77, -1, handler);
+	ck_assert_int_gt(id, 0);
+	send_int(me, 77, 7);
+	send_int(me, 78, 8);
+	ck_assert_int_eq(recv_int(-1, -1), 8);
+	ck_assert_int_eq(handled_value, 7);
+	ck_assert_int_eq(pvm_delmhf(id), PvmOk);
+	pvm_setopt(PvmAutoErr, 0);
+	ck_assert_int_eq(pvm_delmhf(id), PvmNotFound);
+	send_int(me, 77, 9);
+	ck_assert_int_eq(recv_int(-1, 77), 9);
+	pvm_exit();
+}
+END_TEST
+
+static int pick_tag_three(int mid, int tid, int tag)
+{
+	int t;
+
+	(void)tid;
+	(void)tag;
+	pvm_bufinfo(mid, NULL, &t, NULL);
+	return t == 3 ? 1 : 0;
+}
+
+START_TEST(recvf_replaces_the_match_function)
+{
+	int me = pvm_mytid();
+
+	send_int(me, 2, 20);
+	send_int(me, 3, 30);
+	ck_assert_ptr_null(pvm_recvf(pick_tag_three));
+	ck_assert_int_eq(recv_int(-1, -1), 30);
+	ck_assert_ptr_eq(pvm_recvf(NULL), pick_tag_three);
+	ck_assert_int_eq(recv_int(-1, -1), 20);
+	pvm_exit();
+}
+END_TEST
+
+START_TEST(psend_precv_round_trip)
+{
+	int me = pvm_mytid(), tid, tag, len;
+	double in[4] = { 1.5, -2.5, 3.25, 1e300 }, out[4] = { 0 };
+
+	ck_assert_int_eq(pvm_psend(me, 11, in, 4, PVM_DOUBLE), PvmOk);
+	ck_assert_int_eq(pvm_precv(-1, 11, out, 4, PVM_DOUBLE, &tid, &tag,
+				   &len), PvmOk);
+	ck_assert_int_eq(tid, me);
+	ck_assert_int_eq(tag, 11);
+	ck_assert_int_eq(len, 4);
+	ck_assert(memcmp(in, out, sizeof(in)) == 0);
+	pvm_exit();
+}
+END_TEST
+
+START_TEST(bad_arguments_get_error_codes)
+{
+	int me = pvm_mytid();
+
+	pvm_setopt(PvmAutoErr, 0);
+	pvm_initsend(PvmDataDefault);
+	ck_assert_int_eq(pvm_send(-5, 1), PvmBadParam);
+	ck_assert_int_eq(pvm_send(me, -1), PvmBadParam);
+	ck_assert_int_eq(pvm_mcast(NULL, 2, 1), PvmBadParam);
+	ck_assert_int_eq(pvm_psend(me, 1, NULL, 3, PVM_INT), PvmBadParam);
+	ck_assert_int_eq(pvm_psend(me, 1, &me, 1, 99), PvmBadParam);
+	/* A well-formed tid of this host whose task is gone: the message
+	 * is dropped like stock PVM does, and the send succeeds. */
+	ck_assert_int_eq(pvm_send(me + 100, 1), PvmOk);
+	ck_assert_int_eq(pvm_errno, PvmBadParam);
+	pvm_freebuf(pvm_getsbuf());
+	ck_assert_int_eq(pvm_send(me, 1), PvmNoBuf);
+	pvm_exit();
+}
+END_TEST
+
+static Suite *recv_suite(void)
+{
+	Suite *s = suite_create("recv");
+	TCase *tc = tcase_create("matching");
+
+	tcase_add_unchecked_fixture(tc, vm_fixture_setup, vm_fixture_teardown);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, send_to_self_round_trips_and_reports_bufinfo);
+	tcase_add_test(tc, wildcards_select_by_tag_and_source);
+	tcase_add_test(tc, probe_returns_the_id_recv_later_returns);
+	tcase_add_test(tc, fifo_per_sender_and_tag);
+	tcase_add_test(tc, contexts_separate_messages);
+	tcase_add_test(tc, trecv_times_out_with_zero);
+	tcase_add_test(tc, message_handler_takes_matching_messages);
+	tcase_add_test(tc, recvf_replaces_the_match_function);
+	tcase_add_test(tc, psend_precv_round_trip);
+	tcase_add_test(tc, bad_arguments_get_error_codes);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(recv_suite());
+	int failed;
+
+	srunner_set_fork_status(sr, CK_FORK);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

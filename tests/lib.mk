@@ -1,0 +1,26 @@
+# Library tests that run against a private pvmd (tests/vm_fixture.c).
+if HAVE_CHECK
+VM_TEST_CPPFLAGS = $(AM_CPPFLAGS) -DPVMD_PATH='"$(abs_top_builddir)/daemon/pvmd"' \
+	-DTASK_CHILD='"$(abs_top_builddir)/tests/task_child"'
+VM_TEST_LDADD = lib/libpvm3.la $(CHECK_LIBS)
+check_PROGRAMS += tests/task_child tests/check_recv tests/check_conn \
+	tests/check_control tests/check_mbox
+TESTS += tests/check_recv tests/check_conn tests/check_control tests/check_mbox
+tests_task_child_LDADD = lib/libpvm3.la
+tests_check_recv_SOURCES = tests/check_recv.c tests/vm_fixture.c tests/vm_fixture.h
+tests_check_recv_CPPFLAGS = $(VM_TEST_CPPFLAGS)
+tests_check_recv_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_recv_LDADD = $(VM_TEST_LDADD)
+tests_check_conn_SOURCES = tests/check_conn.c tests/vm_fixture.c tests/vm_fixture.h
+tests_check_conn_CPPFLAGS = $(VM_TEST_CPPFLAGS)
+tests_check_conn_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_conn_LDADD = $(VM_TEST_LDADD)
+tests_check_control_SOURCES = tests/check_control.c tests/vm_fixture.c tests/vm_fixture.h
+tests_check_control_CPPFLAGS = $(VM_TEST_CPPFLAGS)
+tests_check_control_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_control_LDADD = $(VM_TEST_LDADD)
+tests_check_mbox_SOURCES = tests/check_mbox.c tests/vm_fixture.c tests/vm_fixture.h
+tests_check_mbox_CPPFLAGS = $(VM_TEST_CPPFLAGS)
+tests_check_mbox_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_mbox_LDADD = $(VM_TEST_LDADD)
+endif
