@@ -15,7 +15,8 @@ lib_libpvm3_la_SOURCES = \
 	lib/output.c \
 	lib/control.c \
 	lib/mbox.c \
-	lib/options.c
+	lib/options.c \
+	lib/compat.c lib/compat_data.c lib/compat_trace.c
 lib_libpvm3_la_LIBADD = common/libcommon.la
 lib_libpvm3_la_LDFLAGS = -version-info 3:6:0 \
 	-Wl,--version-script=$(top_srcdir)/lib/libpvm3.map

@@ -10,6 +10,7 @@
 #ifndef COPVM_MSG_H
 #define COPVM_MSG_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/uio.h>
@@ -75,5 +76,36 @@ int pvmi_unpack(struct pvmi_msg *m, int type, void *data, int count,
 /* Library-wide buffer state: the active send and receive buffers. */
 extern int pvmi_sbuf;		/* buffer id of the send buffer, 0 if none */
 extern int pvmi_rbuf;		/* buffer id of the receive buffer, 0 if none */
+
+/*
+ * Additions for the pack module and its users (pack.c, packf.c).
+ */
+
+/* Appends `n' writable bytes to the body, at the end of the last owned
+ * fragment (a new one after a borrowed fragment); returns where to write
+ * them, or NULL when out of memory (the message is then unchanged). */
+unsigned char *pvmi_msg_extend(struct pvmi_msg *m, size_t n);
+/* Appends a fragment that points at `n' bytes of the caller's memory,
+ * read when the body is sent or flattened; PvmOk or PvmNoMem. */
+int pvmi_msg_borrow(struct pvmi_msg *m, const void *p, size_t n);
+/* Drops the last `n' bytes written by pvmi_msg_extend(), to undo a
+ * partly built item.  They must all sit in the last fragment. */
+void pvmi_msg_trim(struct pvmi_msg *m, size_t n);
+
+/* Appends a PVMI_TYPE_MSG item holding `inner' (its header fields and a
+ * copy of its body); PvmOk or PvmNoMem.  pvmi_pack(m, PVMI_TYPE_MSG,
+ * inner, 1, 1) does the same. */
+int pvmi_pack_msg(struct pvmi_msg *m, const struct pvmi_msg *inner);
+/* Reads a PVMI_TYPE_MSG item into a new, unregistered message (*out);
+ * PvmOk, PvmNoData, PvmBadMsg or PvmNoMem.  pvmi_unpack(m, PVMI_TYPE_MSG,
+ * &out, 1, 1) does the same. */
+int pvmi_unpack_msg(struct pvmi_msg *m, struct pvmi_msg **out);
+/* For PVM_STR, pvmi_pack() takes the string's length including its NUL
+ * as `count' (stride ignored) and pvmi_unpack() reads one whole string
+ * item into `data' (count and stride ignored). */
+
+/* pvm_packf()/pvm_unpackf() with a va_list, as stock exports them. */
+int pvm_vpackf(const char *fmt, va_list ap);
+int pvm_vunpackf(const char *fmt, va_list ap);
 
 #endif /* COPVM_MSG_H */

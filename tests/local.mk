@@ -2,4 +2,26 @@
 if HAVE_CHECK
 TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 TEST_LIBS = lib/libpvm3.la $(CHECK_LIBS)
+
+# Unit tests of the message layer.  They compile the library sources they
+# test directly, so they reach the internal pvmi_* functions and need no
+# daemon and no other part of libpvm3.
+MSG_UNIT_SOURCES = lib/errors.c lib/msg.c lib/msg.h lib/pvmi.h \
+	lib/pack.c lib/packf.c lib/buffers.c
+check_PROGRAMS += tests/check_pack tests/check_buffers tests/check_errors
+TESTS += tests/check_pack tests/check_buffers tests/check_errors
+
+tests_check_pack_SOURCES = tests/check_pack.c $(MSG_UNIT_SOURCES)
+tests_check_pack_CFLAGS = $(TEST_CFLAGS)
+tests_check_pack_LDADD = $(CHECK_LIBS) -lm
+
+tests_check_buffers_SOURCES = tests/check_buffers.c $(MSG_UNIT_SOURCES)
+tests_check_buffers_CFLAGS = $(TEST_CFLAGS)
+tests_check_buffers_LDADD = $(CHECK_LIBS)
+
+# -export-dynamic: the test reads pvm_errlist's size from the symbol table.
+tests_check_errors_SOURCES = tests/check_errors.c $(MSG_UNIT_SOURCES)
+tests_check_errors_CFLAGS = $(TEST_CFLAGS)
+tests_check_errors_LDFLAGS = -export-dynamic
+tests_check_errors_LDADD = $(CHECK_LIBS) -ldl
 endif

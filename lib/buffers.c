@@ -1,0 +1,240 @@
+/*
+ * buffers.c - the public face of message buffers: creating and freeing
+ * them, choosing the active send and receive buffers, and reading or
+ * setting their header fields.
+ *
+ * A buffer id names a struct pvmi_msg through the table in msg.c.  The
+ * active buffers are just ids (pvmi_sbuf, pvmi_rbuf); freeing a buffer
+ * that is active clears the matching id.  Selecting a receive buffer does
+ * not rewind it, as in stock PVM: a task may switch away and come back to
+ * finish unpacking.
+ */
+#include "pvmi.h"
+#include "msg.h"
+#include "proto.h"
+
+/* Encoding codes pvm_getminfo() reports, as stock does: XDR, the host's
+ * data signature for native data, and a code of its own for in-place. */
+#define MINFO_ENC_XDR		0x10000000
+#define MINFO_ENC_INPLACE	0x20000000
+
+/* Makes and registers a buffer of encoding `enc' (already checked);
+ * returns its id or PvmNoMem. */
+static int make_buf(int enc)
+{
+	struct pvmi_msg *m = pvmi_msg_new(enc);
+	int mid;
+
+	if (!m)
+		return PvmNoMem;
+	m->src = pvmi.mytid > 0 ? pvmi.mytid : -1;
+	m->ctx = pvmi.ctx;
+	mid = pvmi_mid_register(m);
+	if (mid < 0)
+		pvmi_msg_free(m);
+	return mid;
+}
+
+/* Maps a user's encoding to the one stored in the message, or -1 when it
+ * is not one pvm_mkbuf() accepts.  PvmDataTrace bodies are plain XDR. */
+static int check_enc(int enc)
+{
+	switch (enc) {
+	case PvmDataDefault:
+	case PvmDataTrace:
+		return PvmDataDefault;
+	case PvmDataRaw:
+	case PvmDataInPlace:
+		return enc;
+	default:
+		return -1;
+	}
+}
+
+/* Creates an empty buffer packed with encoding `enc'.
+ * Returns its id (> 0) or a negative error code. */
+PVMI_EXPORT int pvm_mkbuf(int enc)
+{
+	int mid;
+
+	enc = check_enc(enc);
+	if (enc < 0)
+		return pvmi_error("pvm_mkbuf", PvmBadParam);
+	mid = make_buf(enc);
+	return mid < 0 ? pvmi_error("pvm_mkbuf", mid) : mid;
+}
+
+/* Frees buffer `mid' (0 is accepted and does nothing), clearing the
+ * active send or receive buffer if it was one.  Returns PvmOk or an error. */
+PVMI_EXPORT int pvm_freebuf(int mid)
+{
+	struct pvmi_msg *m;
+
+	if (mid < 0)
+		return pvmi_error("pvm_freebuf", PvmBadParam);
+	if (!mid)
+		return PvmOk;
+	m = pvmi_mid_lookup(mid);
+	if (!m)
+		return pvmi_error("pvm_freebuf", PvmNoSuchBuf);
+	if (pvmi_sbuf == mid)
+		pvmi_sbuf = 0;
+	if (pvmi_rbuf == mid)
+		pvmi_rbuf = 0;
+	pvmi_mid_forget(mid);
+	pvmi_msg_free(m);
+	return PvmOk;
+}
+
+/* Replaces the active send buffer with a new one of encoding `enc'.
+ * Returns the new buffer's id or a negative error code. */
+PVMI_EXPORT int pvm_initsend(int enc)
+{
+	int mid;
+
+	enc = check_enc(enc);
+	if (enc < 0)
+		return pvmi_error("pvm_initsend", PvmBadParam);
+	/* make the new buffer first, so a failure keeps the old one */
+	mid = make_buf(enc);
+	if (mid < 0)
+		return pvmi_error("pvm_initsend", mid);
+	if (pvmi_sbuf)
+		pvm_freebuf(pvmi_sbuf);
+	pvmi_sbuf = mid;
+	return mid;
+}
+
+/* Returns the id of the active send buffer, 0 if there is none. */
+PVMI_EXPORT int pvm_getsbuf(void)
+{
+	return pvmi_sbuf;
+}
+
+/* Returns the id of the active receive buffer, 0 if there is none. */
+PVMI_EXPORT int pvm_getrbuf(void)
+{
+	return pvmi_rbuf;
+}
+
+/* Checks `mid' as an argument of pvm_set[sr]buf(): 0 or a live buffer. */
+static int check_set(int mid)
+{
+	if (mid < 0)
+		return PvmBadParam;
+	if (mid && !pvmi_mid_lookup(mid))
+		return PvmNoSuchBuf;
+	return PvmOk;
+}
+
+/* Makes `mid' the active send buffer (0: none).
+ * Returns the previous one's id (0 if none) or a negative error code. */
+PVMI_EXPORT int pvm_setsbuf(int mid)
+{
+	int old = pvmi_sbuf, cc = check_set(mid);
+
+	if (cc)
+		return pvmi_error("pvm_setsbuf", cc);
+	pvmi_sbuf = mid;
+	return old;
+}
+
+/* Makes `mid' the active receive buffer (0: none), without rewinding it.
+ * Returns the previous one's id (0 if none) or a negative error code. */
+PVMI_EXPORT int pvm_setrbuf(int mid)
+{
+	int old = pvmi_rbuf, cc = check_set(mid);
+
+	if (cc)
+		return pvmi_error("pvm_setrbuf", cc);
+	pvmi_rbuf = mid;
+	return old;
+}
+
+/* Looks up `mid' for the info calls; NULL with *cc set when it is not a
+ * buffer id (PvmBadParam) or names no buffer (PvmNoSuchBuf). */
+static struct pvmi_msg *info_lookup(int mid, int *cc)
+{
+	struct pvmi_msg *m;
+
+	if (mid <= 0) {
+		*cc = PvmBadParam;
+		return NULL;
+	}
+	m = pvmi_mid_lookup(mid);
+	if (!m)
+		*cc = PvmNoSuchBuf;
+	return m;
+}
+
+/* Reports the body length, tag and source tid of buffer `mid'; any of the
+ * out pointers may be NULL.  Returns PvmOk or a negative error code. */
+PVMI_EXPORT int pvm_bufinfo(int mid, int *bytes, int *tag, int *tid)
+{
+	struct pvmi_msg *m;
+	int cc;
+
+	m = info_lookup(mid, &cc);
+	if (!m)
+		return pvmi_error("pvm_bufinfo", cc);
+	if (bytes)
+		*bytes = (int)m->len;
+	if (tag)
+		*tag = m->tag;
+	if (tid)
+		*tid = m->src;
+	return PvmOk;
+}
+
+/* Fills `mi' with the header fields of buffer `mid'.
+ * Returns PvmOk or a negative error code. */
+PVMI_EXPORT int pvm_getminfo(int mid, struct pvmminfo *mi)
+{
+	struct pvmi_msg *m;
+	int cc;
+
+	if (!mi)
+		return pvmi_error("pvm_getminfo", PvmBadParam);
+	m = info_lookup(mid, &cc);
+	if (!m)
+		return pvmi_error("pvm_getminfo", cc);
+	mi->len = (int)m->len;
+	mi->ctx = m->ctx;
+	mi->tag = m->tag;
+	mi->wid = m->wid;
+	switch (m->enc) {
+	case PvmDataDefault:
+		mi->enc = MINFO_ENC_XDR;
+		break;
+	case PvmDataInPlace:
+		mi->enc = MINFO_ENC_INPLACE;
+		break;
+	default:
+		mi->enc = PVMI_DSIG;
+		break;
+	}
+	mi->crc = m->crc;
+	mi->src = m->src;
+	mi->dst = m->dst;
+	return PvmOk;
+}
+
+/* Sets the ctx, tag, wid, src and dst of buffer `mid' from `mi' (the
+ * other fields are ignored).  Returns PvmOk or a negative error code. */
+PVMI_EXPORT int pvm_setminfo(int mid, struct pvmminfo *mi)
+{
+	struct pvmi_msg *m;
+	int cc;
+
+	if (!mi)
+		return pvmi_error("pvm_setminfo", PvmBadParam);
+	m = info_lookup(mid, &cc);
+	if (!m)
+		return pvmi_error("pvm_setminfo", cc);
+	m->ctx = mi->ctx;
+	m->tag = mi->tag;
+	m->wid = mi->wid;
+	m->src = mi->src;
+	m->dst = mi->dst;
+	return PvmOk;
+}

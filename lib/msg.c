@@ -1,0 +1,259 @@
+/*
+ * msg.c - message objects and the table that maps buffer ids to them.
+ *
+ * A body is a list of fragments.  Owned fragments are malloc'd and grow
+ * geometrically as items are packed; borrowed fragments (PvmDataInPlace)
+ * point at the caller's memory and are only read when the body is
+ * flattened or handed to writev().  The buffer-id table hands out ids from
+ * a cursor that moves forward, so a freed id is not given out again until
+ * the cursor wraps: a stale id then fails with PvmNoSuchBuf instead of
+ * silently naming a newer buffer.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pvmi.h"
+#include "msg.h"
+
+#define FRAG_MIN_CAP	1024	/* first allocation of an owned fragment */
+#define MID_MIN_CAP	64	/* first size of the buffer-id table */
+
+int pvmi_sbuf;
+int pvmi_rbuf;
+
+/* Buffer-id table: slot i holds the message of id i; slot 0 is unused. */
+static struct pvmi_msg **midtab;
+static int midcap;		/* slots in midtab */
+static int midused;		/* registered messages */
+static int midnext = 1;		/* where the search for a free id starts */
+
+/* Creates an empty message with encoding `enc'; NULL when out of memory. */
+struct pvmi_msg *pvmi_msg_new(int enc)
+{
+	struct pvmi_msg *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->enc = enc;
+	return m;
+}
+
+/* Frees a message and its owned fragments.  A message still registered is
+ * unregistered first, so its id cannot name freed memory. */
+void pvmi_msg_free(struct pvmi_msg *m)
+{
+	int i;
+
+	if (!m)
+		return;
+	if (m->mid > 0 && m->mid < midcap && midtab[m->mid] == m)
+		pvmi_mid_forget(m->mid);
+	for (i = 0; i < m->nfrag; i++)
+		if (m->frags[i].cap)
+			free(m->frags[i].data);
+	free(m->frags);
+	free(m);
+}
+
+/* Makes room for `k' more fragments in m->frags; PvmOk or PvmNoMem. */
+static int frags_reserve(struct pvmi_msg *m, int k)
+{
+	struct pvmi_frag *f;
+	int cap;
+
+	if (m->nfrag + k <= m->fragcap)
+		return PvmOk;
+	cap = m->fragcap ? m->fragcap * 2 : 4;
+	while (cap < m->nfrag + k)
+		cap *= 2;
+	f = realloc(m->frags, cap * sizeof(*f));
+	if (!f)
+		return PvmNoMem;
+	m->frags = f;
+	m->fragcap = cap;
+	return PvmOk;
+}
+
+/* Wraps a received body (malloc'd, ownership taken) as a message. */
+struct pvmi_msg *pvmi_msg_from_body(void *body, size_t len, int enc)
+{
+	struct pvmi_msg *m = pvmi_msg_new(enc);
+
+	if (!m)
+		return NULL;
+	if (!len) {
+		/* cap 0 would mark it borrowed and leak it */
+		free(body);
+		return m;
+	}
+	if (frags_reserve(m, 1)) {
+		free(m);
+		return NULL;
+	}
+	m->frags[0].data = body;
+	m->frags[0].len = len;
+	m->frags[0].cap = len;
+	m->nfrag = 1;
+	m->len = len;
+	return m;
+}
+
+/* Appends `n' writable bytes to the body and returns where they start;
+ * NULL when out of memory, leaving the message unchanged. */
+unsigned char *pvmi_msg_extend(struct pvmi_msg *m, size_t n)
+{
+	struct pvmi_frag *f = m->nfrag ? &m->frags[m->nfrag - 1] : NULL;
+	unsigned char *p;
+	size_t cap;
+
+	if (f && f->cap) {
+		if (f->cap - f->len < n) {
+			cap = f->cap * 2;
+			if (cap < f->len + n)
+				cap = f->len + n;
+			p = realloc(f->data, cap);
+			if (!p)
+				return NULL;
+			f->data = p;
+			f->cap = cap;
+		}
+	} else {
+		if (frags_reserve(m, 1))
+			return NULL;
+		cap = n > FRAG_MIN_CAP ? n : FRAG_MIN_CAP;
+		p = malloc(cap);
+		if (!p)
+			return NULL;
+		f = &m->frags[m->nfrag++];
+		f->data = p;
+		f->len = 0;
+		f->cap = cap;
+	}
+	p = f->data + f->len;
+	f->len += n;
+	m->len += n;
+	return p;
+}
+
+/* Appends a fragment that points at the caller's memory; PvmOk or
+ * PvmNoMem. */
+int pvmi_msg_borrow(struct pvmi_msg *m, const void *p, size_t n)
+{
+	struct pvmi_frag *f;
+
+	if (!n)
+		return PvmOk;
+	if (frags_reserve(m, 1))
+		return PvmNoMem;
+	f = &m->frags[m->nfrag++];
+	f->data = (unsigned char *)p;
+	f->len = n;
+	f->cap = 0;
+	m->len += n;
+	return PvmOk;
+}
+
+/* Drops the last `n' bytes written by pvmi_msg_extend(). */
+void pvmi_msg_trim(struct pvmi_msg *m, size_t n)
+{
+	struct pvmi_frag *f;
+
+	if (!m->nfrag)
+		return;
+	f = &m->frags[m->nfrag - 1];
+	if (n > f->len)
+		n = f->len;
+	f->len -= n;
+	m->len -= n;
+}
+
+/* Fills up to `max' iovecs with the non-empty fragments of the body;
+ * returns the count used (fewer than the fragments if `max' is short). */
+int pvmi_msg_iov(const struct pvmi_msg *m, struct iovec *iov, int max)
+{
+	int i, n = 0;
+
+	for (i = 0; i < m->nfrag && n < max; i++) {
+		if (!m->frags[i].len)
+			continue;
+		iov[n].iov_base = m->frags[i].data;
+		iov[n].iov_len = m->frags[i].len;
+		n++;
+	}
+	return n;
+}
+
+/* Copies the whole body, borrowed fragments included, into one malloc'd
+ * buffer (*len set); NULL on allocation failure. */
+unsigned char *pvmi_msg_flatten(const struct pvmi_msg *m, size_t *len)
+{
+	unsigned char *buf = malloc(m->len ? m->len : 1);
+	size_t off = 0;
+	int i;
+
+	if (!buf)
+		return NULL;
+	for (i = 0; i < m->nfrag; i++) {
+		if (m->frags[i].len)
+			memcpy(buf + off, m->frags[i].data, m->frags[i].len);
+		off += m->frags[i].len;
+	}
+	if (len)
+		*len = off;
+	return buf;
+}
+
+/* Rewinds the unpack cursor to the start of the body. */
+void pvmi_msg_rewind(struct pvmi_msg *m)
+{
+	m->rfrag = 0;
+	m->roff = 0;
+	m->ritem_type = 0;
+	m->ritem_left = 0;
+}
+
+/* Registers `m' under a new buffer id; returns it or PvmNoMem. */
+int pvmi_mid_register(struct pvmi_msg *m)
+{
+	struct pvmi_msg **t;
+	int cap, i;
+
+	/* keep the table at most half full so the forward scan stays short */
+	if (!midcap || (midused + 1) * 2 > midcap) {
+		cap = midcap ? midcap * 2 : MID_MIN_CAP;
+		t = realloc(midtab, cap * sizeof(*t));
+		if (!t)
+			return PvmNoMem;
+		memset(t + midcap, 0, (cap - midcap) * sizeof(*t));
+		midtab = t;
+		midcap = cap;
+	}
+	for (i = midnext; i < midcap && midtab[i]; i++)
+		;
+	if (i >= midcap)
+		for (i = 1; midtab[i]; i++)
+			;
+	midtab[i] = m;
+	midused++;
+	midnext = i + 1;
+	m->mid = i;
+	return i;
+}
+
+/* Returns the message of buffer id `mid', or NULL if none. */
+struct pvmi_msg *pvmi_mid_lookup(int mid)
+{
+	if (mid <= 0 || mid >= midcap)
+		return NULL;
+	return midtab[mid];
+}
+
+/* Unregisters `mid' without freeing the message. */
+void pvmi_mid_forget(int mid)
+{
+	if (mid <= 0 || mid >= midcap || !midtab[mid])
+		return;
+	midtab[mid]->mid = 0;
+	midtab[mid] = NULL;
+	midused--;
+}

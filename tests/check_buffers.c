@@ -1,0 +1,381 @@
+/*
+ * check_buffers.c - unit tests of lib/buffers.c and lib/msg.c: making and
+ * freeing buffers, the active send and receive buffers, the header info
+ * calls, and the message object underneath (fragments, flattening, ids).
+ *
+ * Built from the library sources directly, so it needs no daemon.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pvmi.h"
+#include "msg.h"
+#include "proto.h"
+
+static void setup(void)
+{
+	pvmi.autoerr = 0;
+}
+
+START_TEST(test_mkbuf_every_encoding)
+{
+	static const int encs[] = { PvmDataDefault, PvmDataRaw, PvmDataInPlace };
+	int ids[3], i;
+
+	for (i = 0; i < 3; i++) {
+		ids[i] = pvm_mkbuf(encs[i]);
+		ck_assert_int_gt(ids[i], 0);
+		ck_assert_ptr_nonnull(pvmi_mid_lookup(ids[i]));
+		ck_assert_int_eq(pvmi_mid_lookup(ids[i])->enc, encs[i]);
+		ck_assert_int_eq(pvmi_mid_lookup(ids[i])->mid, ids[i]);
+	}
+	ck_assert_int_ne(ids[0], ids[1]);
+	ck_assert_int_ne(ids[1], ids[2]);
+	ck_assert_int_ne(ids[0], ids[2]);
+	/* making a buffer does not select it */
+	ck_assert_int_eq(pvm_getsbuf(), 0);
+	ck_assert_int_eq(pvm_getrbuf(), 0);
+	/* PvmDataTrace is accepted, as by stock, and packs XDR */
+	i = pvm_mkbuf(PvmDataTrace);
+	ck_assert_int_gt(i, 0);
+	ck_assert_int_eq(pvmi_mid_lookup(i)->enc, PvmDataDefault);
+}
+END_TEST
+
+START_TEST(test_mkbuf_bad_encoding_is_badparam)
+{
+	ck_assert_int_eq(pvm_mkbuf(3), PvmBadParam);
+	ck_assert_int_eq(pvm_errno, PvmBadParam);
+	ck_assert_int_eq(pvm_mkbuf(-1), PvmBadParam);
+	ck_assert_int_eq(pvm_mkbuf(5), PvmBadParam);
+	ck_assert_int_eq(pvm_initsend(9), PvmBadParam);
+}
+END_TEST
+
+START_TEST(test_freebuf)
+{
+	int a = pvm_mkbuf(PvmDataDefault), b;
+
+	ck_assert_int_eq(pvm_freebuf(a), PvmOk);
+	ck_assert_ptr_null(pvmi_mid_lookup(a));
+	ck_assert_int_eq(pvm_freebuf(a), PvmNoSuchBuf);
+	ck_assert_int_eq(pvm_errno, PvmNoSuchBuf);
+	ck_assert_int_eq(pvm_freebuf(999), PvmNoSuchBuf);
+	ck_assert_int_eq(pvm_freebuf(-1), PvmBadParam);
+	ck_assert_int_eq(pvm_freebuf(0), PvmOk);
+	/* a freed id is not handed out again at once */
+	b = pvm_mkbuf(PvmDataDefault);
+	ck_assert_int_gt(b, 0);
+	ck_assert_int_ne(b, a);
+}
+END_TEST
+
+START_TEST(test_freebuf_of_active_buffers_clears_them)
+{
+	int s = pvm_initsend(PvmDataDefault), r = pvm_mkbuf(PvmDataRaw);
+
+	pvm_setrbuf(r);
+	ck_assert_int_eq(pvm_freebuf(s), PvmOk);
+	ck_assert_int_eq(pvm_getsbuf(), 0);
+	ck_assert_int_eq(pvm_getrbuf(), r);
+	ck_assert_int_eq(pvm_freebuf(r), PvmOk);
+	ck_assert_int_eq(pvm_getrbuf(), 0);
+	ck_assert_int_eq(pvm_pkint(&s, 1, 1), PvmNoBuf);
+	ck_assert_int_eq(pvm_upkint(&s, 1, 1), PvmNoBuf);
+}
+END_TEST
+
+START_TEST(test_initsend_replaces_send_buffer)
+{
+	int a, b, v = 1;
+
+	a = pvm_initsend(PvmDataDefault);
+	ck_assert_int_gt(a, 0);
+	ck_assert_int_eq(pvm_getsbuf(), a);
+	pvm_pkint(&v, 1, 1);
+	b = pvm_initsend(PvmDataRaw);
+	ck_assert_int_gt(b, 0);
+	ck_assert_int_ne(a, b);
+	ck_assert_int_eq(pvm_getsbuf(), b);
+	ck_assert_ptr_null(pvmi_mid_lookup(a));
+	ck_assert_int_eq(pvmi_mid_lookup(b)->enc, PvmDataRaw);
+	ck_assert_uint_eq(pvmi_mid_lookup(b)->len, 0);
+	/* a bad encoding keeps the current buffer */
+	ck_assert_int_eq(pvm_initsend(7), PvmBadParam);
+	ck_assert_int_eq(pvm_getsbuf(), b);
+}
+END_TEST
+
+START_TEST(test_setsbuf_getsbuf)
+{
+	int a = pvm_mkbuf(PvmDataDefault), b = pvm_mkbuf(PvmDataDefault);
+
+	ck_assert_int_eq(pvm_setsbuf(a), 0);
+	ck_assert_int_eq(pvm_getsbuf(), a);
+	ck_assert_int_eq(pvm_setsbuf(b), a);
+	ck_assert_int_eq(pvm_setsbuf(999), PvmNoSuchBuf);
+	ck_assert_int_eq(pvm_setsbuf(-1), PvmBadParam);
+	ck_assert_int_eq(pvm_getsbuf(), b);
+	ck_assert_int_eq(pvm_setsbuf(0), b);
+	ck_assert_int_eq(pvm_getsbuf(), 0);
+	pvm_freebuf(a);
+	ck_assert_int_eq(pvm_setsbuf(a), PvmNoSuchBuf);
+}
+END_TEST
+
+START_TEST(test_setrbuf_getrbuf_keeps_position)
+{
+	int a, b, v[3] = { 1, 2, 3 }, o = 0;
+
+	a = pvm_initsend(PvmDataDefault);
+	pvm_pkint(v, 3, 1);
+	b = pvm_mkbuf(PvmDataDefault);
+	ck_assert_int_eq(pvm_setrbuf(a), 0);
+	ck_assert_int_eq(pvm_getrbuf(), a);
+	pvm_upkint(&o, 1, 1);
+	ck_assert_int_eq(o, 1);
+	ck_assert_int_eq(pvm_setrbuf(b), a);
+	ck_assert_int_eq(pvm_setrbuf(a), b);
+	/* switching away and back does not rewind, as in stock */
+	pvm_upkint(&o, 1, 1);
+	ck_assert_int_eq(o, 2);
+	ck_assert_int_eq(pvm_setrbuf(999), PvmNoSuchBuf);
+	ck_assert_int_eq(pvm_setrbuf(-4), PvmBadParam);
+	ck_assert_int_eq(pvm_getrbuf(), a);
+	ck_assert_int_eq(pvm_setrbuf(0), a);
+	ck_assert_int_eq(pvm_upkint(&o, 1, 1), PvmNoBuf);
+}
+END_TEST
+
+START_TEST(test_bufinfo)
+{
+	int b, v[3] = { 1, 2, 3 }, bytes = -1, tag = -1, tid = 0;
+	struct pvmminfo mi = { 0 };
+
+	b = pvm_initsend(PvmDataDefault);
+	pvm_pkint(v, 3, 1);
+	ck_assert_int_eq(pvm_bufinfo(b, &bytes, &tag, &tid), PvmOk);
+	ck_assert_int_eq(bytes, 8 + 12);
+	ck_assert_int_eq(tag, 0);
+	ck_assert_int_eq(tid, -1);	/* no tid yet, as stock */
+	mi.tag = 42;
+	mi.src = 0x40005;
+	pvm_setminfo(b, &mi);
+	ck_assert_int_eq(pvm_bufinfo(b, NULL, &tag, NULL), PvmOk);
+	ck_assert_int_eq(tag, 42);
+	ck_assert_int_eq(pvm_bufinfo(b, NULL, NULL, &tid), PvmOk);
+	ck_assert_int_eq(tid, 0x40005);
+	ck_assert_int_eq(pvm_bufinfo(b, NULL, NULL, NULL), PvmOk);
+	ck_assert_int_eq(pvm_bufinfo(0, &bytes, &tag, &tid), PvmBadParam);
+	ck_assert_int_eq(pvm_bufinfo(-2, &bytes, &tag, &tid), PvmBadParam);
+	ck_assert_int_eq(pvm_bufinfo(999, &bytes, &tag, &tid), PvmNoSuchBuf);
+	pvm_freebuf(b);
+	ck_assert_int_eq(pvm_bufinfo(b, &bytes, &tag, &tid), PvmNoSuchBuf);
+}
+END_TEST
+
+START_TEST(test_bufinfo_reports_our_tid)
+{
+	int b, tid = 0;
+
+	pvmi.mytid = 0x40007;
+	b = pvm_mkbuf(PvmDataDefault);
+	ck_assert_int_eq(pvm_bufinfo(b, NULL, NULL, &tid), PvmOk);
+	ck_assert_int_eq(tid, 0x40007);
+}
+END_TEST
+
+START_TEST(test_getminfo_setminfo)
+{
+	struct pvmminfo in = { 111, 3, 4, 5, 666, 777, 0x40001, 0x40002 };
+	struct pvmminfo out;
+	int a = pvm_mkbuf(PvmDataDefault), b = pvm_mkbuf(PvmDataRaw);
+	int c = pvm_mkbuf(PvmDataInPlace), v = 9;
+
+	pvm_setsbuf(a);
+	pvm_pkint(&v, 1, 1);
+	ck_assert_int_eq(pvm_setminfo(a, &in), PvmOk);
+	memset(&out, 0x55, sizeof(out));
+	ck_assert_int_eq(pvm_getminfo(a, &out), PvmOk);
+	ck_assert_int_eq(out.len, 12);	/* not settable */
+	ck_assert_int_eq(out.ctx, 3);
+	ck_assert_int_eq(out.tag, 4);
+	ck_assert_int_eq(out.wid, 5);
+	ck_assert_int_eq(out.enc, 0x10000000);	/* not settable */
+	ck_assert_int_eq(out.crc, 0);
+	ck_assert_int_eq(out.src, 0x40001);
+	ck_assert_int_eq(out.dst, 0x40002);
+	ck_assert_int_eq(pvm_getminfo(b, &out), PvmOk);
+	ck_assert_int_eq(out.enc, PVMI_DSIG);
+	ck_assert_int_eq(pvm_getminfo(c, &out), PvmOk);
+	ck_assert_int_eq(out.enc, 0x20000000);
+
+	ck_assert_int_eq(pvm_getminfo(a, NULL), PvmBadParam);
+	ck_assert_int_eq(pvm_setminfo(a, NULL), PvmBadParam);
+	ck_assert_int_eq(pvm_getminfo(0, &out), PvmBadParam);
+	ck_assert_int_eq(pvm_getminfo(999, &out), PvmNoSuchBuf);
+	ck_assert_int_eq(pvm_setminfo(999, &in), PvmNoSuchBuf);
+}
+END_TEST
+
+START_TEST(test_many_buffers_have_distinct_ids)
+{
+	enum { N = 1000 };
+	static int ids[N];
+	static struct pvmi_msg *msgs[N];
+	int i, j;
+
+	for (i = 0; i < N; i++) {
+		ids[i] = pvm_mkbuf(PvmDataDefault);
+		ck_assert_int_gt(ids[i], 0);
+		msgs[i] = pvmi_mid_lookup(ids[i]);
+		ck_assert_ptr_nonnull(msgs[i]);
+	}
+	/* each id still names its own buffer: no id was given twice */
+	for (i = 0; i < N; i++)
+		ck_assert_ptr_eq(pvmi_mid_lookup(ids[i]), msgs[i]);
+	for (i = 0; i < N; i += 2)
+		ck_assert_int_eq(pvm_freebuf(ids[i]), PvmOk);
+	for (i = 0; i < N; i++) {
+		if (i % 2)
+			ck_assert_ptr_nonnull(pvmi_mid_lookup(ids[i]));
+		else
+			ck_assert_ptr_null(pvmi_mid_lookup(ids[i]));
+	}
+	/* cycling through initsend wraps the id cursor around the table:
+	 * new ids never take one of the buffers still alive */
+	for (i = 0; i < 5000; i++) {
+		j = pvm_initsend(PvmDataDefault);
+		ck_assert_int_gt(j, 0);
+		ck_assert_ptr_nonnull(pvmi_mid_lookup(j));
+	}
+	for (i = 1; i < N; i += 2)
+		ck_assert_ptr_eq(pvmi_mid_lookup(ids[i]), msgs[i]);
+}
+END_TEST
+
+START_TEST(test_msg_from_body_and_flatten)
+{
+	unsigned char *body = malloc(6), *flat;
+	struct pvmi_msg *m;
+	struct iovec iov[2];
+	size_t len = 0;
+
+	memcpy(body, "abcdef", 6);
+	m = pvmi_msg_from_body(body, 6, PvmDataRaw);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_uint_eq(m->len, 6);
+	ck_assert_int_eq(m->enc, PvmDataRaw);
+	ck_assert_int_eq(pvmi_msg_iov(m, iov, 2), 1);
+	ck_assert_ptr_eq(iov[0].iov_base, body);
+	flat = pvmi_msg_flatten(m, &len);
+	ck_assert_uint_eq(len, 6);
+	ck_assert_mem_eq(flat, "abcdef", 6);
+	free(flat);
+	pvmi_msg_free(m);
+
+	m = pvmi_msg_from_body(malloc(1), 0, PvmDataDefault);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_uint_eq(m->len, 0);
+	ck_assert_int_eq(pvmi_msg_iov(m, iov, 2), 0);
+	flat = pvmi_msg_flatten(m, &len);
+	ck_assert_ptr_nonnull(flat);
+	ck_assert_uint_eq(len, 0);
+	free(flat);
+	pvmi_msg_free(m);
+}
+END_TEST
+
+START_TEST(test_msg_extend_borrow_trim)
+{
+	struct pvmi_msg *m = pvmi_msg_new(PvmDataInPlace);
+	static const char user[] = "USER";
+	unsigned char *p, *flat;
+	size_t len;
+	int i;
+
+	p = pvmi_msg_extend(m, 3);
+	memcpy(p, "abc", 3);
+	ck_assert_int_eq(pvmi_msg_borrow(m, user, 4), PvmOk);
+	ck_assert_int_eq(pvmi_msg_borrow(m, user, 0), PvmOk);	/* no frag */
+	p = pvmi_msg_extend(m, 2);
+	memcpy(p, "xy", 2);
+	pvmi_msg_trim(m, 1);
+	ck_assert_int_eq(m->nfrag, 3);
+	ck_assert_uint_eq(m->len, 8);
+	flat = pvmi_msg_flatten(m, &len);
+	ck_assert_uint_eq(len, 8);
+	ck_assert_mem_eq(flat, "abcUSERx", 8);
+	free(flat);
+	/* growing one owned fragment keeps what it held */
+	for (i = 0; i < 100000; i++)
+		*pvmi_msg_extend(m, 1) = (unsigned char)i;
+	ck_assert_int_eq(m->nfrag, 3);
+	ck_assert_uint_eq(m->len, 8 + 100000);
+	ck_assert_int_eq(m->frags[2].data[1 + 99999], (unsigned char)99999);
+	pvmi_msg_free(m);	/* the borrowed user memory is not freed */
+}
+END_TEST
+
+START_TEST(test_mid_register_forget)
+{
+	struct pvmi_msg *m = pvmi_msg_new(PvmDataDefault);
+	int mid = pvmi_mid_register(m);
+
+	ck_assert_int_gt(mid, 0);
+	ck_assert_ptr_eq(pvmi_mid_lookup(mid), m);
+	ck_assert_ptr_null(pvmi_mid_lookup(0));
+	ck_assert_ptr_null(pvmi_mid_lookup(-1));
+	ck_assert_ptr_null(pvmi_mid_lookup(1 << 30));
+	pvmi_mid_forget(mid);
+	ck_assert_ptr_null(pvmi_mid_lookup(mid));
+	ck_assert_int_eq(m->mid, 0);
+	pvmi_mid_forget(mid);	/* twice is harmless */
+	/* freeing a registered message drops its id too */
+	mid = pvmi_mid_register(m);
+	pvmi_msg_free(m);
+	ck_assert_ptr_null(pvmi_mid_lookup(mid));
+}
+END_TEST
+
+static Suite *buffers_suite(void)
+{
+	Suite *s = suite_create("buffers");
+	TCase *tc;
+
+	tc = tcase_create("api");
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_mkbuf_every_encoding);
+	tcase_add_test(tc, test_mkbuf_bad_encoding_is_badparam);
+	tcase_add_test(tc, test_freebuf);
+	tcase_add_test(tc, test_freebuf_of_active_buffers_clears_them);
+	tcase_add_test(tc, test_initsend_replaces_send_buffer);
+	tcase_add_test(tc, test_setsbuf_getsbuf);
+	tcase_add_test(tc, test_setrbuf_getrbuf_keeps_position);
+	tcase_add_test(tc, test_bufinfo);
+	tcase_add_test(tc, test_bufinfo_reports_our_tid);
+	tcase_add_test(tc, test_getminfo_setminfo);
+	tcase_add_test(tc, test_many_buffers_have_distinct_ids);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("msg");
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_msg_from_body_and_flatten);
+	tcase_add_test(tc, test_msg_extend_borrow_trim);
+	tcase_add_test(tc, test_mid_register_forget);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(buffers_suite());
+	int failed;
+
+	srunner_set_fork_status(sr, CK_FORK);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
