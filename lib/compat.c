@@ -43,8 +43,6 @@
 
 /* Defined in compat_data.c: stock's global of the same name, and the
  * function that copies the task's state into stock's globals. */
-extern char *pvmmytaskname;
-void pvmi_compat_sync(void);
 
 /* Stock exports without a pvm3.h declaration, used before their
  * definitions below. */
@@ -52,7 +50,6 @@ int pvmlogprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The extra descriptors registered with pvm_fd_add(); *fds points at
  * them, the count is returned.  pvm_getfds() should report them too. */
-int pvmi_compat_fds(int **fds);
 
 /*
  * Allocation.  Stock routes its allocations through a checking allocator

@@ -517,8 +517,8 @@ int pvmi_call(int op, const struct pvmi_wbuf *req, struct pvmi_rbuf *rep)
 int pvmi_conn_fds(int **fds)
 {
 	static int *arr;
-	int i, n = 0;
-	int *na = realloc(arr, (nlinks + 2) * sizeof(*arr));
+	int i, n = 0, *extra, nextra = pvmi_compat_fds(&extra);
+	int *na = realloc(arr, (nlinks + 2 + nextra) * sizeof(*arr));
 
 	if (!na)
 		return PvmNoMem;
@@ -530,6 +530,8 @@ int pvmi_conn_fds(int **fds)
 	for (i = 0; i < nlinks; i++)
 		if (links[i] != daemon_link && links[i]->kind == LINK_IN)
 			arr[n++] = links[i]->fd;
+	for (i = 0; i < nextra; i++)
+		arr[n++] = extra[i];
 	*fds = arr;
 	return n;
 }

@@ -107,6 +107,7 @@ PVMI_EXPORT int pvm_setopt(int what, int val)
 		return pvmi_error("pvm_setopt", PvmBadParam);
 	}
 	*slot = val;
+	pvmi_compat_sync();
 	return old;
 }
 
@@ -127,6 +128,7 @@ PVMI_EXPORT int pvm_setcontext(int ctx)
 	pvmi_attach();
 	old = pvmi.ctx;
 	pvmi.ctx = ctx;
+	pvmi_compat_sync();
 	return old;
 }
 

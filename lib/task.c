@@ -154,7 +154,7 @@ static int do_register(int claimed)
 
 	pvmi_w_int(&w, getpid());
 	pvmi_w_int(&w, claimed);
-	pvmi_w_str(&w, program_name());
+	pvmi_w_str(&w, pvmmytaskname ? pvmmytaskname : program_name());
 	rc = pvmi_call(PVMI_OP_REGISTER, &w, &r);
 	pvmi_w_free(&w);
 	if (rc != PvmOk)
@@ -229,6 +229,7 @@ int pvmi_attach(void)
 	}
 	pvmi_conn_set_listener(lfd);
 	attached = 1;
+	pvmi_compat_sync();
 	return PvmOk;
 }
 
@@ -253,6 +254,7 @@ void pvmi_detach(int tell_daemon)
 	free(pvmi.sibs);
 	pvmi.sibs = NULL;
 	pvmi.nsibs = 0;
+	pvmi_compat_sync();
 }
 
 /* Returns the tid of the calling task, enrolling it if needed. */

@@ -35,7 +35,7 @@ static int read_entry(const char *name, int index, int flags)
 	return v;
 }
 
-START_TEST(default_entry_is_unique_and_owned)
+START_TEST(default_entry_is_replaced_by_its_owner)
 {
 	int b1, b2;
 
@@ -44,8 +44,10 @@ START_TEST(default_entry_is_unique_and_owned)
 	b1 = make_int_buf(11);
 	b2 = make_int_buf(22);
 	ck_assert_int_eq(pvm_putinfo("one", b1, PvmMboxDefault), 0);
-	ck_assert_int_eq(pvm_putinfo("one", b2, PvmMboxDefault), PvmExists);
 	ck_assert_int_eq(read_entry("one", 0, PvmMboxDefault), 11);
+	/* Only the owner may modify a default entry (others: see below). */
+	ck_assert_int_eq(pvm_putinfo("one", b2, PvmMboxDefault), 0);
+	ck_assert_int_eq(read_entry("one", 0, PvmMboxDefault), 22);
 	ck_assert_int_eq(read_entry("nothing", 0, 0), PvmNotFound);
 	ck_assert_int_eq(pvm_delinfo("one", 0, 0), PvmOk);
 	ck_assert_int_eq(read_entry("one", 0, 0), PvmNotFound);
@@ -182,7 +184,7 @@ static Suite *mbox_suite(void)
 
 	tcase_add_unchecked_fixture(tc, vm_fixture_setup, vm_fixture_teardown);
 	tcase_set_timeout(tc, 30);
-	tcase_add_test(tc, default_entry_is_unique_and_owned);
+	tcase_add_test(tc, default_entry_is_replaced_by_its_owner);
 	tcase_add_test(tc, multi_instance_and_first_available);
 	tcase_add_test(tc, read_and_delete_removes_the_entry);
 	tcase_add_test(tc, owner_rights_and_persistence);

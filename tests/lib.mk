@@ -7,6 +7,7 @@ check_PROGRAMS += tests/task_child tests/check_recv tests/check_conn \
 	tests/check_control tests/check_mbox
 TESTS += tests/check_recv tests/check_conn tests/check_control tests/check_mbox
 tests_task_child_LDADD = lib/libpvm3.la
+tests_task_child_LDFLAGS = -no-install
 tests_check_recv_SOURCES = tests/check_recv.c tests/vm_fixture.c tests/vm_fixture.h
 tests_check_recv_CPPFLAGS = $(VM_TEST_CPPFLAGS)
 tests_check_recv_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
