@@ -1,4 +1,17 @@
 # pvmd: the per-user, per-host daemon.
 bin_PROGRAMS += daemon/pvmd
-daemon_pvmd_SOURCES = daemon/pvmd.c
+daemon_pvmd_SOURCES = \
+	daemon/pvmd.h \
+	daemon/main.c \
+	daemon/hostfile.c \
+	daemon/log.c \
+	daemon/loop.c \
+	daemon/conn.c \
+	daemon/dispatch.c \
+	daemon/ops.c \
+	daemon/tasks.c \
+	daemon/spawn.c \
+	daemon/output.c \
+	daemon/notify.c \
+	daemon/mbox.c
 daemon_pvmd_LDADD = common/libcommon.la

@@ -1,0 +1,431 @@
+/*
+ * conn.c - control connections: input reassembly and output queues.
+ *
+ * Sockets are nonblocking.  Input is read into a per-connection buffer
+ * that grows with the frame being received (never ahead of the bytes that
+ * actually arrived, so an absurd but legal length costs nothing until the
+ * data comes); complete frames are dispatched in order.  A header that
+ * does not decode means the byte stream is broken, and the connection is
+ * dropped: there is no way to find the next frame boundary.
+ *
+ * Output is a queue of encoded frames written as the socket accepts them.
+ * A peer that does not read only ever hurts itself: past PVMD_OQ_HIGH
+ * queued bytes the daemon stops reading that peer's requests (and output
+ * pipes feeding it pause, see output.c) until the queue drains below
+ * PVMD_OQ_LOW.  A connection waiting for a deferred reply (mailbox
+ * WaitForInfo) is not read either, which keeps its requests in order.
+ *
+ * Closing a connection ends the task it carried.  A failed write only
+ * marks the connection broken; it is closed at the end of the loop turn,
+ * so a send never ends a task under its caller's feet.  Closed
+ * connections are freed only after that, since an epoll event for them
+ * may still be pending in the same batch.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "pvmd.h"
+
+#define IN_MIN_ROOM	65536
+#define READ_BUDGET	(1u << 20)	/* bytes read per turn, then yield */
+#define WRITE_IOV	16
+
+struct pvmd_chunk {
+	struct pvmd_chunk *next;
+	size_t len, off;
+	unsigned char data[];
+};
+
+static struct pvmd_conn *conns;
+static int any_broken;
+
+/* Marks a connection whose output failed; it is closed at the end of
+ * the turn, never inside a send, so that no caller sees a task vanish
+ * in the middle of walking a list. */
+static void conn_break(struct pvmd_conn *c, const char *why)
+{
+	if (c->broken || c->dead)
+		return;
+	pvmd_dbg(PVMD_DBG_LOOP, "connection of pid %ld broken: %s",
+		 (long)c->peer_pid, why);
+	c->broken = 1;
+	any_broken = 1;
+}
+
+static struct pvmd_conn *conn_of(struct pvmd_watch *w)
+{
+	return (struct pvmd_conn *)((char *)w - offsetof(struct pvmd_conn, w));
+}
+
+static int paused(const struct pvmd_conn *c)
+{
+	return c->deferred || c->was_high;
+}
+
+/* Asks epoll for what the connection can use now. */
+static void set_interest(struct pvmd_conn *c)
+{
+	uint32_t ev = 0;
+
+	if (c->dead)
+		return;
+	if (!paused(c))
+		ev |= EPOLLIN;
+	if (c->oq_head)
+		ev |= EPOLLOUT;
+	if (ev != c->events) {
+		c->events = ev;
+		pvmd_watch_mod(&c->w, ev);
+	}
+}
+
+/* Dispatches every complete frame in the buffer, unless paused. */
+static void run_input(struct pvmd_conn *c)
+{
+	struct pvmi_frame f;
+	unsigned char *p;
+	size_t need;
+
+	while (!c->dead && !paused(c) && c->in_len >= PVMI_FRAME_HDR_LEN) {
+		p = c->in + c->in_start;
+		if (pvmi_frame_decode(p, &f) < 0) {
+			pvmd_log("bad frame header from pid %ld (magic 0x%08x,"
+				 " kind %u, len %u): dropping the connection",
+				 (long)c->peer_pid, f.magic, f.kind, f.len);
+			pvmd_conn_close(c, "broken framing");
+			return;
+		}
+		need = PVMI_FRAME_HDR_LEN + (size_t)f.len;
+		if (c->in_len < need)
+			break;
+		c->in_start += need;
+		c->in_len -= need;
+		pvmd_dispatch(c, &f, p + PVMI_FRAME_HDR_LEN);
+	}
+	if (c->in_len == 0) {
+		c->in_start = 0;
+		/* give back the room a big frame needed */
+		if (c->in_cap > 4 * IN_MIN_ROOM) {
+			free(c->in);
+			c->in = NULL;
+			c->in_cap = 0;
+		}
+	}
+	set_interest(c);
+}
+
+/* How much room the next read wants: up to the rest of the frame being
+ * received, growing at most geometrically. */
+static size_t wanted_room(struct pvmd_conn *c)
+{
+	struct pvmi_frame f;
+	size_t need, room = IN_MIN_ROOM;
+
+	if (c->in_len >= PVMI_FRAME_HDR_LEN &&
+	    pvmi_frame_decode(c->in + c->in_start, &f) == 0) {
+		need = PVMI_FRAME_HDR_LEN + (size_t)f.len;
+		if (need > c->in_len) {
+			room = need - c->in_len;
+			if (room > c->in_len && room > IN_MIN_ROOM)
+				room = c->in_len > IN_MIN_ROOM ?
+				       c->in_len : IN_MIN_ROOM;
+		}
+	}
+	return room;
+}
+
+static int make_room(struct pvmd_conn *c, size_t room)
+{
+	unsigned char *p;
+	size_t cap;
+
+	if (c->in_start && c->in_start + c->in_len + room > c->in_cap) {
+		memmove(c->in, c->in + c->in_start, c->in_len);
+		c->in_start = 0;
+	}
+	if (c->in_start + c->in_len + room <= c->in_cap)
+		return 0;
+	cap = c->in_len + room;
+	p = realloc(c->in, cap);
+	if (!p)
+		return -1;
+	c->in = p;
+	c->in_cap = cap;
+	return 0;
+}
+
+static void read_input(struct pvmd_conn *c)
+{
+	size_t total = 0, room;
+	ssize_t n;
+
+	while (!c->dead && !paused(c) && total < READ_BUDGET) {
+		room = wanted_room(c);
+		if (make_room(c, room) < 0) {
+			pvmd_log("out of memory reading from pid %ld",
+				 (long)c->peer_pid);
+			pvmd_conn_close(c, "out of memory");
+			return;
+		}
+		room = c->in_cap - c->in_start - c->in_len;
+		n = read(c->w.fd, c->in + c->in_start + c->in_len, room);
+		if (n > 0) {
+			c->in_len += (size_t)n;
+			total += (size_t)n;
+			run_input(c);
+			continue;
+		}
+		if (n == 0) {
+			pvmd_conn_close(c, c->in_len ?
+					"connection closed in mid-frame" :
+					"connection closed");
+			return;
+		}
+		if (errno == EINTR)
+			continue;
+		if (errno != EAGAIN && errno != EWOULDBLOCK)
+			pvmd_conn_close(c, strerror(errno));
+		return;
+	}
+}
+
+/* Writes as much queued output as the socket takes. */
+static void flush(struct pvmd_conn *c)
+{
+	struct iovec iov[WRITE_IOV];
+	struct pvmd_chunk *ch;
+	ssize_t n;
+	size_t left;
+	int i;
+
+	while (!c->dead && !c->broken && c->oq_head) {
+		for (i = 0, ch = c->oq_head; ch && i < WRITE_IOV;
+		     ch = ch->next, i++) {
+			iov[i].iov_base = ch->data + ch->off;
+			iov[i].iov_len = ch->len - ch->off;
+		}
+		n = writev(c->w.fd, iov, i);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno != EAGAIN && errno != EWOULDBLOCK)
+				conn_break(c, strerror(errno));
+			break;
+		}
+		c->oq_bytes -= (size_t)n;
+		left = (size_t)n;
+		while (left && (ch = c->oq_head)) {
+			if (left < ch->len - ch->off) {
+				ch->off += left;
+				break;
+			}
+			left -= ch->len - ch->off;
+			c->oq_head = ch->next;
+			free(ch);
+		}
+		if (!c->oq_head)
+			c->oq_tail = NULL;
+	}
+	if (c->dead || c->broken)
+		return;
+	if (c->was_high && c->oq_bytes <= PVMD_OQ_LOW) {
+		c->was_high = 0;
+		c->kick = 1;
+		pvmd_output_kick();
+	}
+	set_interest(c);
+}
+
+static void on_conn_event(struct pvmd_watch *w, uint32_t events)
+{
+	struct pvmd_conn *c = conn_of(w);
+
+	if (c->dead || c->broken)
+		return;
+	if (events & EPOLLERR) {
+		pvmd_conn_close(c, "socket error");
+		return;
+	}
+	if (events & EPOLLOUT)
+		flush(c);
+	if (c->dead || c->broken)
+		return;
+	if (events & EPOLLIN) {
+		read_input(c);
+	} else if (events & EPOLLHUP) {
+		/* peer gone while we were not reading it */
+		pvmd_conn_close(c, "peer hung up");
+	}
+}
+
+/* Takes ownership of an accepted socket; NULL on failure (fd closed). */
+struct pvmd_conn *pvmd_conn_new(int fd, pid_t peer_pid)
+{
+	struct pvmd_conn *c = calloc(1, sizeof(*c));
+
+	if (!c) {
+		pvmd_log("out of memory accepting a connection");
+		close(fd);
+		return NULL;
+	}
+	c->w.fd = fd;
+	c->w.on_event = on_conn_event;
+	c->peer_pid = peer_pid;
+	c->events = EPOLLIN;
+	if (pvmd_watch_add(&c->w, c->events) < 0) {
+		pvmd_log("epoll_ctl(ADD): %s", strerror(errno));
+		close(fd);
+		free(c);
+		return NULL;
+	}
+	c->next = conns;
+	conns = c;
+	return c;
+}
+
+/* Queues a frame; body may be NULL when len is 0.  Never blocks; the
+ * write is attempted at once when nothing else is queued. */
+void pvmd_conn_send(struct pvmd_conn *c, const struct pvmi_frame *f,
+		    const void *body, size_t len)
+{
+	struct pvmd_chunk *ch;
+	int was_empty;
+
+	if (c->dead || c->broken)
+		return;
+	ch = malloc(sizeof(*ch) + PVMI_FRAME_HDR_LEN + len);
+	if (!ch) {
+		pvmd_log("out of memory queueing %zu bytes to pid %ld",
+			 len, (long)c->peer_pid);
+		conn_break(c, "out of memory");
+		return;
+	}
+	ch->next = NULL;
+	ch->off = 0;
+	ch->len = PVMI_FRAME_HDR_LEN + len;
+	pvmi_frame_encode(f, ch->data);
+	if (len)
+		memcpy(ch->data + PVMI_FRAME_HDR_LEN, body, len);
+	was_empty = !c->oq_head;
+	if (c->oq_tail)
+		c->oq_tail->next = ch;
+	else
+		c->oq_head = ch;
+	c->oq_tail = ch;
+	c->oq_bytes += ch->len;
+	if (c->oq_bytes > PVMD_OQ_HIGH)
+		c->was_high = 1;
+	if (was_empty)
+		flush(c);
+	else
+		set_interest(c);
+}
+
+static void free_queue(struct pvmd_conn *c)
+{
+	struct pvmd_chunk *ch;
+
+	while ((ch = c->oq_head)) {
+		c->oq_head = ch->next;
+		free(ch);
+	}
+	c->oq_tail = NULL;
+	c->oq_bytes = 0;
+}
+
+/* Closes a connection and ends the task it carried; freed at turn end. */
+void pvmd_conn_close(struct pvmd_conn *c, const char *why)
+{
+	struct pvmd_task *t = c->task;
+
+	if (c->dead)
+		return;
+	c->dead = 1;
+	pvmd_dbg(PVMD_DBG_LOOP, "connection of pid %ld closed: %s",
+		 (long)c->peer_pid, why);
+	pvmd_watch_del(&c->w);
+	close(c->w.fd);
+	c->w.fd = -1;
+	free_queue(c);
+	pvmd_mbox_conn_gone(c);
+	if (t) {
+		c->task = NULL;
+		t->conn = NULL;
+		pvmd_task_gone(t, why);
+	}
+	pvmd_output_kick();
+}
+
+/* Resumes reading after a deferred reply was sent; the buffered input
+ * runs at the end of the turn, not inside the caller. */
+void pvmd_conn_resume(struct pvmd_conn *c)
+{
+	if (c->dead)
+		return;
+	c->kick = 1;
+	set_interest(c);
+}
+
+/* Ends a turn of the loop: runs the input of resumed connections, then
+ * frees the connections closed during the turn. */
+void pvmd_conn_turn_end(void)
+{
+	struct pvmd_conn **pp, *c;
+	int again;
+
+	do {
+		again = 0;
+		while (any_broken) {
+			any_broken = 0;
+			for (c = conns; c; c = c->next)
+				if (c->broken && !c->dead)
+					pvmd_conn_close(c, "write failed");
+		}
+		for (c = conns; c; c = c->next) {
+			if (c->kick && !c->dead && !c->broken && !paused(c)) {
+				c->kick = 0;
+				run_input(c);
+				again = 1;
+			}
+		}
+	} while (again || any_broken);
+
+	for (pp = &conns; (c = *pp);) {
+		if (!c->dead) {
+			pp = &c->next;
+			continue;
+		}
+		*pp = c->next;
+		pvmd_loop_conn_freed(c);
+		free(c->in);
+		free(c);
+	}
+}
+
+/* True when a connection other than `except' still carries a task. */
+int pvmd_conn_tasks_left(struct pvmd_conn *except)
+{
+	struct pvmd_conn *c;
+
+	for (c = conns; c; c = c->next)
+		if (c != except && !c->dead && c->task)
+			return 1;
+	return 0;
+}
+
+/* Closes every connection's socket at exit (no task bookkeeping). */
+void pvmd_conn_close_all(void)
+{
+	struct pvmd_conn *c;
+
+	for (c = conns; c; c = c->next) {
+		if (!c->dead && c->w.fd >= 0) {
+			close(c->w.fd);
+			c->w.fd = -1;
+		}
+	}
+}

@@ -1,0 +1,26 @@
+# Unit tests of the wire format, the codec and pvmd.  The pvmd tests talk
+# to a private daemon over its socket with common/ only (no libpvm3).
+if HAVE_CHECK
+check_PROGRAMS += tests/check_codec tests/check_pvmd tests/check_pvmd_mbox
+TESTS += tests/check_codec tests/check_pvmd tests/check_pvmd_mbox
+
+tests_check_codec_SOURCES = tests/check_codec.c
+tests_check_codec_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_codec_LDADD = common/libcommon.la $(CHECK_LIBS)
+
+PVMD_TEST_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DPVMD_PATH='"$(abs_top_builddir)/daemon/pvmd"'
+PVMD_TEST_SOURCES = tests/pvmd_fixture.c tests/pvmd_fixture.h
+
+tests_check_pvmd_SOURCES = tests/check_pvmd.c $(PVMD_TEST_SOURCES)
+tests_check_pvmd_CPPFLAGS = $(PVMD_TEST_CPPFLAGS)
+tests_check_pvmd_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_pvmd_LDADD = common/libcommon.la $(CHECK_LIBS)
+EXTRA_tests_check_pvmd_DEPENDENCIES = daemon/pvmd
+
+tests_check_pvmd_mbox_SOURCES = tests/check_pvmd_mbox.c $(PVMD_TEST_SOURCES)
+tests_check_pvmd_mbox_CPPFLAGS = $(PVMD_TEST_CPPFLAGS)
+tests_check_pvmd_mbox_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_pvmd_mbox_LDADD = common/libcommon.la $(CHECK_LIBS)
+EXTRA_tests_check_pvmd_mbox_DEPENDENCIES = daemon/pvmd
+endif
