@@ -178,7 +178,7 @@ PVMI_EXPORT int pvm_bufinfo(int mid, int *bytes, int *tag, int *tid)
 	if (!m)
 		return pvmi_error("pvm_bufinfo", cc);
 	if (bytes)
-		*bytes = (int)m->len;
+		*bytes = (int)pvmi_msg_data_len(m);
 	if (tag)
 		*tag = m->tag;
 	if (tid)
@@ -198,7 +198,7 @@ PVMI_EXPORT int pvm_getminfo(int mid, struct pvmminfo *mi)
 	m = info_lookup(mid, &cc);
 	if (!m)
 		return pvmi_error("pvm_getminfo", cc);
-	mi->len = (int)m->len;
+	mi->len = (int)pvmi_msg_data_len(m);
 	mi->ctx = m->ctx;
 	mi->tag = m->tag;
 	mi->wid = m->wid;

@@ -41,6 +41,8 @@ struct pvmi_msg {
 	uint32_t ritem_left;	/* elements of it not yet read; 0 = at header */
 	struct pvmi_msg *next;	/* receive-queue link, owned by recv.c */
 	uint64_t seq;		/* arrival order, owned by recv.c */
+	size_t datalen;		/* cache of pvmi_msg_data_len() ... */
+	size_t datalen_at;	/* ... valid while len == datalen_at - 1 */
 };
 
 /* Creates an empty message with encoding `enc'; NULL when out of memory. */
@@ -63,6 +65,10 @@ int pvmi_mid_register(struct pvmi_msg *m);
 struct pvmi_msg *pvmi_mid_lookup(int mid);
 /* Unregisters `mid' without freeing the message. */
 void pvmi_mid_forget(int mid);
+
+/* Body bytes that are data rather than item headers: what pvm_bufinfo
+ * reports, so n packed bytes measure n bytes as in stock PVM. */
+size_t pvmi_msg_data_len(struct pvmi_msg *m);
 
 /* Appends `count' elements of PVM type `type' read every `stride'
  * elements from `data'; returns PvmOk or an error code. */

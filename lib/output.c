@@ -6,7 +6,8 @@
  * messages in a context reserved for the library, to the task named by
  * PvmOutputTid at spawn time.  Here those messages are taken off the
  * receive queue as they arrive and written out whole lines at a time,
- * framed by "[t<tid>] BEGIN" and "[t<tid>] END" lines and each prefixed
+ * framed by "[t<tid>] BEGIN" and "[t<tid>] EOF" lines (the man page says
+ * END; stock prints EOF, and so do we) and each prefixed
  * "[t<tid>] " when PvmShowTids is on, as pvm_catchout(3PVM) describes.
  * pvm_exit waits until every task whose output we catch (children we
  * spawned, and grandchildren that report to us) has ended its output.
@@ -114,7 +115,7 @@ static void end_output(int tid)
 		p->open = 0;
 	if (catch_file) {
 		if (pvmi.showtids)
-			fprintf(catch_file, "[t%x] END\n", tid);
+			fprintf(catch_file, "[t%x] EOF\n", tid);
 		fflush(catch_file);
 	}
 }

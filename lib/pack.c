@@ -487,6 +487,44 @@ static int cur_item(const struct pvmi_msg *m, struct cur *c, int xdr)
 	}
 }
 
+size_t pvmi_msg_data_len(struct pvmi_msg *m)
+{
+	unsigned char h[PVMI_ITEM_HDR_LEN], f[MSG_FIELDS_LEN];
+	int xdr = enc_is_xdr(m->enc);
+	const unsigned char *p;
+	struct cur c = { 0 };
+	size_t hdrs = 0, size;
+	uint32_t type, count, blen;
+
+	if (m->datalen_at == m->len + 1)
+		return m->datalen;
+	while (cur_span(m, &c, &p)) {
+		if (cur_read(m, &c, h, sizeof(h)))
+			break;
+		hdrs += sizeof(h);
+		type = be32toh(ld32(h));
+		count = be32toh(ld32(h + 4));
+		if (type > PVMI_TYPE_MSG)
+			break;
+		if (type == PVMI_TYPE_MSG) {
+			struct cur t = c;
+
+			if (cur_read(m, &t, f, sizeof(f)))
+				break;
+			blen = be32toh(ld32(f + 16));
+			size = MSG_FIELDS_LEN + (size_t)blen + (-(size_t)blen & 3);
+		} else {
+			size = (size_t)count * wire_size(type, xdr) +
+			       pad_of(type, count, xdr);
+		}
+		if (cur_skip(m, &c, size))
+			break;
+	}
+	m->datalen = m->len - hdrs;
+	m->datalen_at = m->len + 1;
+	return m->datalen;
+}
+
 /* Reads `k' elements of `type' (all in the current item) into every
  * `step' bytes of `out', converting whole runs within each fragment. */
 static void cur_get(const struct pvmi_msg *m, struct cur *c, int type,

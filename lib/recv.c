@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <time.h>
 
 #include "conn.h"
@@ -196,6 +197,8 @@ static int wait_input(long deadline)
 		r = pvmi_pump(0);
 		if (r != 0)
 			return r;
+		/* Lets a partner that shares our CPU run and answer. */
+		sched_yield();
 		t = now_ns();
 	}
 	if (!pvmi_conn_daemon_up())

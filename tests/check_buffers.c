@@ -156,7 +156,7 @@ START_TEST(test_bufinfo)
 	b = pvm_initsend(PvmDataDefault);
 	pvm_pkint(v, 3, 1);
 	ck_assert_int_eq(pvm_bufinfo(b, &bytes, &tag, &tid), PvmOk);
-	ck_assert_int_eq(bytes, 8 + 12);
+	ck_assert_int_eq(bytes, 12);	/* data only, as stock: no item headers */
 	ck_assert_int_eq(tag, 0);
 	ck_assert_int_eq(tid, -1);	/* no tid yet, as stock */
 	mi.tag = 42;
@@ -172,6 +172,28 @@ START_TEST(test_bufinfo)
 	ck_assert_int_eq(pvm_bufinfo(999, &bytes, &tag, &tid), PvmNoSuchBuf);
 	pvm_freebuf(b);
 	ck_assert_int_eq(pvm_bufinfo(b, &bytes, &tag, &tid), PvmNoSuchBuf);
+}
+END_TEST
+
+START_TEST(test_bufinfo_counts_packed_bytes_like_stock)
+{
+	char bytes5[5] = "abcd";
+	int b, bytes = -1, v = 7;
+
+	b = pvm_initsend(PvmDataRaw);
+	pvm_pkbyte(bytes5, 5, 1);
+	ck_assert_int_eq(pvm_bufinfo(b, &bytes, NULL, NULL), PvmOk);
+	ck_assert_int_eq(bytes, 5);
+	pvm_pkint(&v, 1, 1);
+	ck_assert_int_eq(pvm_bufinfo(b, &bytes, NULL, NULL), PvmOk);
+	ck_assert_int_eq(bytes, 9);
+	b = pvm_initsend(PvmDataDefault);
+	pvm_pkbyte(bytes5, 5, 1);	/* XDR pads bytes to 4 */
+	ck_assert_int_eq(pvm_bufinfo(b, &bytes, NULL, NULL), PvmOk);
+	ck_assert_int_eq(bytes, 8);
+	b = pvm_initsend(PvmDataRaw);
+	ck_assert_int_eq(pvm_bufinfo(b, &bytes, NULL, NULL), PvmOk);
+	ck_assert_int_eq(bytes, 0);
 }
 END_TEST
 
@@ -354,6 +376,7 @@ static Suite *buffers_suite(void)
 	tcase_add_test(tc, test_setsbuf_getsbuf);
 	tcase_add_test(tc, test_setrbuf_getrbuf_keeps_position);
 	tcase_add_test(tc, test_bufinfo);
+	tcase_add_test(tc, test_bufinfo_counts_packed_bytes_like_stock);
 	tcase_add_test(tc, test_bufinfo_reports_our_tid);
 	tcase_add_test(tc, test_getminfo_setminfo);
 	tcase_add_test(tc, test_many_buffers_have_distinct_ids);

@@ -146,7 +146,7 @@ START_TEST(catchout_copies_child_output_with_tids)
 		snprintf(expect, sizeof(expect), "[t%x] ", tid);
 		ck_assert(strncmp(line, expect, strlen(expect)) == 0);
 		saw_begin |= strstr(line, "BEGIN") != NULL;
-		saw_end |= strstr(line, "END") != NULL;
+		saw_end |= strstr(line, "EOF") != NULL;
 		saw_one |= strstr(line, "line one") != NULL;
 		lines++;
 	}
