@@ -220,7 +220,7 @@ START_TEST(test_getminfo_setminfo)
 	ck_assert_int_eq(pvm_setminfo(a, &in), PvmOk);
 	memset(&out, 0x55, sizeof(out));
 	ck_assert_int_eq(pvm_getminfo(a, &out), PvmOk);
-	ck_assert_int_eq(out.len, 12);	/* not settable */
+	ck_assert_int_eq(out.len, 4);	/* data bytes, not settable */
 	ck_assert_int_eq(out.ctx, 3);
 	ck_assert_int_eq(out.tag, 4);
 	ck_assert_int_eq(out.wid, 5);

@@ -115,7 +115,7 @@ START_TEST(owner_rights_and_persistence)
 			r1 = pvm_putinfo("theirs", make_int_buf(9), 0);
 			r2 = pvm_delinfo("theirs", 0, 0);
 			pvm_exit();
-			_exit(r1 == PvmExists && r2 == PvmDenied ? 0 : 1);
+			_exit(r1 == PvmDenied && r2 == PvmDenied ? 0 : 1);
 		}
 		wait(&st);
 		pvm_exit();

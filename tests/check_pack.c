@@ -751,7 +751,7 @@ START_TEST(test_pkmesg_upkmesg_roundtrip)
 		pvm_setsbuf(outer);
 		pvm_pkstr("before");
 		ck_assert_int_eq(pvm_pkmesg(inner), PvmOk);
-		inner_len = pvmi_mid_lookup(inner)->len;
+		inner_len = pvmi_msg_data_len(pvmi_mid_lookup(inner));
 		pvm_pkint(v, 1, 1);
 		/* the packed copy does not follow later changes */
 		pvm_setsbuf(inner);
