@@ -26,7 +26,9 @@
 /* Output state of one task whose output comes to us. */
 struct partial {
 	int tid;
-	int open;		/* spawned or begun, END not yet seen */
+	int open;		/* spawned or begun, EOF not yet seen */
+	int closed;		/* EOF seen (it may come before the spawn
+				 * reply is processed) */
 	char *buf;		/* the unfinished last line */
 	size_t len;
 };
@@ -49,6 +51,7 @@ static struct partial *partial_for(int tid)
 	parts = n;
 	parts[nparts].tid = tid;
 	parts[nparts].open = 0;
+	parts[nparts].closed = 0;
 	parts[nparts].buf = NULL;
 	parts[nparts].len = 0;
 	return &parts[nparts++];
@@ -68,7 +71,7 @@ static void begin_output(int tid)
 {
 	struct partial *p = partial_for(tid);
 
-	if (p)
+	if (p && !p->closed)
 		p->open = 1;
 	if (catch_file && pvmi.showtids) {
 		fprintf(catch_file, "[t%x] BEGIN\n", tid);
@@ -111,8 +114,10 @@ static void end_output(int tid)
 		emit(tid, p->buf, p->len);
 		p->len = 0;
 	}
-	if (p)
+	if (p) {
 		p->open = 0;
+		p->closed = 1;
+	}
 	if (catch_file) {
 		if (pvmi.showtids)
 			fprintf(catch_file, "[t%x] EOF\n", tid);
@@ -158,7 +163,8 @@ void pvmi_output_expect(int tid)
 	struct partial *p;
 
 	if (catch_file && pvmi.outtid == pvmi.mytid &&
-	    pvmi.outctx == PVMI_SYS_CTX && (p = partial_for(tid)))
+	    pvmi.outctx == PVMI_SYS_CTX && (p = partial_for(tid)) &&
+	    !p->closed)
 		p->open = 1;
 }
 
