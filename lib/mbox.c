@@ -16,6 +16,17 @@
 #include "pvmi.h"
 #include "task.h"
 
+/* Mailbox refusals (locked, exists, absent) are answers, not faults:
+ * like stock, they set pvm_errno but print nothing. */
+static int answer(const char *fn, int rc)
+{
+	if (rc == PvmDenied || rc == PvmExists || rc == PvmNotFound) {
+		pvm_errno = rc;
+		return rc;
+	}
+	return rc < 0 ? pvmi_error(fn, rc) : rc;
+}
+
 static int call(int op, struct pvmi_wbuf *w, struct pvmi_rbuf *r)
 {
 	int rc = pvmi_attach();
@@ -61,7 +72,7 @@ PVMI_EXPORT int pvm_putinfo(char *name, int bufid, int flags)
 	if (!m)
 		return pvmi_error("pvm_putinfo", PvmNoSuchBuf);
 	rc = put(name, m, flags);
-	return rc < 0 ? pvmi_error("pvm_putinfo", rc) : rc;
+	return answer("pvm_putinfo", rc);
 }
 
 static int get(const char *name, int index, int flags)
@@ -114,8 +125,10 @@ PVMI_EXPORT int pvm_recvinfo(char *name, int index, int flags)
 	if (!name || !*name || index < 0 || flags < 0)
 		return pvmi_error("pvm_recvinfo", PvmBadParam);
 	rc = get(name, index, flags);
-	if (rc == PvmNotFound)
-		return rc;	/* an expected answer, not worth printing */
+	if (rc == PvmNotFound) {	/* stock prints only the other errors */
+		pvm_errno = rc;
+		return rc;
+	}
 	return rc < 0 ? pvmi_error("pvm_recvinfo", rc) : rc;
 }
 
@@ -132,9 +145,7 @@ PVMI_EXPORT int pvm_delinfo(char *name, int index, int flags)
 	pvmi_w_int(&w, index);
 	pvmi_w_int(&w, flags);
 	rc = call(PVMI_OP_MBOX_DEL, &w, &r);
-	if (rc == PvmNotFound)
-		return rc;
-	return rc < 0 ? pvmi_error("pvm_delinfo", rc) : PvmOk;
+	return rc < 0 ? answer("pvm_delinfo", rc) : PvmOk;
 }
 
 static void free_classes(struct pvmmboxinfo *c, int n)

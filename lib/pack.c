@@ -519,6 +519,10 @@ size_t pvmi_msg_data_len(struct pvmi_msg *m)
 		}
 		if (cur_skip(m, &c, size))
 			break;
+		/* Stock sends a string's length as an int before its bytes;
+		 * count those 4 bytes so byte counts match. */
+		if (type == PVM_STR)
+			hdrs -= 4;
 	}
 	m->datalen = m->len - hdrs;
 	m->datalen_at = m->len + 1;

@@ -33,7 +33,7 @@ static struct pvmi_msg *q_head, *q_tail;
 static uint64_t q_seq;
 static int (*match_fn)(int, int, int);
 static struct mhf *mhfs;
-static int nmhf, mhfcap, mhf_next_id = 1;
+static int nmhf, mhfcap, mhf_next_id;
 static int in_handler;
 
 /* Spin budget before blocking, in ns (see DESIGN.md "Waiting"). */
@@ -66,6 +66,14 @@ static void q_unlink(struct pvmi_msg *m)
 	if (q_tail == m)
 		q_tail = prev;
 	m->next = NULL;
+}
+
+void pvmi_recv_reset(void)
+{
+	pvmi_rxq_flush();
+	free(mhfs);
+	mhfs = NULL;
+	nmhf = mhfcap = 0;
 }
 
 void pvmi_rxq_flush(void)
@@ -427,16 +435,26 @@ PVMI_EXPORT int pvm_delmhf(int mhid)
 	return pvmi_error("pvm_delmhf", PvmNotFound);
 }
 
-/* Prints the installed message handlers, one line each, to stdout,
- * headed by `who' and `msg' (a debugging aid stock programs call). */
+/* Prints the message handler table (a debugging aid stock programs
+ * call): a header, `msg' as caption, then one row per installed handler,
+ * in the layout stock PVM uses so that tools reading it keep working. */
 PVMI_EXPORT void pvmdisplaymhfinfo(const char *who, const char *msg, int tid)
 {
+	const char *w = who ? who : "";
 	int i;
 
-	printf("%s: %s  (t%x)\n", who ? who : "", msg ? msg : "", tid);
+	printf("\n%s t%x: Display Message Handler Information: ndhandles = %d"
+	       "\tnhandles = %d\tfl_dhandles = -1\n", w, tid, nmhf, nmhf);
+	printf("pvmdisplaymhfinfo: free list.  head <- -< tail\n");
+	printf("%s t%x: %s\n", w, tid, msg ? msg : "");
 	for (i = 0; i < nmhf; i++)
-		printf("  mhid %d: src t%x tag %d ctx %d\n", mhfs[i].id,
-		       mhfs[i].src, mhfs[i].tag, mhfs[i].ctx);
+		printf("%s t%x: dhandles[%2d].mhid = %2d  .handle = %2d     "
+		       "handles[%2d].mhid = %2d  .header.src = t%-10x"
+		       ".header.ctx = %8d  .header.tag= %8d\n", w, tid, i,
+		       mhfs[i].id, i, i, mhfs[i].id, (unsigned)mhfs[i].src,
+		       mhfs[i].ctx, mhfs[i].tag);
+	printf("\n\n");
+	fflush(stdout);
 }
 
 void pvmi_set_spin_ns(long ns)

@@ -24,6 +24,7 @@
 #include "conn.h"
 #include "proto.h"
 #include "pvmi.h"
+#include "recv.h"
 #include "task.h"
 #include "transport.h"
 
@@ -31,6 +32,7 @@
 #define PVMD_START_TIMEOUT_MS	10000
 
 static int attached;
+static int ever_attached;	/* a later enrolment keeps the context */
 
 /* Finds the pvmd program: $COPVM_PVMD, $PVM_ROOT/lib/pvmd, the configured
  * bindir, then plain "pvmd" on $PATH. */
@@ -169,7 +171,8 @@ static int do_register(int claimed)
 	if (pvmi_r_ints(&r, v, 1) || pvmi_r_ints(&r, v + 1, 1))
 		return PvmSysErr;
 	pvmi.ptid = v[0] > 0 ? v[0] : PvmNoParent;
-	pvmi.ctx = v[1];
+	if (!ever_attached)
+		pvmi.ctx = v[1];
 	for (i = 2; i < 8; i++)
 		v[i] = pvmi_r_int(&r);
 	pvmi.selfouttid = v[2];
@@ -229,6 +232,7 @@ int pvmi_attach(void)
 	}
 	pvmi_conn_set_listener(lfd);
 	attached = 1;
+	ever_attached = 1;
 	pvmi_compat_sync();
 	return PvmOk;
 }
@@ -248,6 +252,7 @@ void pvmi_detach(int tell_daemon)
 	if (tell_daemon && pvmi_conn_daemon_up())
 		pvmi_call(PVMI_OP_EXIT, &w, &r);
 	pvmi_conn_close_all(pvmi.mytid);
+	pvmi_recv_reset();
 	attached = 0;
 	pvmi.mytid = 0;
 	pvmi.ptid = PvmNoParent;
