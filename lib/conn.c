@@ -39,6 +39,7 @@ struct link {
 	struct pvmi_frame f;		/* header of the frame in progress */
 	unsigned char *body;		/* its body when read directly */
 	size_t got;
+	int dead;			/* ended; dropped by sweep_dead() */
 };
 
 static struct link **links;
@@ -164,6 +165,39 @@ void pvmi_conn_close_all(int unlink_tid)
 	reply_wanted = reply_ready = 0;
 }
 
+static int link_read(struct link *l);
+static void accept_all(void);
+
+/* Reads everything already waiting from other tasks, accepting new
+ * circuits first.  Run before a message from the daemon is queued: a task
+ * writes its messages before it leaves, so its last messages are in our
+ * socket buffers by the time the daemon reports its exit, and must be
+ * queued before that report (stock routes both through the daemon and
+ * keeps this order). */
+static void drain_peers(void)
+{
+	int i;
+
+	if (listen_fd >= 0)
+		accept_all();
+	for (i = 0; i < nlinks; i++) {
+		if (links[i]->kind != LINK_IN || links[i]->dead)
+			continue;
+		if (link_read(links[i]) < 0)
+			links[i]->dead = 1;
+	}
+}
+
+/* Drops the links that ended during a pump round. */
+static void sweep_dead(void)
+{
+	int i;
+
+	for (i = nlinks - 1; i >= 0; i--)
+		if (i < nlinks && links[i]->dead)
+			link_drop(links[i]);
+}
+
 /* Hands a complete frame to its consumer; takes ownership of `body'.
  * Returns -1 for a frame that breaks the protocol on this link. */
 static int frame_done(struct link *l, unsigned char *body)
@@ -185,6 +219,8 @@ static int frame_done(struct link *l, unsigned char *body)
 		free(body);
 		return -1;
 	}
+	if (l == daemon_link)
+		drain_peers();
 	m = pvmi_msg_from_body(body, l->f.len, l->f.enc);
 	if (!m) {
 		free(body);
@@ -351,14 +387,13 @@ static int pump_once(int timeout_ms, int wfd)
 		} else if (pfd[i].fd == listen_fd && !map[i]) {
 			accept_all();
 			any = 1;
-		} else if (map[i]) {
-			int got = link_read(map[i]);
-
-			if (got < 0)
-				link_drop(map[i]);
+		} else if (map[i] && !map[i]->dead) {
+			if (link_read(map[i]) < 0)
+				map[i]->dead = 1;
 			any = 1;
 		}
 	}
+	sweep_dead();
 	r = any;
 out:
 	if (pfd != stackfds)
