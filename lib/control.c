@@ -17,21 +17,6 @@
 #include "pvmi.h"
 #include "task.h"
 
-/* Enrols, sends request `op', reads the status.  Returns the status (or
- * a transport error); the rest of the reply is left in `r'. */
-static int call(int op, struct pvmi_wbuf *w, struct pvmi_rbuf *r)
-{
-	int rc = pvmi_attach();
-
-	if (rc == PvmOk)
-		rc = pvmi_call(op, w, r);
-	pvmi_w_free(w);
-	if (rc != PvmOk)
-		return rc;
-	rc = pvmi_r_int(r);
-	return r->failed ? PvmSysErr : rc;
-}
-
 /* Appends the names listed in $PVM_EXPORT (and PVM_EXPORT itself) as
  * "NAME=value" strings; returns how many were written. */
 static int write_exports(struct pvmi_wbuf *w, int dry)
@@ -109,7 +94,7 @@ PVMI_EXPORT int pvm_spawn(char *file, char **argv, int flag, char *where,
 	pvmi_w_int(&w, pvmi.trctid);
 	pvmi_w_int(&w, pvmi.trccode);
 	pvmi_w_int(&w, pvmi.trcctx);
-	rc = call(PVMI_OP_SPAWN, &w, &r);
+	rc = pvmi_request(PVMI_OP_SPAWN, &w, &r);
 	if (rc < 0)
 		return pvmi_error("pvm_spawn", rc);
 	res = malloc(count * sizeof(*res));
@@ -140,7 +125,7 @@ static int tid_op(const char *fn, int op, int tid, int arg, int has_arg)
 	pvmi_w_int(&w, tid);
 	if (has_arg)
 		pvmi_w_int(&w, arg);
-	rc = call(op, &w, &r);
+	rc = pvmi_request(op, &w, &r);
 	return rc < 0 ? pvmi_error(fn, rc) : PvmOk;
 }
 
@@ -168,7 +153,7 @@ PVMI_EXPORT int pvm_pstat(int tid)
 	if (tid <= 0)
 		return pvmi_error("pvm_pstat", PvmBadParam);
 	pvmi_w_int(&w, tid);
-	rc = call(PVMI_OP_PSTAT, &w, &r);
+	rc = pvmi_request(PVMI_OP_PSTAT, &w, &r);
 	if (rc == PvmNoTask)
 		return rc;
 	return rc < 0 ? pvmi_error("pvm_pstat", rc) : PvmOk;
@@ -185,7 +170,7 @@ PVMI_EXPORT int pvm_mstat(char *host)
 	if (!host || !*host)
 		return pvmi_error("pvm_mstat", PvmBadParam);
 	pvmi_w_str(&w, host);
-	rc = call(PVMI_OP_MSTAT, &w, &r);
+	rc = pvmi_request(PVMI_OP_MSTAT, &w, &r);
 	if (rc == PvmNoHost || rc == PvmHostFail)
 		return rc;
 	return rc < 0 ? pvmi_error("pvm_mstat", rc) : PvmOk;
@@ -211,7 +196,7 @@ PVMI_EXPORT int pvm_tasks(int where, int *ntask, struct pvmtaskinfo **taskp)
 	int rc, i;
 
 	pvmi_w_int(&w, where);
-	rc = call(PVMI_OP_TASKS, &w, &r);
+	rc = pvmi_request(PVMI_OP_TASKS, &w, &r);
 	if (rc < 0)
 		return pvmi_error("pvm_tasks", rc);
 	free_taskinfo(tab, ntab);
@@ -249,7 +234,7 @@ PVMI_EXPORT int pvm_config(int *nhost, int *narch, struct pvmhostinfo **hostp)
 	struct pvmi_rbuf r;
 	int rc, i, na;
 
-	rc = call(PVMI_OP_CONFIG, &w, &r);
+	rc = pvmi_request(PVMI_OP_CONFIG, &w, &r);
 	if (rc < 0)
 		return pvmi_error("pvm_config", rc);
 	na = pvmi_r_int(&r);
@@ -305,7 +290,7 @@ PVMI_EXPORT int pvm_notify(int what, int msgtag, int cnt, int *tids)
 	pvmi_w_int(&w, kind == PvmHostAdd ? cnt : n);
 	if (n > 0)
 		pvmi_w_ints(&w, (const int32_t *)tids, n);
-	rc = call(PVMI_OP_NOTIFY, &w, &r);
+	rc = pvmi_request(PVMI_OP_NOTIFY, &w, &r);
 	return rc < 0 ? pvmi_error("pvm_notify", rc) : PvmOk;
 }
 
@@ -314,7 +299,7 @@ PVMI_EXPORT int pvm_newcontext(void)
 {
 	struct pvmi_wbuf w = { 0 };
 	struct pvmi_rbuf r;
-	int rc = call(PVMI_OP_NEWCTX, &w, &r);
+	int rc = pvmi_request(PVMI_OP_NEWCTX, &w, &r);
 
 	return rc < 0 ? pvmi_error("pvm_newcontext", rc) : rc;
 }
@@ -329,7 +314,7 @@ PVMI_EXPORT int pvm_freecontext(int ctx)
 	if (ctx < 0)
 		return pvmi_error("pvm_freecontext", PvmBadParam);
 	pvmi_w_int(&w, ctx);
-	rc = call(PVMI_OP_FREECTX, &w, &r);
+	rc = pvmi_request(PVMI_OP_FREECTX, &w, &r);
 	return rc < 0 ? pvmi_error("pvm_freecontext", rc) : PvmOk;
 }
 
@@ -339,7 +324,7 @@ PVMI_EXPORT int pvm_halt(void)
 {
 	struct pvmi_wbuf w = { 0 };
 	struct pvmi_rbuf r;
-	int rc = call(PVMI_OP_HALT, &w, &r);
+	int rc = pvmi_request(PVMI_OP_HALT, &w, &r);
 
 	if (rc < 0)
 		return pvmi_error("pvm_halt", rc);
@@ -368,7 +353,7 @@ PVMI_EXPORT int pvm_hostsync(int host, struct timeval *clk,
 
 	pvmi_w_int(&w, host);
 	gettimeofday(&before, NULL);
-	rc = call(PVMI_OP_HOSTSYNC, &w, &r);
+	rc = pvmi_request(PVMI_OP_HOSTSYNC, &w, &r);
 	gettimeofday(&after, NULL);
 	if (rc < 0)
 		return pvmi_error("pvm_hostsync", rc);
@@ -407,7 +392,7 @@ static int hosts_op(const char *fn, int op, char **names, int count,
 	pvmi_w_int(&w, count);
 	for (i = 0; i < count; i++)
 		pvmi_w_str(&w, names[i]);
-	rc = call(op, &w, &r);
+	rc = pvmi_request(op, &w, &r);
 	if (rc < 0)
 		return pvmi_error(fn, rc);
 	res = malloc(count * sizeof(*res));

@@ -27,19 +27,6 @@ static int answer(const char *fn, int rc)
 	return rc < 0 ? pvmi_error(fn, rc) : rc;
 }
 
-static int call(int op, struct pvmi_wbuf *w, struct pvmi_rbuf *r)
-{
-	int rc = pvmi_attach();
-
-	if (rc == PvmOk)
-		rc = pvmi_call(op, w, r);
-	pvmi_w_free(w);
-	if (rc != PvmOk)
-		return rc;
-	rc = pvmi_r_int(r);
-	return r->failed ? PvmSysErr : rc;
-}
-
 static int put(const char *name, struct pvmi_msg *m, int flags)
 {
 	struct pvmi_wbuf w = { 0 };
@@ -56,7 +43,7 @@ static int put(const char *name, struct pvmi_msg *m, int flags)
 	pvmi_w_int(&w, m->tag);
 	pvmi_w_bytes(&w, body, len);
 	free(body);
-	return call(PVMI_OP_MBOX_PUT, &w, &r);
+	return pvmi_request(PVMI_OP_MBOX_PUT, &w, &r);
 }
 
 /* Stores a copy of buffer `bufid' under `name' with `flags'
@@ -88,7 +75,7 @@ static int get(const char *name, int index, int flags)
 	pvmi_w_str(&w, name);
 	pvmi_w_int(&w, index);
 	pvmi_w_int(&w, flags);
-	rc = call(PVMI_OP_MBOX_GET, &w, &r);
+	rc = pvmi_request(PVMI_OP_MBOX_GET, &w, &r);
 	if (rc < 0)
 		return rc;
 	enc = pvmi_r_int(&r);
@@ -144,7 +131,7 @@ PVMI_EXPORT int pvm_delinfo(char *name, int index, int flags)
 	pvmi_w_str(&w, name);
 	pvmi_w_int(&w, index);
 	pvmi_w_int(&w, flags);
-	rc = call(PVMI_OP_MBOX_DEL, &w, &r);
+	rc = pvmi_request(PVMI_OP_MBOX_DEL, &w, &r);
 	return rc < 0 ? answer("pvm_delinfo", rc) : PvmOk;
 }
 
@@ -173,7 +160,7 @@ PVMI_EXPORT int pvm_getmboxinfo(char *pattern, int *nclasses,
 	int rc, i;
 
 	pvmi_w_str(&w, pattern ? pattern : "");
-	rc = call(PVMI_OP_MBOX_LIST, &w, &r);
+	rc = pvmi_request(PVMI_OP_MBOX_LIST, &w, &r);
 	if (rc < 0)
 		return pvmi_error("pvm_getmboxinfo", rc);
 	free_classes(tab, ntab);

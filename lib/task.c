@@ -262,6 +262,19 @@ void pvmi_detach(int tell_daemon)
 	pvmi_compat_sync();
 }
 
+int pvmi_request(int op, struct pvmi_wbuf *w, struct pvmi_rbuf *r)
+{
+	int rc = pvmi_attach();
+
+	if (rc == PvmOk)
+		rc = pvmi_call(op, w, r);
+	pvmi_w_free(w);
+	if (rc != PvmOk)
+		return rc;
+	rc = pvmi_r_int(r);
+	return r->failed ? PvmSysErr : rc;
+}
+
 /* Returns the tid of the calling task, enrolling it if needed. */
 PVMI_EXPORT int pvm_mytid(void)
 {

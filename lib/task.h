@@ -13,6 +13,12 @@ int pvmi_attached(void);
 void pvmi_detach(int tell_daemon);
 /* Runs pvmd with `argv' and waits until it is ready.  PvmOk or error. */
 int pvmi_start_daemon(int argc, char **argv);
+struct pvmi_wbuf;
+struct pvmi_rbuf;
+/* Enrols, sends daemon request `op' with body `w' (then freed) and reads
+ * the reply's status into the return value (or a transport error); the
+ * rest of the reply is left in `r'. */
+int pvmi_request(int op, struct pvmi_wbuf *w, struct pvmi_rbuf *r);
 /* Waits until output of children caught with pvm_catchout has ended. */
 void pvmi_output_drain(void);
 
