@@ -1,0 +1,1 @@
+# fortran: see fortran/README or the files below (to be filled by its owner).
