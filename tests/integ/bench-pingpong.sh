@@ -1,0 +1,85 @@
+#!/bin/bash
+# bench-pingpong.sh - examples/pingpong on stock PVM and on copvm, side by
+# side in one run, several times; prints, per message size, the median
+# over the runs of each side's median round trip, each side's bandwidth
+# and the ratio stock/copvm (above 1: copvm is faster).  Not part of
+# `make check': timings on shared machines are for reading, not asserting.
+#
+# usage: tests/integ/bench-pingpong.sh [-n runs] [-r reps] [-i]
+#   (from the top build directory, after `make')
+#   -n runs   alternate stock and copvm runs this many times (default 5)
+#   -r reps   passed to pingpong (round trips for small sizes)
+#   -i        route through the daemons (pingpong -i)
+# The stock binary is the same source built against /usr/include/pvm3.h
+# and Debian's -lpvm3; each side has its own daemon, started once.
+srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+. "$srcdir/tests/integ/lib.sh"
+
+runs=5
+ppargs=()
+while getopts n:r:i opt; do
+	case $opt in
+	n) runs=$OPTARG ;;
+	r) ppargs+=(-r "$OPTARG") ;;
+	i) ppargs+=(-i) ;;
+	*) echo "usage: $0 [-n runs] [-r reps] [-i]" >&2; exit 2 ;;
+	esac
+done
+
+integ_init bench-pingpong
+INTEG_TIMEOUT=${INTEG_TIMEOUT:-600}
+copvm_pp=$top_builddir/examples/pingpong
+[ -x "$copvm_pp" ] || die "$copvm_pp is missing (run make first)"
+stock_pp=$W/pingpong-stock
+${CC:-cc} -O2 -o "$stock_pp" "$top_srcdir/examples/pingpong.c" -I/usr/include -lpvm3 ||
+	die "cannot build pingpong against stock PVM"
+
+# INTEG_SELFTEST runs both sides on stock: then both use the stock build.
+[ "${IMPL[copvm]}" = stock ] && copvm_pp=$stock_pp
+
+side_begin stock
+side_begin copvm
+for i in $(seq "$runs"); do
+	run_prog stock "run$i" -- "$stock_pp" "${ppargs[@]}"
+	run_prog copvm "run$i" -- "$copvm_pp" "${ppargs[@]}"
+	for side in stock copvm; do
+		if [ "$(cat "$W/$side/out/run$i.rc")" != 0 ]; then
+			cat "$W/$side/out/run$i.err" >&2
+			fail "$side: pingpong run $i failed"
+		fi
+	done
+	log "run $i of $runs done"
+done
+side_end stock
+side_end copvm
+
+echo "stock: $(head -n 1 "$W/stock/out/run1.out")"
+echo "copvm: $(head -n 1 "$W/copvm/out/run1.out")"
+# Columns of pingpong: bytes reps median_us mean_us p90_us MB/s.
+cat "$W"/stock/out/run*.out | awk '!/^#/ && $1 ~ /^[0-9]+$/ { print "stock", $0 }' >"$W/all"
+cat "$W"/copvm/out/run*.out | awk '!/^#/ && $1 ~ /^[0-9]+$/ { print "copvm", $0 }' >>"$W/all"
+echo "medians of $runs runs (round trip in microseconds; MB/s = 2 * bytes / median)"
+printf '%10s %12s %12s %10s %10s %12s %12s\n' bytes stock_us copvm_us stock_MB/s \
+	copvm_MB/s stock/copvm stock_mean/copvm
+perl -e '
+	my (%med, %mean, %bw, %sizes);
+	while (<STDIN>) {
+		my ($side, $bytes, $reps, $median, $mean, $p90, $mbs) = split;
+		push @{$med{$side}{$bytes}}, $median;
+		push @{$mean{$side}{$bytes}}, $mean;
+		push @{$bw{$side}{$bytes}}, $mbs;
+		$sizes{$bytes} = 1;
+	}
+	sub median { my @v = sort { $a <=> $b } @_; return 0 unless @v;
+		return @v % 2 ? $v[$#v / 2] : ($v[@v / 2 - 1] + $v[@v / 2]) / 2; }
+	for my $b (sort { $a <=> $b } keys %sizes) {
+		my $s = median(@{$med{stock}{$b} // []});
+		my $c = median(@{$med{copvm}{$b} // []});
+		my $sm = median(@{$mean{stock}{$b} // []});
+		my $cm = median(@{$mean{copvm}{$b} // []});
+		printf "%10d %12.2f %12.2f %10.2f %10.2f %12s %12s\n", $b, $s, $c,
+			median(@{$bw{stock}{$b} // []}), median(@{$bw{copvm}{$b} // []}),
+			$c > 0 ? sprintf("%.2f", $s / $c) : "-",
+			$cm > 0 ? sprintf("%.2f", $sm / $cm) : "-";
+	}' <"$W/all"
+integ_finish
