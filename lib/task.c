@@ -208,8 +208,10 @@ int pvmi_attach(void)
 	if (attached && pvmi.pid == getpid())
 		return PvmOk;
 	if (attached) {
-		/* A fork of an enrolled task: it enrols on its own. */
+		/* A fork of an enrolled task: it enrols on its own, with
+		 * none of its parent's circuits or queued messages. */
 		pvmi_conn_close_all(0);
+		pvmi_rxq_flush();
 		attached = 0;
 	}
 	pvmi.pid = getpid();
