@@ -126,6 +126,10 @@ static int tid_op(const char *fn, int op, int tid, int arg, int has_arg)
 	if (has_arg)
 		pvmi_w_int(&w, arg);
 	rc = pvmi_request(op, &w, &r);
+	if (rc == PvmNoTask) {
+		pvm_errno = rc;	/* a gone task: stock prints nothing */
+		return rc;
+	}
 	return rc < 0 ? pvmi_error(fn, rc) : PvmOk;
 }
 
@@ -138,7 +142,7 @@ PVMI_EXPORT int pvm_kill(int tid)
 /* Sends signal `signum' to task `tid'. */
 PVMI_EXPORT int pvm_sendsig(int tid, int signum)
 {
-	if (signum <= 0 || signum >= 65)
+	if (signum < 0 || signum >= 65)	/* 0 probes, as kill(2) */
 		return pvmi_error("pvm_sendsig", PvmBadParam);
 	return tid_op("pvm_sendsig", PVMI_OP_SENDSIG, tid, signum, 1);
 }

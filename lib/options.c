@@ -11,10 +11,35 @@
 #include "recv.h"
 #include "task.h"
 
+extern int pvmnoresetindex;	/* lib/compat_data.c */
+
 #define TMASK_LEN	36	/* stock TEV_MASK_LENGTH */
 
 static char tmask_self[TMASK_LEN];
 static char tmask_child[TMASK_LEN];
+
+/* Enters the caller in (or removes it from) the mailbox class that a
+ * console's reset spares, as stock does for PvmNoReset. */
+static void set_noreset(int on)
+{
+	int b, old, tid;
+
+	if (pvmi_attach() != PvmOk)
+		return;
+	if (on && pvmnoresetindex < 0) {
+		tid = pvmi.mytid;
+		b = pvm_mkbuf(PvmDataDefault);
+		old = pvm_setsbuf(b);
+		pvm_pkint(&tid, 1, 1);
+		pvm_setsbuf(old);
+		pvmnoresetindex = pvm_putinfo(PVMNORESETCLASS, b,
+					      PvmMboxMultiInstance);
+		pvm_freebuf(b);
+	} else if (!on && pvmnoresetindex >= 0) {
+		pvm_delinfo(PVMNORESETCLASS, pvmnoresetindex, 0);
+		pvmnoresetindex = -1;
+	}
+}
 
 /* Returns the value of option `what' (PvmRoute, PvmAutoErr, ...). */
 PVMI_EXPORT int pvm_getopt(int what)
@@ -97,7 +122,10 @@ PVMI_EXPORT int pvm_setopt(int what, int val)
 		pvmi_set_spin_ns((long)val * 1000L);
 		slot = &pvmi.polltime;
 		break;
-	case PvmNoReset:	slot = &pvmi.noreset; break;
+	case PvmNoReset:
+		slot = &pvmi.noreset;
+		set_noreset(val);
+		break;
 	case PvmTraceBuffer:
 	case PvmTraceOptions:
 	case PvmSelfTraceBuffer:
