@@ -55,6 +55,8 @@ extern struct pvmi_state pvmi;
  * user receives never match this context. */
 #define PVMI_SYS_CTX		0x7ffffff0
 #define PVMI_TAG_OUTPUT		0x7ffffff1
+/* Also reserved, by libgpvm3: context 0x7fffff00 and the mailbox class
+ * "###_COPVM_GROUP_SERVER_###" (group/gs_proto.h). */
 
 struct pvmi_msg;
 /* Sends message `m' to task `tid' with `tag' in the current context;
