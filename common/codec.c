@@ -139,6 +139,18 @@ void pvmi_w_bytes(struct pvmi_wbuf *w, const void *p, size_t n)
 		memcpy(d, p, n);
 }
 
+/* Appends `n' bytes that already are whole items, unchanged. */
+void pvmi_w_raw(struct pvmi_wbuf *w, const void *p, size_t n)
+{
+	unsigned char *d;
+
+	if (!n)
+		return;
+	d = wbuf_reserve(w, n);
+	if (d)
+		memcpy(d, p, n);
+}
+
 /* Frees the buffer's memory and zeroes it. */
 void pvmi_w_free(struct pvmi_wbuf *w)
 {

@@ -36,6 +36,9 @@ void pvmi_w_int(struct pvmi_wbuf *w, int32_t v);
 void pvmi_w_str(struct pvmi_wbuf *w, const char *s);
 /* Appends a PVM_BYTE item of `n' bytes. */
 void pvmi_w_bytes(struct pvmi_wbuf *w, const void *p, size_t n);
+/* Appends `n' bytes that already are whole items (a part of another
+ * body), unchanged. */
+void pvmi_w_raw(struct pvmi_wbuf *w, const void *p, size_t n);
 /* Frees the buffer's memory and zeroes it. */
 void pvmi_w_free(struct pvmi_wbuf *w);
 

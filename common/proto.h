@@ -19,13 +19,18 @@
 #define COPVM_PROTO_H
 
 /* Task ids: bit 31 clear; host index in bits 18..29; local part 0..17.
- * The daemon of host h has tid (h << 18); its tasks (h << 18) | n, n >= 1. */
+ * The daemon of host h has tid (h << 18); its tasks (h << 18) | n, n >= 1.
+ * Host 1 is the master pvmd, which keeps the host table; indices go up
+ * to PVMI_MAX_HOSTS - 1. */
 #define PVMI_TID_HOST_SHIFT	18
 #define PVMI_TID_LOCAL_MASK	0x3ffff
 #define PVMI_TID_HOST_MASK	0x3ffc0000
 #define PVMI_TID_HOST(t)	((t) & PVMI_TID_HOST_MASK)
 #define PVMI_TID_LOCAL(t)	((t) & PVMI_TID_LOCAL_MASK)
 #define PVMI_DAEMON_TID(h)	((h) << PVMI_TID_HOST_SHIFT)
+#define PVMI_TID_INDEX(t)	(((t) & PVMI_TID_HOST_MASK) >> PVMI_TID_HOST_SHIFT)
+#define PVMI_MASTER_INDEX	1
+#define PVMI_MAX_HOSTS		4096
 
 /* Files under the per-user directory $PVM_TMP/copvm-<uid> (mode 0700):
  *   pvmd.sock     the daemon's listening socket
@@ -45,6 +50,11 @@
  * backlog, in order, until it calls pvm_mytid(). */
 #define PVMI_ENV_TID		"COPVM_TID"
 #define PVMI_ENV_LFD		"COPVM_LISTEN_FD"
+/* In a virtual machine of several hosts, also
+ *   PVMI_ENV_TCPFD  fd of its already-listening TCP socket for direct
+ *                   routes from tasks of other hosts (the daemon knows
+ *                   its port before the task runs; see PVMI_OP_ROUTE). */
+#define PVMI_ENV_TCPFD		"COPVM_TCP_FD"
 
 /* The architecture name and data signature copvm reports on x86-64 Linux. */
 #define PVMI_ARCH_NAME		"LINUX64"
@@ -55,7 +65,13 @@ enum pvmi_op {
 	 * out: int status = tid, int ptid, int ctx,
 	 *      int outtid, int outcode, int outctx,
 	 *      int trctid, int trccode, int trcctx,
-	 *      int nsib, ints[nsib] sibling tids (as given to one pvm_spawn) */
+	 *      int nsib, ints[nsib] sibling tids (as given to one pvm_spawn),
+	 *      bytes secret (PVMI_SECRET_LEN bytes, the machine's, auth.h),
+	 *      int flags (PVMI_REG_NET: the machine spans several hosts, so
+	 *      the task should accept direct routes over TCP)
+	 * A task spawned by a pvm_spawn that covers several hosts gets its
+	 * answer once every host has started its share, since the sibling
+	 * list is only complete then. */
 	PVMI_OP_REGISTER = 1,
 	/* in:  nothing; the task is leaving (pvm_exit).  out: int status */
 	PVMI_OP_EXIT,
@@ -117,8 +133,74 @@ enum pvmi_op {
 	PVMI_OP_DELHOSTS,
 	/* in:  int tid.  out: int status = that tid's daemon tid, or PvmNoTask */
 	PVMI_OP_TIDTOHOST,
+	/* Direct routes between tasks of different hosts.
+	 * in:  int tid (the peer wanted; 0: none), int port (the caller's own
+	 *      TCP listening port; 0: unchanged)
+	 * out: int status (PvmOk: connect there; PvmNoTask: that task is
+	 *      gone; PvmNoEntry: it takes no direct routes; PvmNoHost),
+	 *      str address (dotted IPv4), int port */
+	PVMI_OP_ROUTE,
 	PVMI_OP_MAX
 };
+
+/* Flags in the REGISTER answer. */
+#define PVMI_REG_NET		0x1
+
+/*
+ * Daemon to daemon: PVMI_KIND_DAEMON frames over TCP connections opened
+ * by the handshake of auth.h (both ends PVMI_AUTH_DAEMON, id = host
+ * index), src = the sender's dtid, dst = the receiver's, tag = the op.
+ * User messages between tasks of different hosts travel between daemons
+ * as they came from the task: PVMI_KIND_USER frames with dst = a task of
+ * the receiving host.  Every daemon has the host table; the master
+ * (host 1) changes it and sends it to every other daemon.
+ */
+enum pvmi_dd_op {
+	/* slave -> master, first frame of the slave's first connection:
+	 * int index, str name, str arch, int speed, int dsig,
+	 * str address, int port (its TCP listener), int pid */
+	PVMI_DD_HELLO = 1,
+	/* master -> every slave, whenever the table changes:
+	 * int nhost, then per host (by index): int index, str name, str arch,
+	 * int speed, int dsig, str address ("" for the master: each slave
+	 * knows how it reaches the master), int port */
+	PVMI_DD_HOSTS,
+	/* a task's request handled by another host's daemon:
+	 * int reqid, int tid of the asking task, int op (enum pvmi_op),
+	 * bytes request body.  The answer is a REPLY with the same reqid. */
+	PVMI_DD_REQUEST,
+	/* int reqid, bytes reply body (as the op's REPLY frame would carry) */
+	PVMI_DD_REPLY,
+	/* a notify asked by a task of the receiving host fired:
+	 * int kind (PvmTaskExit...), int watcher tid, int tag, int ctx,
+	 * int target tid */
+	PVMI_DD_NOTIFY,
+	/* slave -> master: int tid, a task of the sender is gone (the
+	 * mailbox lives on the master) */
+	PVMI_DD_TASKGONE,
+	/* int n, ints[n]: the tids one pvm_spawn started, in order; the
+	 * receiver's tasks among them may now learn their siblings */
+	PVMI_DD_SIBLINGS,
+	/* master -> slave: halt now (no body) */
+	PVMI_DD_HALT,
+	PVMI_DD_MAX
+};
+
+/*
+ * How a master starts a slave (see docs/multihost.md):
+ *   $PVM_RSH [-l LOGIN] HOST DX -s [-dMASK] -nNAME
+ * and writes on its standard input (never on a command line) lines
+ *   copvm-slave 1
+ *   index N
+ *   master ADDRESS PORT
+ *   address ADDRESS        the slave's own address, as the master sees it
+ *   secret HEX             64 hex digits
+ *   ep|wd|bx VALUE, sp N   the host's options, when set
+ *   end
+ * The slave connects to the master, completes the handshake with id N,
+ * sends DD_HELLO, then detaches, so the remote shell returns 0.
+ */
+#define PVMI_SLAVE_MAGIC	"copvm-slave 1"
 
 /* Body of a task-output message (sent as PVMI_KIND_USER to the output tid
  * with the output code and context), as in stock PVM:

@@ -3,7 +3,8 @@
  *
  * Every byte that crosses a socket between two copvm processes (task to
  * task, task to daemon, daemon to daemon) is a frame: a fixed 32-byte
- * header followed by `len' body bytes.  Header fields travel big-endian.
+ * header followed by `len' body bytes, except the handshake that opens a
+ * TCP connection (auth.h), which comes before the first frame.  Header fields travel big-endian.
  * A frame carries one whole message; there is no fragmentation above the
  * byte stream.
  */
@@ -23,6 +24,7 @@ enum pvmi_frame_kind {
 	PVMI_KIND_USER = 0,	/* a PVM message for a task's receive queue */
 	PVMI_KIND_REQUEST = 1,	/* task -> daemon control request, tag = op */
 	PVMI_KIND_REPLY = 2,	/* daemon -> task answer to the last request */
+	PVMI_KIND_DAEMON = 3,	/* daemon -> daemon, tag = enum pvmi_dd_op */
 };
 
 /* Decoded frame header (host byte order). */

@@ -20,6 +20,15 @@
  * so a send never ends a task under its caller's feet.  Closed
  * connections are freed only after that, since an epoll event for them
  * may still be pending in the same batch.
+ *
+ * Links to other daemons (PEER) use the same buffers.  They start with
+ * the handshake (peer.c consumes its bytes before any frame is parsed),
+ * and a full output queue never stops them from being read: two daemons
+ * each waiting for the other to read would deadlock.  Instead, when a
+ * frame read from one connection is queued on another whose queue is
+ * full, the one it came from is not read until the other drains
+ * (pvmd_conn_block_on); tasks keep reading while they wait to write, so
+ * such waits always end.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -28,6 +37,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "auth.h"
 #include "pvmd.h"
 
 #define IN_MIN_ROOM	65536
@@ -63,7 +73,8 @@ static struct pvmd_conn *conn_of(struct pvmd_watch *w)
 
 static int paused(const struct pvmd_conn *c)
 {
-	return c->deferred || c->was_high;
+	return c->deferred || c->blocked_on || c->connecting ||
+	       (c->was_high && c->kind != PVMD_CONN_PEER);
 }
 
 /* Asks epoll for what the connection can use now. */
@@ -75,7 +86,7 @@ static void set_interest(struct pvmd_conn *c)
 		return;
 	if (!paused(c))
 		ev |= EPOLLIN;
-	if (c->oq_head)
+	if (c->oq_head || c->connecting)
 		ev |= EPOLLOUT;
 	if (ev != c->events) {
 		c->events = ev;
@@ -90,11 +101,15 @@ static void run_input(struct pvmd_conn *c)
 	unsigned char *p;
 	size_t need;
 
+	if (c->auth && !c->dead && pvmd_peer_auth_input(c) <= 0)
+		return;
 	while (!c->dead && !paused(c) && c->in_len >= PVMI_FRAME_HDR_LEN) {
 		p = c->in + c->in_start;
 		if (pvmi_frame_decode(p, &f) < 0) {
-			pvmd_log("bad frame header from pid %ld (magic 0x%08x,"
+			pvmd_log("bad frame header from %s %ld (magic 0x%08x,"
 				 " kind %u, len %u): dropping the connection",
+				 c->kind == PVMD_CONN_PEER ? "host" : "pid",
+				 c->kind == PVMD_CONN_PEER ? (long)c->host :
 				 (long)c->peer_pid, f.magic, f.kind, f.len);
 			pvmd_conn_close(c, "broken framing");
 			return;
@@ -193,6 +208,30 @@ static void read_input(struct pvmd_conn *c)
 	}
 }
 
+/* Lets the connections that waited for `d' to drain be read again. */
+static void unblock_from(struct pvmd_conn *d)
+{
+	struct pvmd_conn *c;
+
+	for (c = conns; c; c = c->next) {
+		if (c->blocked_on == d) {
+			c->blocked_on = NULL;
+			c->kick = 1;
+			set_interest(c);
+		}
+	}
+}
+
+/* Stops reading `src' until `dst' has drained its output queue. */
+void pvmd_conn_block_on(struct pvmd_conn *src, struct pvmd_conn *dst)
+{
+	if (src == dst || src->kind == PVMD_CONN_PROXY || dst->dead ||
+	    !dst->was_high)
+		return;
+	src->blocked_on = dst;
+	set_interest(src);
+}
+
 /* Writes as much queued output as the socket takes. */
 static void flush(struct pvmd_conn *c)
 {
@@ -232,9 +271,14 @@ static void flush(struct pvmd_conn *c)
 	}
 	if (c->dead || c->broken)
 		return;
+	if (c->linger && !c->oq_head) {
+		pvmd_conn_close(c, "flushed");
+		return;
+	}
 	if (c->was_high && c->oq_bytes <= PVMD_OQ_LOW) {
 		c->was_high = 0;
 		c->kick = 1;
+		unblock_from(c);
 		pvmd_output_kick();
 	}
 	set_interest(c);
@@ -246,6 +290,10 @@ static void on_conn_event(struct pvmd_watch *w, uint32_t events)
 
 	if (c->dead || c->broken)
 		return;
+	if (c->connecting) {
+		pvmd_peer_connect_done(c);
+		return;
+	}
 	if (events & EPOLLERR) {
 		pvmd_conn_close(c, "socket error");
 		return;
@@ -265,6 +313,17 @@ static void on_conn_event(struct pvmd_watch *w, uint32_t events)
 /* Takes ownership of an accepted socket; NULL on failure (fd closed). */
 struct pvmd_conn *pvmd_conn_new(int fd, pid_t peer_pid)
 {
+	struct pvmd_conn *c = pvmd_conn_new_kind(fd, PVMD_CONN_TASK, EPOLLIN);
+
+	if (c)
+		c->peer_pid = peer_pid;
+	return c;
+}
+
+/* Wraps an fd as a connection of `kind' watched for `events'; NULL on
+ * failure (fd closed). */
+struct pvmd_conn *pvmd_conn_new_kind(int fd, int kind, uint32_t events)
+{
 	struct pvmd_conn *c = calloc(1, sizeof(*c));
 
 	if (!c) {
@@ -274,8 +333,8 @@ struct pvmd_conn *pvmd_conn_new(int fd, pid_t peer_pid)
 	}
 	c->w.fd = fd;
 	c->w.on_event = on_conn_event;
-	c->peer_pid = peer_pid;
-	c->events = EPOLLIN;
+	c->kind = kind;
+	c->events = events;
 	if (pvmd_watch_add(&c->w, c->events) < 0) {
 		pvmd_log("epoll_ctl(ADD): %s", strerror(errno));
 		close(fd);
@@ -287,29 +346,30 @@ struct pvmd_conn *pvmd_conn_new(int fd, pid_t peer_pid)
 	return c;
 }
 
-/* Queues a frame; body may be NULL when len is 0.  Never blocks; the
- * write is attempted at once when nothing else is queued. */
-void pvmd_conn_send(struct pvmd_conn *c, const struct pvmi_frame *f,
+/* Queues `hlen' header bytes (a frame header or nothing) and `len' body
+ * bytes as one chunk and writes at once when nothing else is queued. */
+static void enqueue(struct pvmd_conn *c, const struct pvmi_frame *f,
 		    const void *body, size_t len)
 {
+	size_t hlen = f ? PVMI_FRAME_HDR_LEN : 0;
 	struct pvmd_chunk *ch;
 	int was_empty;
 
 	if (c->dead || c->broken)
 		return;
-	ch = malloc(sizeof(*ch) + PVMI_FRAME_HDR_LEN + len);
+	ch = malloc(sizeof(*ch) + hlen + len);
 	if (!ch) {
-		pvmd_log("out of memory queueing %zu bytes to pid %ld",
-			 len, (long)c->peer_pid);
+		pvmd_log("out of memory queueing %zu bytes", len);
 		conn_break(c, "out of memory");
 		return;
 	}
 	ch->next = NULL;
 	ch->off = 0;
-	ch->len = PVMI_FRAME_HDR_LEN + len;
-	pvmi_frame_encode(f, ch->data);
+	ch->len = hlen + len;
+	if (f)
+		pvmi_frame_encode(f, ch->data);
 	if (len)
-		memcpy(ch->data + PVMI_FRAME_HDR_LEN, body, len);
+		memcpy(ch->data + hlen, body, len);
 	was_empty = !c->oq_head;
 	if (c->oq_tail)
 		c->oq_tail->next = ch;
@@ -319,10 +379,30 @@ void pvmd_conn_send(struct pvmd_conn *c, const struct pvmi_frame *f,
 	c->oq_bytes += ch->len;
 	if (c->oq_bytes > PVMD_OQ_HIGH)
 		c->was_high = 1;
-	if (was_empty)
+	if (was_empty && !c->connecting)
 		flush(c);
 	else
 		set_interest(c);
+}
+
+/* Queues a frame; body may be NULL when len is 0.  Never blocks; the
+ * write is attempted at once when nothing else is queued.  A proxy's
+ * frames go back to the daemon that asked (remote.c). */
+void pvmd_conn_send(struct pvmd_conn *c, const struct pvmi_frame *f,
+		    const void *body, size_t len)
+{
+	if (c->kind == PVMD_CONN_PROXY) {
+		pvmd_proxy_send(c, f, body, len);
+		return;
+	}
+	enqueue(c, f, body, len);
+}
+
+/* Queues raw bytes (the handshake) ahead of any later frame. */
+void pvmd_conn_send_raw(struct pvmd_conn *c, const void *p, size_t len)
+{
+	if (len)
+		enqueue(c, NULL, p, len);
 }
 
 static void free_queue(struct pvmd_conn *c)
@@ -345,13 +425,26 @@ void pvmd_conn_close(struct pvmd_conn *c, const char *why)
 	if (c->dead)
 		return;
 	c->dead = 1;
-	pvmd_dbg(PVMD_DBG_LOOP, "connection of pid %ld closed: %s",
+	if (c->kind == PVMD_CONN_PROXY) {
+		pvmd_mbox_conn_gone(c);
+		pvmd_remote_conn_gone(c);
+		return;
+	}
+	pvmd_dbg(PVMD_DBG_LOOP, "connection of %s %ld closed: %s",
+		 c->kind == PVMD_CONN_PEER ? "host" : "pid",
+		 c->kind == PVMD_CONN_PEER ? (long)c->host :
 		 (long)c->peer_pid, why);
 	pvmd_watch_del(&c->w);
 	close(c->w.fd);
 	c->w.fd = -1;
 	free_queue(c);
+	unblock_from(c);
+	if (c->kind == PVMD_CONN_PEER) {
+		pvmd_peer_closed(c);
+		return;
+	}
 	pvmd_mbox_conn_gone(c);
+	pvmd_remote_conn_gone(c);
 	if (t) {
 		c->task = NULL;
 		t->conn = NULL;
@@ -364,7 +457,7 @@ void pvmd_conn_close(struct pvmd_conn *c, const char *why)
  * runs at the end of the turn, not inside the caller. */
 void pvmd_conn_resume(struct pvmd_conn *c)
 {
-	if (c->dead)
+	if (c->dead || c->kind == PVMD_CONN_PROXY)
 		return;
 	c->kick = 1;
 	set_interest(c);
@@ -401,9 +494,14 @@ void pvmd_conn_turn_end(void)
 		}
 		*pp = c->next;
 		pvmd_loop_conn_freed(c);
+		if (c->auth) {
+			pvmi_auth_clear(c->auth);
+			free(c->auth);
+		}
 		free(c->in);
 		free(c);
 	}
+	pvmd_remote_turn_end();
 }
 
 /* True when a connection other than `except' still carries a task. */
@@ -412,9 +510,36 @@ int pvmd_conn_tasks_left(struct pvmd_conn *except)
 	struct pvmd_conn *c;
 
 	for (c = conns; c; c = c->next)
-		if (c != except && !c->dead && c->task)
+		if (c != except && !c->dead && c->task &&
+		    c->kind == PVMD_CONN_TASK)
 			return 1;
 	return 0;
+}
+
+/* True when a link to another daemon (not a stranger still in its
+ * handshake) is open. */
+int pvmd_conn_peers_left(void)
+{
+	struct pvmd_conn *c;
+
+	for (c = conns; c; c = c->next)
+		if (!c->dead && c->kind == PVMD_CONN_PEER && !c->auth &&
+		    c->host)
+			return 1;
+	return 0;
+}
+
+/* Calls `fn' on every open connection of `kind'. */
+void pvmd_conn_each(int kind, void (*fn)(struct pvmd_conn *c, void *arg),
+		    void *arg)
+{
+	struct pvmd_conn *c, *next;
+
+	for (c = conns; c; c = next) {
+		next = c->next;
+		if (!c->dead && c->kind == kind)
+			fn(c, arg);
+	}
 }
 
 /* Closes every connection's socket at exit (no task bookkeeping). */

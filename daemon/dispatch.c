@@ -12,6 +12,13 @@
  *   - while halting, requests other than EXIT get PvmSysErr.
  * A handler that finds the body malformed (wrong item types or counts,
  * missing or extra items) answers PvmBadMsg and changes nothing.
+ *
+ * A PVMI_KIND_USER frame from a task is a message for another task: it is
+ * delivered to a task of this host or handed to the daemon of the
+ * destination's host (pvmd_route_user), with src forced to the sender's
+ * tid.  Frames from other daemons go to remote.c; requests they carry
+ * come back here through pvmd_dispatch_op(), limited to the ops marked
+ * `remote' below.
  */
 #include <string.h>
 
@@ -23,35 +30,75 @@ struct op_desc {
 	pvmd_op_fn fn;
 	const char *name;
 	int needs_task;
+	int remote;		/* may come from another daemon */
 };
 
 static const struct op_desc ops[PVMI_OP_MAX] = {
-	[PVMI_OP_REGISTER] = { pvmd_op_register, "REGISTER", 0 },
-	[PVMI_OP_EXIT] = { pvmd_op_exit, "EXIT", 1 },
-	[PVMI_OP_SPAWN] = { pvmd_op_spawn, "SPAWN", 1 },
-	[PVMI_OP_KILL] = { pvmd_op_kill, "KILL", 1 },
-	[PVMI_OP_SENDSIG] = { pvmd_op_sendsig, "SENDSIG", 1 },
-	[PVMI_OP_TASKS] = { pvmd_op_tasks, "TASKS", 1 },
-	[PVMI_OP_CONFIG] = { pvmd_op_config, "CONFIG", 1 },
-	[PVMI_OP_MSTAT] = { pvmd_op_mstat, "MSTAT", 1 },
-	[PVMI_OP_PSTAT] = { pvmd_op_pstat, "PSTAT", 1 },
-	[PVMI_OP_NOTIFY] = { pvmd_op_notify, "NOTIFY", 1 },
-	[PVMI_OP_MBOX_PUT] = { pvmd_op_mbox_put, "MBOX_PUT", 1 },
-	[PVMI_OP_MBOX_GET] = { pvmd_op_mbox_get, "MBOX_GET", 1 },
-	[PVMI_OP_MBOX_DEL] = { pvmd_op_mbox_del, "MBOX_DEL", 1 },
-	[PVMI_OP_MBOX_LIST] = { pvmd_op_mbox_list, "MBOX_LIST", 1 },
-	[PVMI_OP_NEWCTX] = { pvmd_op_newctx, "NEWCTX", 1 },
-	[PVMI_OP_FREECTX] = { pvmd_op_freectx, "FREECTX", 1 },
-	[PVMI_OP_HALT] = { pvmd_op_halt, "HALT", 1 },
-	[PVMI_OP_HOSTSYNC] = { pvmd_op_hostsync, "HOSTSYNC", 1 },
-	[PVMI_OP_ADDHOSTS] = { pvmd_op_addhosts, "ADDHOSTS", 1 },
-	[PVMI_OP_DELHOSTS] = { pvmd_op_delhosts, "DELHOSTS", 1 },
-	[PVMI_OP_TIDTOHOST] = { pvmd_op_tidtohost, "TIDTOHOST", 1 },
+	[PVMI_OP_REGISTER] = { pvmd_op_register, "REGISTER", 0, 0 },
+	[PVMI_OP_EXIT] = { pvmd_op_exit, "EXIT", 1, 0 },
+	[PVMI_OP_SPAWN] = { pvmd_op_spawn, "SPAWN", 1, 1 },
+	[PVMI_OP_KILL] = { pvmd_op_kill, "KILL", 1, 1 },
+	[PVMI_OP_SENDSIG] = { pvmd_op_sendsig, "SENDSIG", 1, 1 },
+	[PVMI_OP_TASKS] = { pvmd_op_tasks, "TASKS", 1, 1 },
+	[PVMI_OP_CONFIG] = { pvmd_op_config, "CONFIG", 1, 0 },
+	[PVMI_OP_MSTAT] = { pvmd_op_mstat, "MSTAT", 1, 0 },
+	[PVMI_OP_PSTAT] = { pvmd_op_pstat, "PSTAT", 1, 1 },
+	[PVMI_OP_NOTIFY] = { pvmd_op_notify, "NOTIFY", 1, 1 },
+	[PVMI_OP_MBOX_PUT] = { pvmd_op_mbox_put, "MBOX_PUT", 1, 1 },
+	[PVMI_OP_MBOX_GET] = { pvmd_op_mbox_get, "MBOX_GET", 1, 1 },
+	[PVMI_OP_MBOX_DEL] = { pvmd_op_mbox_del, "MBOX_DEL", 1, 1 },
+	[PVMI_OP_MBOX_LIST] = { pvmd_op_mbox_list, "MBOX_LIST", 1, 1 },
+	[PVMI_OP_NEWCTX] = { pvmd_op_newctx, "NEWCTX", 1, 0 },
+	[PVMI_OP_FREECTX] = { pvmd_op_freectx, "FREECTX", 1, 0 },
+	[PVMI_OP_HALT] = { pvmd_op_halt, "HALT", 1, 1 },
+	[PVMI_OP_HOSTSYNC] = { pvmd_op_hostsync, "HOSTSYNC", 1, 1 },
+	[PVMI_OP_ADDHOSTS] = { pvmd_op_addhosts, "ADDHOSTS", 1, 1 },
+	[PVMI_OP_DELHOSTS] = { pvmd_op_delhosts, "DELHOSTS", 1, 1 },
+	[PVMI_OP_TIDTOHOST] = { pvmd_op_tidtohost, "TIDTOHOST", 1, 0 },
+	[PVMI_OP_ROUTE] = { pvmd_op_route, "ROUTE", 1, 1 },
 };
 
-static int conn_tid(const struct pvmd_conn *c)
+/* The tid of the task `c' speaks for (a proxy's remote task too). */
+int pvmd_conn_tid(const struct pvmd_conn *c)
 {
 	return c->task ? c->task->tid : 0;
+}
+
+#define conn_tid pvmd_conn_tid
+
+/* A message from a registered task to another task: route it, and stop
+ * reading the sender while the way it took is congested. */
+static void user_frame(struct pvmd_conn *c, const struct pvmi_frame *f,
+		       const unsigned char *body)
+{
+	struct pvmi_frame g = *f;
+	struct pvmd_conn *d;
+
+	if (!c->task) {
+		pvmd_dbg(PVMD_DBG_MSG, "message from an unregistered "
+			 "connection (pid %ld) dropped", (long)c->peer_pid);
+		return;
+	}
+	g.src = c->task->tid;
+	d = pvmd_route_user(&g, body, g.len);
+	if (d)
+		pvmd_conn_block_on(c, d);
+}
+
+/* Runs the handler of request `op' for a proxy (remote.c); returns -1
+ * when that op may not come from another daemon. */
+int pvmd_dispatch_op(struct pvmd_conn *c, int op, struct pvmi_rbuf *r)
+{
+	if (op <= 0 || op >= PVMI_OP_MAX || !ops[op].fn || !ops[op].remote)
+		return -1;
+	pvmd_dbg(PVMD_DBG_MSG, "%s for t%x from host %d", ops[op].name,
+		 (unsigned)conn_tid(c), c->host);
+	if (pvmd.halting) {
+		pvmd_reply_status(c, op, PvmSysErr);
+		return 0;
+	}
+	ops[op].fn(c, r);
+	return 0;
 }
 
 /* Handles one complete frame received on `c'. */
@@ -62,6 +109,14 @@ void pvmd_dispatch(struct pvmd_conn *c, const struct pvmi_frame *f,
 	struct pvmi_rbuf r;
 	int op = f->tag;
 
+	if (c->kind == PVMD_CONN_PEER) {
+		pvmd_remote_dispatch(c, f, body);
+		return;
+	}
+	if (f->kind == PVMI_KIND_USER) {
+		user_frame(c, f, body);
+		return;
+	}
 	if (f->kind != PVMI_KIND_REQUEST) {
 		pvmd_dbg(PVMD_DBG_MSG, "ignored a frame of kind %u (tag %d, "
 			 "%u bytes) from t%x", f->kind, f->tag, f->len,
@@ -135,14 +190,65 @@ void pvmd_reply_status(struct pvmd_conn *c, int op, int status)
 	pvmi_w_free(&w);
 }
 
-/* Sends a PVMI_KIND_USER message from the daemon to local task `dst'
- * (`w' is not freed); returns 0, or -1 when that task is not connected. */
+/* Delivers a USER frame to a local task, or hands it to the daemon of
+ * the destination's host; returns the connection it was queued on. */
+struct pvmd_conn *pvmd_route_user(const struct pvmi_frame *f,
+				  const void *body, size_t len)
+{
+	struct pvmd_task *t;
+	int index = PVMI_TID_INDEX(f->dst);
+
+	if (f->dst <= 0 || PVMI_TID_LOCAL(f->dst) == 0) {
+		pvmd_dbg(PVMD_DBG_MSG, "message from t%x to t%x dropped: not "
+			 "a task", (unsigned)f->src, (unsigned)f->dst);
+		return NULL;
+	}
+	if (index != pvmd.index)
+		return pvmd_peer_send(index, f, body, len);
+	t = pvmd_task_find(f->dst);
+	if (t && ((!t->conn && (t->flags & PVMD_TF_SPAWNED) &&
+		   !(t->flags & PVMD_TF_CONN)) || t->sibs_host || t->held)) {
+		/* spawned, not registered (or not answered) yet: it gets
+		 * the message right after its REGISTER answer, in order */
+		pvmd_task_hold(t, f, body, len);
+		return NULL;
+	}
+	if (!t || !t->conn || t->conn->dead) {
+		pvmd_dbg(PVMD_DBG_MSG, "message from t%x to t%x dropped: no "
+			 "such task", (unsigned)f->src, (unsigned)f->dst);
+		return NULL;
+	}
+	pvmd_conn_send(t->conn, f, body, len);
+	return t->conn;
+}
+
+/* Sends a PVMI_KIND_USER message from the daemon to task `dst' of any
+ * host (`w' is not freed); returns 0, or -1 when it cannot be sent. */
 int pvmd_send_user(int dst, int tag, int ctx, struct pvmi_wbuf *w)
 {
-	struct pvmd_task *t = pvmd_task_find(dst);
+	struct pvmi_frame f;
+	struct pvmd_task *t;
 
-	if (!t || !t->conn || t->conn->dead || w->failed)
+	if (w->failed)
 		return -1;
-	send_frame(t->conn, PVMI_KIND_USER, dst, tag, ctx, w);
+	if (PVMI_TID_INDEX(dst) == pvmd.index) {
+		t = pvmd_task_find(dst);
+		if (!t || !t->conn || t->conn->dead)
+			return -1;
+		send_frame(t->conn, PVMI_KIND_USER, dst, tag, ctx, w);
+		return 0;
+	}
+	if (!pvmd_host_get(PVMI_TID_INDEX(dst)))
+		return -1;
+	memset(&f, 0, sizeof(f));
+	f.magic = PVMI_FRAME_MAGIC;
+	f.len = (uint32_t)w->len;
+	f.src = pvmd.dtid;
+	f.dst = dst;
+	f.tag = tag;
+	f.ctx = ctx;
+	f.enc = PvmDataDefault;
+	f.kind = PVMI_KIND_USER;
+	pvmd_peer_send(PVMI_TID_INDEX(dst), &f, w->data, w->len);
 	return 0;
 }

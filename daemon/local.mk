@@ -11,7 +11,13 @@ daemon_pvmd_SOURCES = \
 	daemon/ops.c \
 	daemon/tasks.c \
 	daemon/spawn.c \
+	daemon/place.c \
 	daemon/output.c \
 	daemon/notify.c \
-	daemon/mbox.c
+	daemon/mbox.c \
+	daemon/hosts.c \
+	daemon/peer.c \
+	daemon/remote.c \
+	daemon/addhost.c \
+	daemon/slave.c
 daemon_pvmd_LDADD = common/libcommon.la

@@ -13,7 +13,12 @@
  * Halting (HALT request, SIGTERM or SIGINT): stop accepting, SIGTERM every
  * task but the caller, keep running until the children are reaped, the
  * task connections are gone and the caller's reply is flushed, or 1 s has
- * passed, then SIGKILL what is left, reap, clean up and exit 0.
+ * passed, then SIGKILL what is left, reap, clean up and exit 0.  A master
+ * first tells every slave to halt and also waits (within the same time)
+ * for their links to close, so that the machine is gone when it is.
+ *
+ * Modules with deadlines (handshakes, slaves starting) ask for a call of
+ * their tick function with pvmd_tick_within(); the loop wakes up then.
  */
 #include <errno.h>
 #include <signal.h>
@@ -46,13 +51,35 @@ static struct child *children;
 static struct pvmd_conn *halt_caller;
 static int halt_stage;			/* 1: SIGTERM sent, 2: SIGKILL sent */
 static long long halt_deadline;
+static long long next_tick = -1;	/* -1: none asked */
 
-static long long now_ms(void)
+/* Milliseconds on the monotonic clock. */
+long long pvmd_now_ms(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+#define now_ms pvmd_now_ms
+
+/* Asks for the tick functions to run within `ms' milliseconds. */
+void pvmd_tick_within(int ms)
+{
+	long long t = now_ms() + (ms > 0 ? ms : 0);
+
+	if (next_tick < 0 || t < next_tick)
+		next_tick = t;
+}
+
+static void run_ticks(void)
+{
+	if (next_tick < 0 || now_ms() < next_tick)
+		return;
+	next_tick = -1;
+	pvmd_peer_tick();
+	pvmd_addhost_tick();
 }
 
 /* Adds `w' to the epoll set with `events'; 0 or -1. */
@@ -132,7 +159,7 @@ static void reap_children(void)
 		t = pvmd_task_by_pid(pid);
 		if (t)
 			pvmd_task_gone(t, why);
-		else
+		else if (!pvmd_addhost_child(pid, st))
 			pvmd_dbg(PVMD_DBG_TASK, "child %ld %s", (long)pid,
 				 why);
 	}
@@ -275,6 +302,8 @@ void pvmd_halt(struct pvmd_conn *caller)
 	halt_caller = caller;
 	pvmd_log("halting: stopping %d task(s)", pvmd_task_count() -
 		 (caller && caller->task ? 1 : 0));
+	if (!pvmd.slave)
+		pvmd_addhost_halt_all();
 	if (listen_w.fd >= 0) {
 		pvmd_watch_del(&listen_w);
 		close(listen_w.fd);
@@ -298,6 +327,8 @@ static int halt_done(void)
 	if (children)
 		return 0;
 	if (pvmd_conn_tasks_left(halt_caller))
+		return 0;
+	if (!pvmd.slave && pvmd_conn_peers_left())
 		return 0;
 	return !halt_caller || halt_caller->dead || !halt_caller->oq_bytes;
 }
@@ -336,6 +367,13 @@ int pvmd_loop_run(void)
 			left = halt_deadline - now_ms();
 			timeout = left > 0 ? (int)left : 0;
 		}
+		if (next_tick >= 0) {
+			left = next_tick - now_ms();
+			if (left < 0)
+				left = 0;
+			if (timeout < 0 || left < timeout)
+				timeout = (int)left;
+		}
 		n = epoll_wait(pvmd.epfd, evs, LOOP_EVENTS, timeout);
 		if (n < 0 && errno != EINTR) {
 			pvmd_log("epoll_wait: %s", strerror(errno));
@@ -346,6 +384,8 @@ int pvmd_loop_run(void)
 			w = evs[i].data.ptr;
 			w->on_event(w, evs[i].events);
 		}
+		pvmd_conn_turn_end();
+		run_ticks();
 		pvmd_conn_turn_end();
 		if (pvmd.halting && now_ms() >= halt_deadline) {
 			if (halt_stage == 2)

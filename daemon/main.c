@@ -2,6 +2,7 @@
  * main.c - pvmd start-up and shutdown.
  *
  *   pvmd [-dMASK] [-nNAME] [-f] [hostfile]
+ *   pvmd -s [-dMASK] -nNAME          (a slave, started by a master)
  *
  * Start-up prepares the per-user directory $PVM_TMP/copvm-<uid> (0700,
  * ours, nobody else's), takes an exclusive lock on the pid file so that
@@ -11,6 +12,10 @@
  * that exit and connect straight away; it exits 1 with a message on
  * stderr if anything failed, notably when a daemon already runs.  The
  * daemon then moves to $HOME, where spawned tasks start, as stock does.
+ *
+ * A master (no -s) with a hostfile starts the hosts it lists before it
+ * says it is ready (addhost.c).  A slave reads the master's instructions
+ * on stdin and joins the machine before it detaches (slave.c).
  *
  * pvmd_cleanup_exit() removes everything the daemon made in the
  * directory (sockets, pid file; the log stays) and is the only exit path
@@ -30,6 +35,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "auth.h"
 #include "pvmd.h"
 
 #ifndef COPVM_PVM_ROOT
@@ -39,6 +45,8 @@
 struct pvmd_state pvmd;
 
 static int pid_fd = -1;
+static int ready_fd = -1;
+static int ready_held;
 
 static void __attribute__((format(printf, 1, 2), noreturn))
 die(const char *fmt, ...)
@@ -57,9 +65,11 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: pvmd [-dMASK] [-nNAME] [-f] [hostfile]\n"
+		"       pvmd -s [-dMASK] -nNAME   (started by a master)\n"
 		"  -dMASK  debug mask (hex 0x.., octal 0.. or decimal)\n"
 		"  -nNAME  name to use for this host\n"
-		"  -f      stay in the foreground\n");
+		"  -f      stay in the foreground\n"
+		"  -s      slave: read the master's instructions on stdin\n");
 	exit(1);
 }
 
@@ -102,8 +112,9 @@ static const char *parse_args(int argc, char **argv)
 			break;
 		case 's':
 		case 'S':
-			die("%s: slave mode is not implemented yet "
-			    "(multi-host comes in a later issue)", argv[i]);
+			if (argv[i][2])
+				usage();
+			pvmd.slave = 1;
 			break;
 		default:
 			usage();
@@ -256,6 +267,34 @@ static void setup_env(void)
 		die("out of memory");
 }
 
+/* Holds the "ready" signal until pvmd_ready(). */
+void pvmd_hold_ready(void)
+{
+	ready_held = 1;
+}
+
+/* Tells the starter the daemon serves now, and drops stdio. */
+void pvmd_ready(void)
+{
+	int null;
+
+	ready_held = 0;
+	if (ready_fd < 0)
+		return;
+	null = open("/dev/null", O_RDWR);
+	if (null >= 0) {
+		dup2(null, STDIN_FILENO);
+		dup2(null, STDOUT_FILENO);
+		dup2(null, STDERR_FILENO);
+		if (null > STDERR_FILENO)
+			close(null);
+	}
+	if (write(ready_fd, "R", 1) != 1)
+		pvmd_log("cannot signal readiness: %s", strerror(errno));
+	close(ready_fd);
+	ready_fd = -1;
+}
+
 /* Removes every file the daemon made and exits with `status'. */
 void pvmd_cleanup_exit(int status)
 {
@@ -271,16 +310,27 @@ void pvmd_cleanup_exit(int status)
 int main(int argc, char **argv)
 {
 	const char *hostfile;
-	int lfd, ready = -1, null;
+	char **hosts = NULL;
+	int lfd, nhosts = 0;
+	ssize_t n;
 
 	pvmd.epfd = -1;
 	pvmd.uid = getuid();
 	pvmd.opts.speed = PVMD_SPEED_DEFAULT;
-	pvmd.dtid = PVMI_DAEMON_TID(PVMD_HOST_INDEX);
+	pvmd.index = PVMI_MASTER_INDEX;
 	hostfile = parse_args(argc, argv);
+	if (pvmd.slave && hostfile)
+		usage();
 	if (!pvmd.hostname[0] &&
 	    gethostname(pvmd.hostname, sizeof(pvmd.hostname) - 1) < 0)
 		strcpy(pvmd.hostname, "localhost");
+	n = readlink("/proc/self/exe", pvmd.exe, sizeof(pvmd.exe) - 1);
+	pvmd.exe[n > 0 ? n : 0] = '\0';
+	if (pvmd.slave)
+		pvmd_slave_read_config();
+	else if (pvmi_random(pvmd.secret, sizeof(pvmd.secret)) < 0)
+		die("no randomness for the machine's secret");
+	pvmd.dtid = PVMI_DAEMON_TID(pvmd.index);
 	setup_env();
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);
@@ -292,38 +342,35 @@ int main(int argc, char **argv)
 	take_lock();
 	if (pvmd_log_open(pvmd.logpath, pvmd.foreground && pvmd.debug) < 0)
 		die("cannot open the log: %s", strerror(errno));
-	if (hostfile && pvmd_hostfile_load(hostfile) < 0)
+	if (hostfile && pvmd_hostfile_load(hostfile, &hosts, &nhosts) < 0)
 		die("cannot read hostfile %s: %s", hostfile, strerror(errno));
 	lfd = listen_socket();
+	if (pvmd.slave)
+		pvmd_slave_connect();
 
 	if (!pvmd.foreground)
-		ready = detach();
+		ready_fd = detach();
 	write_pid();
 	if (chdir(pvmd.home) < 0)
 		pvmd_log("cannot chdir to %s: %s", pvmd.home, strerror(errno));
-	if (pvmd_loop_init(lfd) < 0) {
+	if (pvmd_hosts_init() < 0 || pvmd_loop_init(lfd) < 0) {
 		fprintf(stderr, "pvmd: cannot set up the event loop: %s\n",
 			strerror(errno));
 		unlink(pvmd.sockpath);
 		unlink(pvmd.pidpath);
 		exit(1);
 	}
-	pvmd_log("pvmd ready: host %s, tid t%x, arch %s, pid %ld, dir %s",
+	pvmd_peer_loop_ready();
+	pvmd_log("pvmd ready: host %s, tid t%x, arch %s, pid %ld, dir %s%s",
 		 pvmd.hostname, (unsigned)pvmd.dtid, PVMI_ARCH_NAME,
-		 (long)getpid(), pvmd.dir);
-	if (ready >= 0) {
-		null = open("/dev/null", O_RDWR);
-		if (null >= 0) {
-			dup2(null, STDIN_FILENO);
-			dup2(null, STDOUT_FILENO);
-			dup2(null, STDERR_FILENO);
-			if (null > STDERR_FILENO)
-				close(null);
-		}
-		if (write(ready, "R", 1) != 1)
-			pvmd_log("cannot signal readiness: %s",
-				 strerror(errno));
-		close(ready);
-	}
+		 (long)getpid(), pvmd.dir, pvmd.slave ? " (slave)" : "");
+	if (pvmd.slave)
+		pvmd_slave_start();
+	pvmd_addhost_startup(hosts, nhosts);
+	while (nhosts > 0)
+		free(hosts[--nhosts]);
+	free(hosts);
+	if (!ready_held)
+		pvmd_ready();
 	pvmd_cleanup_exit(pvmd_loop_run());
 }

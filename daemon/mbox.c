@@ -30,6 +30,11 @@
  * LIST  every class whose name matches a glob ("" and "*" match all).
  * When a task is gone its entries go too, except Persistent ones, which
  * stay with owner 0.  Empty classes are removed.
+ *
+ * In a machine of several hosts the mailbox lives on the master: a slave
+ * forwards its tasks' mailbox requests there (remote.c), and tells the
+ * master when a task is gone; when a host leaves, its tasks' entries go
+ * as if each of them had exited.
  */
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -63,6 +68,15 @@ struct mb_waiter {
 
 static struct mb_class *classes;
 static struct mb_waiter *waiters;
+
+/* A slave hands its tasks' mailbox requests to the master; true then. */
+static int to_master(struct pvmd_conn *c, int op, struct pvmi_rbuf *r)
+{
+	if (!pvmd.slave || c->kind != PVMD_CONN_TASK)
+		return 0;
+	pvmd_forward_relay(c, PVMI_MASTER_INDEX, op, r, PvmSysErr);
+	return 1;
+}
 
 static struct mb_class *class_find(const char *name)
 {
@@ -226,6 +240,8 @@ void pvmd_op_mbox_put(struct pvmd_conn *c, struct pvmi_rbuf *r)
 	int me = c->task->tid, index, direct;
 	size_t len = 0;
 
+	if (to_master(c, PVMI_OP_MBOX_PUT, r))
+		return;
 	name = pvmi_r_str(r);
 	flags = pvmi_r_int(r);
 	enc = pvmi_r_int(r);
@@ -289,6 +305,8 @@ void pvmd_op_mbox_get(struct pvmd_conn *c, struct pvmi_rbuf *r)
 	char *name;
 	int32_t index, flags;
 
+	if (to_master(c, PVMI_OP_MBOX_GET, r))
+		return;
 	name = pvmi_r_str(r);
 	index = pvmi_r_int(r);
 	flags = pvmi_r_int(r);
@@ -339,6 +357,8 @@ void pvmd_op_mbox_del(struct pvmd_conn *c, struct pvmi_rbuf *r)
 	int32_t index;
 	int st;
 
+	if (to_master(c, PVMI_OP_MBOX_DEL, r))
+		return;
 	name = pvmi_r_str(r);
 	index = pvmi_r_int(r);
 	pvmi_r_int(r);			/* no flags are defined */
@@ -379,6 +399,8 @@ void pvmd_op_mbox_list(struct pvmd_conn *c, struct pvmi_rbuf *r)
 	char *pat;
 	int n, nk = 0, i, field;
 
+	if (to_master(c, PVMI_OP_MBOX_LIST, r))
+		return;
 	pat = pvmi_r_str(r);
 	if (!pvmd_body_ok(r)) {
 		free(pat);
@@ -412,8 +434,9 @@ void pvmd_op_mbox_list(struct pvmd_conn *c, struct pvmi_rbuf *r)
 	pvmd_reply(c, PVMI_OP_MBOX_LIST, &w);
 }
 
-/* Drops the entries `tid' owns; its Persistent ones stay, ownerless. */
-void pvmd_mbox_task_gone(int tid)
+/* Drops the entries of the tasks `match' selects (`tid' itself, or any
+ * task of host index -tid); their Persistent ones stay, ownerless. */
+static void drop_owned(int tid)
 {
 	struct mb_class *k, *next;
 	struct mb_entry *e, *en;
@@ -422,7 +445,8 @@ void pvmd_mbox_task_gone(int tid)
 		next = k->next;
 		for (e = k->entries; e; e = en) {
 			en = e->next;
-			if (e->owner != tid)
+			if (tid > 0 ? e->owner != tid :
+			    e->owner <= 0 || PVMI_TID_INDEX(e->owner) != -tid)
 				continue;
 			if (e->flags & PvmMboxPersistent)
 				e->owner = 0;
@@ -431,6 +455,19 @@ void pvmd_mbox_task_gone(int tid)
 		}
 		class_drop_if_empty(k);
 	}
+}
+
+/* Drops the entries `tid' owns; its Persistent ones stay, ownerless. */
+void pvmd_mbox_task_gone(int tid)
+{
+	if (tid > 0)
+		drop_owned(tid);
+}
+
+/* Drops what the tasks of host `index' own (master). */
+void pvmd_mbox_host_gone(int index)
+{
+	drop_owned(-index);
 }
 
 /* Forgets a pending WaitForInfo request of connection `c'. */

@@ -1,13 +1,14 @@
 /*
- * ops.c - the small requests: host and task queries, signals, contexts,
- * halt, and the host-table requests of a single-host virtual machine.
+ * ops.c - the small requests: task queries, signals, contexts, clocks,
+ * halt, and the address of a task for a direct route.
  *
- * While copvm's virtual machine has one host, "a host" is this one: its
- * name as gethostname() (or -n) gives it, "localhost" or ".".  ADDHOSTS
- * answers PvmDupHost for this host and PvmNotImpl for any other (the log
- * says multi-host support is a later issue); DELHOSTS refuses to delete
- * this host (PvmBadParam) and answers PvmNoHost for hosts that are not in
- * the machine.  Neither ever claims a success it did not achieve.
+ * A request about a task or host of another host of the machine is
+ * handed to that host's daemon (remote.c) and answered from there; one
+ * about a host that is not in the machine gets the answer stock gives
+ * for it (PvmNoTask for a task, PvmNoHost for a host).  A request that
+ * came from another daemon (a proxy) is only ever answered from here.
+ * HOSTSYNC, CONFIG, MSTAT and TIDTOHOST need no other daemon beyond
+ * that; the host table is hosts.c's, ADDHOSTS and DELHOSTS addhost.c's.
  */
 #include <errno.h>
 #include <signal.h>
@@ -18,59 +19,41 @@
 
 #include "pvmd.h"
 
-#define MAX_HOSTNAMES	4096
-
 /* Whether a tid or dtid belongs to this host. */
 static int on_this_host(int tid)
 {
 	return tid > 0 && PVMI_TID_HOST(tid) == PVMI_TID_HOST(pvmd.dtid);
 }
 
-/* CONFIG: one host, one architecture. */
-void pvmd_op_config(struct pvmd_conn *c, struct pvmi_rbuf *r)
+/* Where a request about `tid' must go: 0 to answer it here, a host index
+ * to hand it to, -1 when `tid''s host is not in the machine. */
+static int owner_of(struct pvmd_conn *c, int tid)
 {
-	struct pvmi_wbuf w = { 0 };
+	int index = PVMI_TID_INDEX(tid);
 
-	if (!pvmd_body_ok(r)) {
-		pvmd_reply_status(c, PVMI_OP_CONFIG, PvmBadMsg);
-		return;
-	}
-	pvmi_w_int(&w, 1);
-	pvmi_w_int(&w, 1);
-	pvmi_w_int(&w, pvmd.dtid);
-	pvmi_w_str(&w, pvmd.hostname);
-	pvmi_w_str(&w, PVMI_ARCH_NAME);
-	pvmi_w_int(&w, pvmd.opts.speed);
-	pvmi_w_int(&w, PVMI_DSIG);
-	pvmd_reply(c, PVMI_OP_CONFIG, &w);
+	if (tid <= 0 || index == pvmd.index || c->kind == PVMD_CONN_PROXY)
+		return 0;
+	return pvmd_host_get(index) ? index : -1;
 }
 
-/* MSTAT: PvmOk for this host, PvmNoHost for any other name. */
-void pvmd_op_mstat(struct pvmd_conn *c, struct pvmi_rbuf *r)
-{
-	char *host = pvmi_r_str(r);
-	int st;
-
-	if (!pvmd_body_ok(r))
-		st = PvmBadMsg;
-	else
-		st = pvmd_is_self(host) ? PvmOk : PvmNoHost;
-	free(host);
-	pvmd_reply_status(c, PVMI_OP_MSTAT, st);
-}
-
-/* PSTAT: PvmOk when the tid is this daemon or a task in the table. */
+/* PSTAT: PvmOk when the tid is a daemon of the machine or a task. */
 void pvmd_op_pstat(struct pvmd_conn *c, struct pvmi_rbuf *r)
 {
 	int32_t tid = pvmi_r_int(r);
-	int st;
+	int st, owner = owner_of(c, tid);
 
-	if (!pvmd_body_ok(r))
+	if (!pvmd_body_ok(r)) {
 		st = PvmBadMsg;
-	else if (tid == pvmd.dtid || pvmd_task_find(tid))
+	} else if (owner > 0 && PVMI_TID_LOCAL(tid) == 0) {
+		st = PvmOk;		/* a daemon of the table */
+	} else if (owner > 0) {
+		pvmd_forward_relay(c, owner, PVMI_OP_PSTAT, r, PvmNoTask);
+		return;
+	} else if (owner == 0 && (tid == pvmd.dtid || pvmd_task_find(tid))) {
 		st = PvmOk;
-	else
+	} else {
 		st = PvmNoTask;
+	}
 	pvmd_reply_status(c, PVMI_OP_PSTAT, st);
 }
 
@@ -84,17 +67,28 @@ static void put_task(struct pvmi_wbuf *w, const struct pvmd_task *t)
 	pvmi_w_str(w, t->aout);
 }
 
-/* TASKS: 0 or this daemon's tid lists every task; a tid of this host
- * lists that task (none if it does not exist, as stock answers); any
- * other host is PvmNoHost. */
+/* TASKS: 0 lists every task of the machine (host by host, in index
+ * order), a daemon's tid the tasks of that host, a tid that task (none if
+ * it does not exist, as stock answers); a host not in the machine is
+ * PvmNoHost. */
 void pvmd_op_tasks(struct pvmd_conn *c, struct pvmi_rbuf *r)
 {
 	struct pvmi_wbuf w = { 0 };
 	struct pvmd_task *t;
 	int32_t which = pvmi_r_int(r);
+	int owner = owner_of(c, which);
 
 	if (!pvmd_body_ok(r)) {
 		pvmd_reply_status(c, PVMI_OP_TASKS, PvmBadMsg);
+		return;
+	}
+	if (which == 0 && pvmd_hosts_multi() &&
+	    c->kind != PVMD_CONN_PROXY) {
+		pvmd_remote_tasks_all(c);
+		return;
+	}
+	if (owner > 0) {
+		pvmd_forward_relay(c, owner, PVMI_OP_TASKS, r, PvmNoHost);
 		return;
 	}
 	if (which == 0 || which == pvmd.dtid) {
@@ -125,7 +119,11 @@ void pvmd_op_hostsync(struct pvmd_conn *c, struct pvmi_rbuf *r)
 		return;
 	}
 	if (host != pvmd.dtid) {
-		pvmd_reply_status(c, PVMI_OP_HOSTSYNC, PvmNoHost);
+		if (PVMI_TID_LOCAL(host) == 0 && owner_of(c, host) > 0)
+			pvmd_forward_relay(c, owner_of(c, host),
+					   PVMI_OP_HOSTSYNC, r, PvmNoHost);
+		else
+			pvmd_reply_status(c, PVMI_OP_HOSTSYNC, PvmNoHost);
 		return;
 	}
 	gettimeofday(&tv, NULL);
@@ -135,7 +133,8 @@ void pvmd_op_hostsync(struct pvmd_conn *c, struct pvmi_rbuf *r)
 	pvmd_reply(c, PVMI_OP_HOSTSYNC, &w);
 }
 
-/* TIDTOHOST: this daemon's tid for itself and its tasks, else PvmNoTask. */
+/* TIDTOHOST: this daemon's tid for itself and its tasks, the host's
+ * dtid for a tid of another host of the machine, else PvmNoTask. */
 void pvmd_op_tidtohost(struct pvmd_conn *c, struct pvmi_rbuf *r)
 {
 	int32_t tid = pvmi_r_int(r);
@@ -145,92 +144,11 @@ void pvmd_op_tidtohost(struct pvmd_conn *c, struct pvmi_rbuf *r)
 		st = PvmBadMsg;
 	else if (tid == pvmd.dtid || pvmd_task_find(tid))
 		st = pvmd.dtid;
+	else if (owner_of(c, tid) > 0)
+		st = PVMI_TID_HOST(tid);
 	else
 		st = PvmNoTask;
 	pvmd_reply_status(c, PVMI_OP_TIDTOHOST, st);
-}
-
-/* Reads "int cnt, str names[cnt]"; returns cnt (names malloc'd) or -1. */
-static int read_names(struct pvmi_rbuf *r, char ***names)
-{
-	int32_t cnt = pvmi_r_int(r);
-	char **v;
-	int i;
-
-	*names = NULL;
-	if (r->failed || cnt < 0 || cnt > MAX_HOSTNAMES ||
-	    (size_t)cnt > (r->len - r->pos) / PVMI_ITEM_HDR_LEN)
-		return -1;
-	v = calloc((size_t)cnt + 1, sizeof(*v));
-	if (!v)
-		return -1;
-	for (i = 0; i < cnt; i++)
-		v[i] = pvmi_r_str(r);
-	*names = v;
-	if (!pvmd_body_ok(r))
-		return -1;
-	return cnt;
-}
-
-static void free_names(char **names, int cnt)
-{
-	int i;
-
-	if (!names)
-		return;
-	for (i = 0; i < cnt && names[i]; i++)
-		free(names[i]);
-	free(names);
-}
-
-static void host_table_op(struct pvmd_conn *c, struct pvmi_rbuf *r, int op)
-{
-	struct pvmi_wbuf w = { 0 };
-	int32_t *res;
-	char **names;
-	int cnt, i, self;
-
-	cnt = read_names(r, &names);
-	if (cnt < 0) {
-		free_names(names, MAX_HOSTNAMES);
-		pvmd_reply_status(c, op, PvmBadMsg);
-		return;
-	}
-	res = calloc((size_t)cnt + 1, sizeof(*res));
-	if (!res) {
-		free_names(names, cnt);
-		pvmd_reply_status(c, op, PvmNoMem);
-		return;
-	}
-	for (i = 0; i < cnt; i++) {
-		self = pvmd_is_self(names[i]);
-		if (op == PVMI_OP_ADDHOSTS) {
-			res[i] = self ? PvmDupHost : PvmNotImpl;
-			if (!self)
-				pvmd_log("addhosts %s: multi-host virtual "
-					 "machines are not implemented yet "
-					 "(a later issue)", names[i]);
-		} else {
-			res[i] = self ? PvmBadParam : PvmNoHost;
-		}
-	}
-	pvmi_w_int(&w, 0);		/* no host added or deleted */
-	pvmi_w_ints(&w, res, (size_t)cnt);
-	pvmd_reply(c, op, &w);
-	free(res);
-	free_names(names, cnt);
-}
-
-/* ADDHOSTS: see the top of the file. */
-void pvmd_op_addhosts(struct pvmd_conn *c, struct pvmi_rbuf *r)
-{
-	host_table_op(c, r, PVMI_OP_ADDHOSTS);
-}
-
-/* DELHOSTS: see the top of the file. */
-void pvmd_op_delhosts(struct pvmd_conn *c, struct pvmi_rbuf *r)
-{
-	host_table_op(c, r, PVMI_OP_DELHOSTS);
 }
 
 /* Signals a task's process, never anything but a real child pid. */
@@ -257,6 +175,11 @@ void pvmd_op_kill(struct pvmd_conn *c, struct pvmi_rbuf *r)
 		pvmd_reply_status(c, PVMI_OP_KILL, PvmBadParam);
 		return;
 	}
+	if (owner_of(c, tid) > 0) {
+		pvmd_forward_relay(c, owner_of(c, tid), PVMI_OP_KILL, r,
+				   PvmNoTask);
+		return;
+	}
 	t = pvmd_task_find(tid);
 	if (!t) {
 		pvmd_reply_status(c, PVMI_OP_KILL, PvmNoTask);
@@ -275,11 +198,15 @@ void pvmd_op_sendsig(struct pvmd_conn *c, struct pvmi_rbuf *r)
 	int32_t sig = pvmi_r_int(r);
 	int st;
 
-	if (!pvmd_body_ok(r))
+	if (!pvmd_body_ok(r)) {
 		st = PvmBadMsg;
-	else if (sig < 0 || sig >= NSIG)
+	} else if (sig < 0 || sig >= NSIG) {
 		st = PvmBadParam;
-	else if (!(t = pvmd_task_find(tid)))
+	} else if (owner_of(c, tid) > 0) {
+		pvmd_forward_relay(c, owner_of(c, tid), PVMI_OP_SENDSIG, r,
+				   PvmNoTask);
+		return;
+	} else if (!(t = pvmd_task_find(tid)))
 		st = PvmNoTask;
 	else
 		st = signal_task(t, sig);
@@ -308,7 +235,8 @@ void pvmd_op_freectx(struct pvmd_conn *c, struct pvmi_rbuf *r)
 	pvmd_reply_status(c, PVMI_OP_FREECTX, pvmd_ctx_free(ctx));
 }
 
-/* HALT: answer the caller, then stop everything (loop.c). */
+/* HALT: answer the caller, then stop everything (loop.c).  A slave
+ * asks the master, which halts every host; the caller is spared. */
 void pvmd_op_halt(struct pvmd_conn *c, struct pvmi_rbuf *r)
 {
 	if (!pvmd_body_ok(r)) {
@@ -316,6 +244,98 @@ void pvmd_op_halt(struct pvmd_conn *c, struct pvmi_rbuf *r)
 		return;
 	}
 	pvmd_log("halt requested by t%x", (unsigned)c->task->tid);
+	if (pvmd.slave) {
+		if (c->kind == PVMD_CONN_PROXY) {
+			pvmd_reply_status(c, PVMI_OP_HALT, PvmBadParam);
+			return;
+		}
+		pvmd_remote_halt_caller(c);
+		pvmd_forward_relay(c, PVMI_MASTER_INDEX, PVMI_OP_HALT, r,
+				   PvmSysErr);
+		return;
+	}
 	pvmd_reply_status(c, PVMI_OP_HALT, PvmOk);
-	pvmd_halt(c);
+	pvmd_halt(c->kind == PVMD_CONN_PROXY ? NULL : c);
+}
+
+struct route_wait {
+	struct pvmd_hold hold;
+	int index;
+};
+
+static void route_reply(struct pvmd_conn *c, int st, const char *addr,
+			int port)
+{
+	struct pvmi_wbuf w = { 0 };
+
+	pvmi_w_int(&w, st);
+	pvmi_w_str(&w, addr);
+	pvmi_w_int(&w, port);
+	pvmd_reply(c, PVMI_OP_ROUTE, &w);
+}
+
+static void route_done(void *arg, int index, struct pvmi_rbuf *r)
+{
+	struct route_wait *rw = arg;
+	struct pvmd_conn *c = pvmd_unhold(&rw->hold);
+	struct pvmd_host *h = pvmd_host_get(rw->index);
+	int32_t st = PvmNoHost, port = 0;
+	char *addr;
+
+	if (r) {
+		st = pvmi_r_int(r);
+		addr = pvmi_r_str(r);
+		port = pvmi_r_int(r);
+		free(addr);
+		if (r->failed)
+			st = PvmSysErr;
+	}
+	if (c) {
+		route_reply(c, st, h ? h->addr : "", st == PvmOk ? port : 0);
+		pvmd_conn_resume(c);
+	}
+	free(rw);
+}
+
+/* ROUTE: records the caller's TCP port, and finds where task `tid' of
+ * another host takes direct routes: its host's address as this daemon
+ * knows it, and the port its daemon knows. */
+void pvmd_op_route(struct pvmd_conn *c, struct pvmi_rbuf *r)
+{
+	struct pvmi_wbuf w = { 0 };
+	struct route_wait *rw;
+	struct pvmd_task *t;
+	int32_t tid = pvmi_r_int(r), port = pvmi_r_int(r);
+	int owner;
+
+	if (!pvmd_body_ok(r)) {
+		pvmd_reply_status(c, PVMI_OP_ROUTE, PvmBadMsg);
+		return;
+	}
+	if (c->kind == PVMD_CONN_TASK && port > 0 && port < 65536)
+		c->task->tcp_port = port;
+	owner = owner_of(c, tid);
+	if (tid == 0) {
+		route_reply(c, PvmOk, "", 0);
+	} else if (owner < 0 || (owner == 0 && !on_this_host(tid))) {
+		route_reply(c, PvmNoHost, "", 0);
+	} else if (owner == 0) {
+		t = pvmd_task_find(tid);
+		route_reply(c, !t ? PvmNoTask : !t->tcp_port ? PvmNoEntry :
+			    PvmOk, pvmd.addr, t ? t->tcp_port : 0);
+	} else if (!(rw = calloc(1, sizeof(*rw)))) {
+		pvmd_reply_status(c, PVMI_OP_ROUTE, PvmNoMem);
+	} else {
+		rw->index = owner;
+		pvmi_w_int(&w, tid);
+		pvmi_w_int(&w, 0);
+		if (pvmd_forward(owner, c->task->tid, PVMI_OP_ROUTE, w.data,
+				 w.len, route_done, rw) < 0) {
+			free(rw);
+			route_reply(c, PvmNoHost, "", 0);
+		} else {
+			pvmd_hold(&rw->hold, c);
+		}
+		pvmi_w_free(&w);
+	}
 }

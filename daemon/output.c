@@ -9,6 +9,11 @@
  * output tid, or once that task is gone, the output goes to the log line
  * by line behind "[t<tid>] ".
  *
+ * The output tid may be a task of another host: the messages then go
+ * through its daemon, and the link to that daemon is what may be full.
+ * Nothing is read from a stream before pvmd_output_announce(), so that
+ * the "task started" message comes first, after the spawn's answer.
+ *
  * A stream outlives its task's table entry (a task may call pvm_exit and
  * keep printing).  When the destination connection has more than
  * PVMD_OQ_HIGH bytes queued, the stream leaves the epoll set; the task
@@ -33,6 +38,7 @@ struct ostream {
 	int tid, ptid;
 	int outtid, outcode, outctx;
 	int paused;			/* out of the epoll set */
+	int announced;			/* may be read */
 	size_t linelen;			/* partial line kept for the log */
 	char line[OUT_LINE];
 };
@@ -44,17 +50,27 @@ static struct ostream *stream_of(struct pvmd_watch *w)
 	return (struct ostream *)((char *)w - offsetof(struct ostream, w));
 }
 
-/* The connection output for `s' goes to now, or NULL for the log. */
-static struct pvmd_conn *dest_conn(const struct ostream *s)
+/* Whether output of `s' can go to its output tid (else to the log); in
+ * *via the connection it goes through, if any is up. */
+static int dest_ok(const struct ostream *s, struct pvmd_conn **via)
 {
 	struct pvmd_task *t;
+	int index = PVMI_TID_INDEX(s->outtid);
 
+	*via = NULL;
 	if (s->outtid <= 0)
-		return NULL;
+		return 0;
+	if (index != pvmd.index) {
+		if (!pvmd_host_get(index))
+			return 0;
+		*via = pvmd_peer_link(index);
+		return 1;
+	}
 	t = pvmd_task_find(s->outtid);
 	if (!t || !t->conn || t->conn->dead)
-		return NULL;
-	return t->conn;
+		return 0;
+	*via = t->conn;
+	return 1;
 }
 
 /* Sends "tid, a[, ptid]" or "tid, n, bytes" to the destination. */
@@ -115,7 +131,7 @@ static void stream_free(struct ostream *s)
 			break;
 		}
 	}
-	if (!s->paused)
+	if (!s->paused && s->announced)
 		pvmd_watch_del(&s->w);
 	close(s->w.fd);
 	free(s);
@@ -147,19 +163,18 @@ static void on_output(struct pvmd_watch *w, uint32_t events)
 		stream_eof(s);
 		return;
 	}
-	dc = dest_conn(s);
-	if (!dc || send_out(s, (int)n, buf, 0) < 0) {
+	if (!dest_ok(s, &dc) || send_out(s, (int)n, buf, 0) < 0) {
 		to_log(s, buf, (size_t)n);
 		return;
 	}
-	if (dc->oq_bytes > PVMD_OQ_HIGH) {
+	if (dc && dc->oq_bytes > PVMD_OQ_HIGH) {
 		pvmd_watch_del(&s->w);
 		s->paused = 1;
 	}
 }
 
 /* Starts forwarding a child's output pipe `fd' (taken over on success).
- * Nothing is sent before pvmd_output_announce(). */
+ * Nothing is read or sent before pvmd_output_announce(). */
 int pvmd_output_start(int fd, int tid, int ptid, int outtid, int outcode,
 		      int outctx)
 {
@@ -175,24 +190,28 @@ int pvmd_output_start(int fd, int tid, int ptid, int outtid, int outcode,
 	s->outtid = outtid;
 	s->outcode = outcode;
 	s->outctx = outctx;
-	if (pvmd_watch_add(&s->w, EPOLLIN) < 0) {
-		free(s);
-		return -1;
-	}
 	s->next = streams;
 	streams = s;
 	return 0;
 }
 
-/* Sends the "task started" message of `tid' to its output tid, if any;
- * called once the spawner has its reply, so that comes first. */
+/* Sends the "task started" message of `tid' to its output tid, if any,
+ * and starts reading its output; called once the spawner has its reply,
+ * so that comes first.  Announcing twice does nothing. */
 void pvmd_output_announce(int tid)
 {
 	struct ostream *s;
 
-	for (s = streams; s; s = s->next)
-		if (s->tid == tid && s->outtid > 0)
+	for (s = streams; s; s = s->next) {
+		if (s->tid != tid || s->announced)
+			continue;
+		s->announced = 1;
+		if (s->outtid > 0)
 			send_out(s, -1, NULL, 1);
+		if (pvmd_watch_add(&s->w, EPOLLIN) < 0)
+			pvmd_log("cannot watch the output of t%x",
+				 (unsigned)tid);
+	}
 }
 
 /* Lets paused streams read again when their destination has drained
@@ -203,10 +222,9 @@ void pvmd_output_kick(void)
 	struct ostream *s;
 
 	for (s = streams; s; s = s->next) {
-		if (!s->paused)
+		if (!s->paused || !s->announced)
 			continue;
-		dc = dest_conn(s);
-		if (dc && dc->oq_bytes > PVMD_OQ_LOW)
+		if (dest_ok(s, &dc) && dc && dc->oq_bytes > PVMD_OQ_LOW)
 			continue;
 		if (pvmd_watch_add(&s->w, EPOLLIN) == 0)
 			s->paused = 0;

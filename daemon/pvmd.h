@@ -9,6 +9,14 @@
  * that owns their state: tasks.c (task table, tids, contexts), spawn.c,
  * notify.c, mbox.c.  Nothing blocks except the short wait in spawn.c for
  * a freshly forked child to exec.
+ *
+ * In a virtual machine of several hosts (docs/multihost.md) the daemons
+ * also talk to each other over TCP: hosts.c keeps the host table (the
+ * master's copy is the authority), peer.c the authenticated connections
+ * between daemons, remote.c the requests one daemon hands to another,
+ * addhost.c starts slaves (master) and slave.c joins a machine (slave),
+ * place.c spreads a spawn over hosts.  Connections of every kind are
+ * struct pvmd_conn, told apart by `kind'.
  */
 #ifndef COPVM_PVMD_H
 #define COPVM_PVMD_H
@@ -22,8 +30,6 @@
 #include "codec.h"
 #include "proto.h"
 
-/* Host index of this daemon while the virtual machine has one host. */
-#define PVMD_HOST_INDEX		1
 #define PVMD_SPEED_DEFAULT	1000
 
 /* Task flags as pvm_tasks() reports them in ti_flag (the two bits the
@@ -34,7 +40,10 @@
 /* Debug mask bits (-d), a subset of the stock meanings. */
 #define PVMD_DBG_MSG		0x2	/* requests and replies */
 #define PVMD_DBG_TASK		0x4	/* task state changes */
+#define PVMD_DBG_HOST		0x8	/* slave start-up */
+#define PVMD_DBG_HTAB		0x10	/* host table updates */
 #define PVMD_DBG_LOOP		0x20	/* event loop, connections */
+#define PVMD_DBG_NET		0x40	/* daemon to daemon traffic */
 #define PVMD_DBG_MBOX		0x200	/* mailbox and notify traffic */
 
 /* A connection stops being read while more than this is queued to it,
@@ -50,8 +59,18 @@ struct pvmd_watch {
 
 struct pvmd_chunk;
 struct pvmd_task;
+struct pvmi_auth;
 
-/* One accepted control connection (a task, or a tool before REGISTER). */
+enum pvmd_conn_kind {
+	PVMD_CONN_TASK,		/* a task (or a tool) on the unix socket */
+	PVMD_CONN_PEER,		/* another host's daemon, over TCP */
+	PVMD_CONN_PROXY,	/* a request another daemon handed us */
+};
+
+/* One connection: a task's control connection, a link to another
+ * daemon, or (PROXY: no socket) the stand-in for a remote task whose
+ * request is handled here, whose replies go back to the daemon that
+ * asked (remote.c). */
 struct pvmd_conn {
 	struct pvmd_watch w;
 	struct pvmd_conn *next;		/* all connections */
@@ -67,6 +86,15 @@ struct pvmd_conn {
 	int was_high;			/* oq_bytes went above PVMD_OQ_HIGH */
 	int kick;			/* buffered input to run at turn end */
 	struct pvmd_task *task;		/* registered task, or NULL */
+	int kind;			/* enum pvmd_conn_kind */
+	int host;			/* PEER, PROXY: the other host's index */
+	struct pvmi_auth *auth;		/* PEER: handshake under way */
+	int connecting;			/* PEER: connect() under way */
+	long long deadline;		/* PEER: handshake due by then (ms) */
+	struct pvmd_conn *blocked_on;	/* not read until that one drains */
+	int reqid;			/* PROXY: the asking daemon's id */
+	int replied;			/* PROXY: answered, to be freed */
+	int linger;			/* PEER: close once the queue is out */
 };
 
 /* One task of this host. */
@@ -83,6 +111,11 @@ struct pvmd_task {
 	int trctid, trccode, trcctx;
 	int *sibs;			/* tids started by the same spawn */
 	int nsib;
+	int sibs_host;			/* host whose spawn will send the
+					 * sibling list (0: none pending) */
+	int tcp_port;			/* its TCP listener for direct routes */
+	struct pvmd_held *held;		/* messages that came before it */
+	struct pvmd_held **held_tail;	/* registered (tasks.c) */
 };
 
 /* Options for this host, from the hostfile or the defaults. */
@@ -93,8 +126,17 @@ struct pvmd_hostopts {
 	int speed;
 };
 
+/* A host to add, as a hostfile line or pvm_addhosts() names it. */
+struct pvmd_hostspec {
+	char *name;
+	char *lo, *so, *dx, *ip;	/* login, start-up mode, pvmd path,
+					 * address to use */
+	struct pvmd_hostopts opts;	/* given to the slave */
+};
+
 /* Global daemon state. */
 struct pvmd_state {
+	int index;			/* host index */
 	int dtid;
 	uid_t uid;
 	char hostname[256];
@@ -108,6 +150,11 @@ struct pvmd_state {
 	int epfd;
 	int halting;			/* shutting down, see loop.c */
 	struct pvmd_hostopts opts;
+	int slave;			/* started by a master (-s) */
+	unsigned char secret[32];	/* the machine's (auth.h) */
+	int tcp_port;			/* our TCP listener, 0: none yet */
+	char addr[64];			/* our address as others reach it */
+	char exe[4096];			/* this program, the default dx= */
 };
 
 extern struct pvmd_state pvmd;
@@ -125,11 +172,22 @@ void pvmd_dbg(int mask, const char *fmt, ...)
 void pvmd_log_lines(int tid, const char *buf, size_t n);
 
 /* hostfile.c */
-/* Reads `path' and fills pvmd.opts from the entry for this host and the
- * `*' defaults; other hosts are reported as not supported yet.  0 or -1. */
-int pvmd_hostfile_load(const char *path);
+/* Reads `path': fills pvmd.opts from the entry for this host and the
+ * `*' defaults, remembers `&' hosts and the last defaults for later
+ * pvm_addhosts(), and returns the hosts to start now in *hosts (a
+ * malloc'd array of *n lines).  0 or -1. */
+int pvmd_hostfile_load(const char *path, char ***hosts, int *n);
+/* Parses a host line ("name opt=value ..."), applying the hostfile's
+ * last `*' defaults and its `&' entry for that name first.  0, or
+ * PvmBadParam for a line with no name or an unsafe name. */
+int pvmd_hostspec_parse(const char *line, struct pvmd_hostspec *spec);
+/* Frees what a hostspec holds. */
+void pvmd_hostspec_free(struct pvmd_hostspec *spec);
 /* True when `name' designates this host ("", ".", "localhost" or ours). */
 int pvmd_is_self(const char *name);
+/* True when `a' and `b' name the same host: equal, or equal up to the
+ * first dot of the one that has no domain. */
+int pvmd_same_name(const char *a, const char *b);
 
 /* loop.c */
 /* Creates the epoll set and signalfd and starts accepting on `lfd'. */
@@ -149,6 +207,16 @@ void pvmd_halt(struct pvmd_conn *caller);
 void pvmd_loop_conn_freed(struct pvmd_conn *c);
 /* Records a forked child so it is reaped and killed at halt. */
 void pvmd_child_add(pid_t pid, int tid);
+/* Milliseconds on the monotonic clock. */
+long long pvmd_now_ms(void);
+/* Asks the loop to call the modules' tick functions at least every
+ * `ms' milliseconds from now (deadlines; see loop.c). */
+void pvmd_tick_within(int ms);
+/* Holds the "ready" signal to the starter until pvmd_ready() (the
+ * master adds its hostfile's hosts first). */
+void pvmd_hold_ready(void);
+/* Tells the process that started the daemon that it serves now. */
+void pvmd_ready(void);
 /* Removes every file the daemon made and exits with `status'. */
 void pvmd_cleanup_exit(int status) __attribute__((noreturn));
 
@@ -169,35 +237,53 @@ void pvmd_conn_turn_end(void);
 int pvmd_conn_tasks_left(struct pvmd_conn *except);
 /* Closes every connection at exit. */
 void pvmd_conn_close_all(void);
+/* Queues raw bytes (the handshake) ahead of any later frame. */
+void pvmd_conn_send_raw(struct pvmd_conn *c, const void *p, size_t len);
+/* Wraps an fd as a connection of `kind'; NULL on failure (fd closed). */
+struct pvmd_conn *pvmd_conn_new_kind(int fd, int kind, uint32_t events);
+/* Stops reading `src' until `dst' has drained its output queue. */
+void pvmd_conn_block_on(struct pvmd_conn *src, struct pvmd_conn *dst);
+/* True when a link to another daemon is open (handshakes excluded). */
+int pvmd_conn_peers_left(void);
+/* Calls `fn' on every open connection of `kind'. */
+void pvmd_conn_each(int kind, void (*fn)(struct pvmd_conn *c, void *arg),
+		    void *arg);
 
 /* dispatch.c */
 /* Handles one complete frame received on `c'. */
 void pvmd_dispatch(struct pvmd_conn *c, const struct pvmi_frame *f,
 		   const unsigned char *body);
+/* Runs request `op' for a proxy; -1 when that op may not come from
+ * another daemon (nothing was answered then). */
+int pvmd_dispatch_op(struct pvmd_conn *c, int op, struct pvmi_rbuf *r);
 /* True when a request body was read without error and to its end. */
 int pvmd_body_ok(const struct pvmi_rbuf *r);
 /* Sends a reply frame for `op' whose body is `w' (freed). */
 void pvmd_reply(struct pvmd_conn *c, int op, struct pvmi_wbuf *w);
 /* Sends a reply for `op' carrying only a status. */
 void pvmd_reply_status(struct pvmd_conn *c, int op, int status);
-/* Sends a PVMI_KIND_USER message from the daemon to local task `dst';
- * returns 0, or -1 when that task has no connection. */
+/* Sends a PVMI_KIND_USER message from the daemon to task `dst' of any
+ * host; returns 0, or -1 when it cannot go anywhere. */
 int pvmd_send_user(int dst, int tag, int ctx, struct pvmi_wbuf *w);
+/* Delivers a USER frame to a local task or hands it to the daemon of the
+ * task's host; returns the connection it was queued on, or NULL when it
+ * was dropped (no such task or host) or is waiting for a link. */
+struct pvmd_conn *pvmd_route_user(const struct pvmi_frame *f,
+				  const void *body, size_t len);
 
 /* ops.c: handlers of the ops that need no other module's state */
-void pvmd_op_config(struct pvmd_conn *c, struct pvmi_rbuf *r);
-void pvmd_op_mstat(struct pvmd_conn *c, struct pvmi_rbuf *r);
 void pvmd_op_pstat(struct pvmd_conn *c, struct pvmi_rbuf *r);
 void pvmd_op_tasks(struct pvmd_conn *c, struct pvmi_rbuf *r);
 void pvmd_op_hostsync(struct pvmd_conn *c, struct pvmi_rbuf *r);
 void pvmd_op_tidtohost(struct pvmd_conn *c, struct pvmi_rbuf *r);
-void pvmd_op_addhosts(struct pvmd_conn *c, struct pvmi_rbuf *r);
-void pvmd_op_delhosts(struct pvmd_conn *c, struct pvmi_rbuf *r);
 void pvmd_op_kill(struct pvmd_conn *c, struct pvmi_rbuf *r);
 void pvmd_op_sendsig(struct pvmd_conn *c, struct pvmi_rbuf *r);
 void pvmd_op_newctx(struct pvmd_conn *c, struct pvmi_rbuf *r);
 void pvmd_op_freectx(struct pvmd_conn *c, struct pvmi_rbuf *r);
 void pvmd_op_halt(struct pvmd_conn *c, struct pvmi_rbuf *r);
+void pvmd_op_route(struct pvmd_conn *c, struct pvmi_rbuf *r);
+/* The tid of the task `c' speaks for (a proxy's remote task too). */
+int pvmd_conn_tid(const struct pvmd_conn *c);
 
 /* tasks.c */
 /* Returns the task with tid `tid', or NULL. */
@@ -215,6 +301,10 @@ struct pvmd_task *pvmd_task_new(pid_t pid, const char *aout, int flags);
 void pvmd_task_gone(struct pvmd_task *t, const char *why);
 /* Frees a task that never ran (spawn failure), with no side effects. */
 void pvmd_task_discard(struct pvmd_task *t);
+/* Keeps a message for task `t', which has not registered yet; it gets it
+ * right after its REGISTER answer.  0 or -1. */
+int pvmd_task_hold(struct pvmd_task *t, const struct pvmi_frame *f,
+		   const void *body, size_t len);
 /* Builds the path of a task's socket into `buf'; 0, or -1 if too long
  * for a sockaddr_un. */
 int pvmd_task_sockpath(int tid, char *buf, size_t size);
@@ -227,12 +317,50 @@ int pvmd_ctx_free(int ctx);
 /* Handles REGISTER and EXIT. */
 void pvmd_op_register(struct pvmd_conn *c, struct pvmi_rbuf *r);
 void pvmd_op_exit(struct pvmd_conn *c, struct pvmi_rbuf *r);
+/* Gives the tasks of this host among `tids' their sibling list, answers
+ * their held REGISTERs and lets their output flow. */
+void pvmd_tasks_siblings(const int32_t *tids, int n);
+/* Releases the tasks whose sibling list was to come from host `index'
+ * (gone), with what they have. */
+void pvmd_tasks_siblings_host_gone(int index);
 
 /* spawn.c */
+/* A SPAWN request, decoded. */
+struct spawn_req {
+	char *file;
+	int flags;
+	char *where;
+	int count;
+	int argc;
+	char **argv;		/* argc args, NULL-terminated */
+	int envc;
+	char **env;		/* envc "NAME=value", NULL-terminated */
+	int ctx, outtid, outcode, outctx, trctid, trccode, trcctx;
+};
+/* A spawn flag no task may set: the request comes from another daemon
+ * spreading a spawn, so the sibling list comes later (DD_SIBLINGS). */
+#define PVMD_SPAWN_PART		0x40000000
 void pvmd_op_spawn(struct pvmd_conn *c, struct pvmi_rbuf *r);
+/* Frees what a decoded request holds. */
+void pvmd_spawn_req_free(struct spawn_req *q);
+/* Starts `n' tasks of request `q' here for parent `ptid'; writes their
+ * tids or error codes to res[0..n) (tids first); returns how many
+ * started.  With `later', their siblings come later (DD_SIBLINGS). */
+int pvmd_spawn_here(const struct spawn_req *q, int ptid, int later,
+		    int32_t *res, int n);
+/* Encodes `q' with a new count and host into `w' (a SPAWN request). */
+void pvmd_spawn_encode(const struct spawn_req *q, int count,
+		       const char *host, struct pvmi_wbuf *w);
+
+/* place.c */
+/* Spreads SPAWN request `q' of `c' over the hosts it selects: starts this
+ * host's share, hands the others' to their daemons, answers when all are
+ * done.  Takes `q' over. */
+void pvmd_place_spawn(struct pvmd_conn *c, struct spawn_req *q);
 
 /* output.c */
-/* Starts forwarding a child's output pipe `fd' (taken over). */
+/* Starts forwarding a child's output pipe `fd' (taken over); nothing is
+ * read before pvmd_output_announce(). */
 int pvmd_output_start(int fd, int tid, int ptid, int outtid, int outcode,
 		      int outctx);
 /* Sends the "task started" output message of `tid' (after the spawn
@@ -245,8 +373,16 @@ void pvmd_output_kick(void);
 void pvmd_op_notify(struct pvmd_conn *c, struct pvmi_rbuf *r);
 /* Fires the PvmTaskExit notifies on `tid' and drops those `tid' asked. */
 void pvmd_notify_task_gone(int tid);
+/* A notify of ours fired on another host (DD_NOTIFY). */
+void pvmd_notify_remote_fired(int kind, int watcher, int tag, int ctx,
+			      int target, int src);
+/* Host `index' left the machine: fires the notifies on its tasks and on
+ * itself, drops those its tasks asked. */
+void pvmd_notify_host_gone(int index);
+/* Hosts were added: fires the PvmHostAdd notifies with their dtids. */
+void pvmd_notify_hosts_added(const int32_t *dtids, int n);
 
-/* mbox.c */
+/* mbox.c: lives on the master; others forward (remote.c) */
 void pvmd_op_mbox_put(struct pvmd_conn *c, struct pvmi_rbuf *r);
 void pvmd_op_mbox_get(struct pvmd_conn *c, struct pvmi_rbuf *r);
 void pvmd_op_mbox_del(struct pvmd_conn *c, struct pvmi_rbuf *r);
@@ -255,5 +391,142 @@ void pvmd_op_mbox_list(struct pvmd_conn *c, struct pvmi_rbuf *r);
 void pvmd_mbox_task_gone(int tid);
 /* Forgets a pending WaitForInfo request of a closing connection. */
 void pvmd_mbox_conn_gone(struct pvmd_conn *c);
+/* Drops what the tasks of host `index' own (master). */
+void pvmd_mbox_host_gone(int index);
+
+/* hosts.c */
+struct pvmd_host {
+	int index;
+	int dtid;
+	char *name;
+	char *arch;
+	int speed;
+	int dsig;
+	char addr[64];			/* dotted IPv4, as we reach it */
+	int port;			/* its daemon's TCP port */
+};
+/* Makes this host entry 1 (master) or `index' (slave); 0 or -1. */
+int pvmd_hosts_init(void);
+/* The host of index `index', or NULL. */
+struct pvmd_host *pvmd_host_get(int index);
+/* The host `name' designates (ours for "." and the like), or NULL. */
+struct pvmd_host *pvmd_host_find(const char *name);
+/* The next host after index `after' (0: the first), or NULL. */
+struct pvmd_host *pvmd_host_next(int after);
+/* Number of hosts in the table. */
+int pvmd_host_count(void);
+/* True when the table has hosts besides this one. */
+int pvmd_hosts_multi(void);
+/* Master: enters a host that joined; NULL when out of memory. */
+struct pvmd_host *pvmd_host_add(int index, const char *name,
+				const char *arch, int speed, int dsig,
+				const char *addr, int port);
+/* Removes host `index' (it left or failed) and everything tied to it;
+ * the master then sends the new table out. */
+void pvmd_host_remove(int index, const char *why);
+/* Master: sends the table to every slave. */
+void pvmd_hosts_broadcast(void);
+/* Slave: applies a DD_HOSTS body; 0 or -1 when malformed. */
+int pvmd_hosts_apply(struct pvmi_rbuf *r);
+/* CONFIG and MSTAT from the table. */
+void pvmd_op_config(struct pvmd_conn *c, struct pvmi_rbuf *r);
+void pvmd_op_mstat(struct pvmd_conn *c, struct pvmi_rbuf *r);
+
+/* peer.c */
+/* Opens our TCP listener (once); 0 or -1. */
+int pvmd_peer_listen(const char *bind_addr);
+/* Watches the listener once the event loop exists. */
+void pvmd_peer_loop_ready(void);
+/* Sends a frame to the daemon of host `index', connecting if needed;
+ * returns the connection it was queued on, or NULL (queued for a link
+ * under way, or dropped when the host is unknown). */
+struct pvmd_conn *pvmd_peer_send(int index, const struct pvmi_frame *f,
+				 const void *body, size_t len);
+/* Sends a DAEMON frame with op `op' and body `w' (not freed). */
+struct pvmd_conn *pvmd_peer_send_dd(int index, int op,
+				    const struct pvmi_wbuf *w);
+/* Adopts a connected, authenticated socket as the link to `index'. */
+struct pvmd_conn *pvmd_peer_adopt(int fd, int index);
+/* Consumes handshake bytes from `c''s input; 1 when frames may follow,
+ * 0 when more input is needed, -1 when `c' was closed. */
+int pvmd_peer_auth_input(struct pvmd_conn *c);
+/* A peer connection closed. */
+void pvmd_peer_closed(struct pvmd_conn *c);
+/* A connect() under way on `c' ended (success or not). */
+void pvmd_peer_connect_done(struct pvmd_conn *c);
+/* Closes the links to host `index' and drops what waited for them. */
+void pvmd_peer_forget(int index);
+/* Drops connections whose handshake is overdue. */
+void pvmd_peer_tick(void);
+/* The link to host `index' if one is up, else NULL. */
+struct pvmd_conn *pvmd_peer_link(int index);
+
+/* remote.c */
+/* A connection whose answer waits for something (another daemon, a slave
+ * starting): while held, `c' reads no further request; if it closes
+ * meanwhile, `c' becomes NULL. */
+struct pvmd_hold {
+	struct pvmd_hold *next;
+	struct pvmd_conn *c;
+};
+/* Holds `c' (see above). */
+void pvmd_hold(struct pvmd_hold *h, struct pvmd_conn *c);
+/* Ends the hold; returns the connection to answer (then resume), or NULL
+ * when it went away. */
+struct pvmd_conn *pvmd_unhold(struct pvmd_hold *h);
+typedef void (*pvmd_fwd_done)(void *arg, int index, struct pvmi_rbuf *r);
+/* Hands request `op' (body `len' bytes at `body') of task `tid' to host
+ * `index'; `done' later gets the reply body, or r = NULL when the host
+ * failed first.  0, or -1 when the host is unknown (`done' not called). */
+int pvmd_forward(int index, int tid, int op, const void *body, size_t len,
+		 pvmd_fwd_done done, void *arg);
+/* Forwards `c''s request `op' (its whole body read by `r') to `index' and
+ * relays the answer to `c'; `fail' is the status sent if the host goes
+ * away first. */
+void pvmd_forward_relay(struct pvmd_conn *c, int index, int op,
+			const struct pvmi_rbuf *r, int fail);
+/* Handles a frame from another daemon. */
+void pvmd_remote_dispatch(struct pvmd_conn *c, const struct pvmi_frame *f,
+			  const unsigned char *body);
+/* A proxy's frame: a REPLY goes back to the daemon that asked. */
+void pvmd_proxy_send(struct pvmd_conn *c, const struct pvmi_frame *f,
+		     const void *body, size_t len);
+/* Frees the proxies answered or dropped during the turn. */
+void pvmd_remote_turn_end(void);
+/* Host `index' left: fails what waits for it, drops its proxies. */
+void pvmd_remote_host_gone(int index);
+/* Task `tid' of another host is gone: drops the proxies held for it. */
+void pvmd_remote_task_gone(int tid);
+/* A connection closes: releases its holds. */
+void pvmd_remote_conn_gone(struct pvmd_conn *c);
+/* Answers TASKS for every host of the machine. */
+void pvmd_remote_tasks_all(struct pvmd_conn *c);
+/* Slave: remembers the task that asked for the halt, to spare it. */
+void pvmd_remote_halt_caller(struct pvmd_conn *c);
+
+/* addhost.c (master) */
+void pvmd_op_addhosts(struct pvmd_conn *c, struct pvmi_rbuf *r);
+void pvmd_op_delhosts(struct pvmd_conn *c, struct pvmi_rbuf *r);
+/* Starts the hosts of the hostfile; the daemon is "ready" after. */
+void pvmd_addhost_startup(char **lines, int n);
+/* A slave connected and said DD_HELLO; 0, or -1 to refuse it. */
+int pvmd_addhost_hello(struct pvmd_conn *c, struct pvmi_rbuf *r);
+/* True when host `index' is being started (a slave may connect as it). */
+int pvmd_addhost_expected(int index);
+/* A child of ours ended: maybe a remote shell starting a slave. */
+int pvmd_addhost_child(pid_t pid, int status);
+/* Gives up on slaves that did not come in time. */
+void pvmd_addhost_tick(void);
+/* Master halting: tells every slave to stop. */
+void pvmd_addhost_halt_all(void);
+
+/* slave.c */
+/* Reads the master's instructions from stdin (exits on failure). */
+void pvmd_slave_read_config(void);
+/* Listens on TCP, connects to the master, authenticates and says
+ * DD_HELLO (exits on failure). */
+void pvmd_slave_connect(void);
+/* Once the loop runs: adopts the link to the master. */
+void pvmd_slave_start(void);
 
 #endif /* COPVM_PVMD_H */

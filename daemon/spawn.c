@@ -1,6 +1,8 @@
 /*
- * spawn.c - the SPAWN request: choosing the host, finding the program,
- * and starting each task.
+ * spawn.c - the SPAWN request: finding the program and starting each
+ * task of this host.  Which hosts start how many is place.c's business;
+ * a request from another daemon (flag PVMD_SPAWN_PART) is that host's
+ * share of a spawn spread by the daemon of the asking task.
  *
  * The program is found as stock's default ep= does: a name with a '/' is
  * used as is (relative names from $HOME, the daemon's directory), any
@@ -17,6 +19,15 @@
  * through a close-on-exec pipe, so the slot gets PvmNoFile and no task
  * entry is left behind.  The reply lists the started tids first, then
  * the error codes, as pvm_spawn() promises its caller.
+ *
+ * A task gets SIGTERM if its daemon dies (PR_SET_PDEATHSIG): the machine
+ * then reports it gone, and it could not reach anyone any more anyway
+ * (stock leaves it running until its next PVM call fails).
+ *
+ * In a machine of several hosts each task also gets a TCP socket,
+ * already listening (COPVM_TCP_FD), whose port the daemon records: a task
+ * of another host that wants a direct route to it can connect before it
+ * has even started (PVMI_OP_ROUTE).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,10 +35,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <netinet/in.h>
 #include <unistd.h>
 
 #include "pvmd.h"
@@ -35,17 +48,7 @@
 #define DEFAULT_EP	"$HOME/pvm3/bin/$PVM_ARCH:$PVM_ROOT/bin/$PVM_ARCH"
 #define PATH_BUF	4096
 
-struct spawn_req {
-	char *file;
-	int flags;
-	char *where;
-	int count;
-	int argc;
-	char **argv;		/* argc args, NULL-terminated */
-	int envc;
-	char **env;		/* envc "NAME=value", NULL-terminated */
-	int ctx, outtid, outcode, outctx, trctid, trccode, trcctx;
-};
+static pid_t daemon_pid;		/* the parent its children expect */
 
 static int is_executable(const char *path)
 {
@@ -149,7 +152,8 @@ static void free_strv(char **v, int n)
 	free(v);
 }
 
-static void free_req(struct spawn_req *q)
+/* Frees what a decoded request holds. */
+void pvmd_spawn_req_free(struct spawn_req *q)
 {
 	free(q->file);
 	free(q->where);
@@ -196,18 +200,55 @@ static int read_req(struct pvmi_rbuf *r, struct spawn_req *q)
 	return pvmd_body_ok(r) ? 0 : -1;
 }
 
-/* Whether the flags and `where' select this host. */
-static int host_selected(const struct spawn_req *q)
+/* Encodes `q' with a new count and host into `w' (a SPAWN request for
+ * another daemon: that host's share, siblings to come later). */
+void pvmd_spawn_encode(const struct spawn_req *q, int count,
+		       const char *host, struct pvmi_wbuf *w)
 {
-	int ok = 1;
+	int i;
 
-	if (q->flags & PvmTaskHost)
-		ok = pvmd_is_self(q->where);
-	else if (q->flags & PvmTaskArch)
-		ok = !strcmp(q->where, PVMI_ARCH_NAME);
-	if (q->flags & PvmHostCompl)
-		ok = !ok;
-	return ok;
+	pvmi_w_str(w, q->file);
+	pvmi_w_int(w, (q->flags & ~(PvmTaskArch | PvmHostCompl)) |
+		   PvmTaskHost | PVMD_SPAWN_PART);
+	pvmi_w_str(w, host);
+	pvmi_w_int(w, count);
+	pvmi_w_int(w, q->argc);
+	for (i = 0; i < q->argc; i++)
+		pvmi_w_str(w, q->argv[i]);
+	pvmi_w_int(w, q->envc);
+	for (i = 0; i < q->envc; i++)
+		pvmi_w_str(w, q->env[i]);
+	pvmi_w_int(w, q->ctx);
+	pvmi_w_int(w, q->outtid);
+	pvmi_w_int(w, q->outcode);
+	pvmi_w_int(w, q->outctx);
+	pvmi_w_int(w, q->trctid);
+	pvmi_w_int(w, q->trccode);
+	pvmi_w_int(w, q->trcctx);
+}
+
+/* A TCP socket listening on every address for a task's direct routes;
+ * the fd, its port in *port, or -1. */
+static int tcp_listener(int *port)
+{
+	struct sockaddr_in sa;
+	socklen_t len = sizeof(sa);
+	int fd;
+
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	memset(&sa, 0, sizeof(sa));
+	sa.sin_family = AF_INET;
+	sa.sin_addr.s_addr = htonl(INADDR_ANY);
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    listen(fd, 128) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&sa, &len) < 0) {
+		close(fd);
+		return -1;
+	}
+	*port = ntohs(sa.sin_port);
+	return fd;
 }
 
 static int listen_at(const char *path)
@@ -235,7 +276,7 @@ static int listen_at(const char *path)
 /* In the child: set up and exec; reports errno on `errfd' on failure. */
 static void __attribute__((noreturn))
 exec_child(const struct spawn_req *q, char **argv, int via_path, int tid,
-	   int lfd, int outfd, int errfd)
+	   int lfd, int tfd, int outfd, int errfd)
 {
 	sigset_t none;
 	char buf[32];
@@ -246,6 +287,9 @@ exec_child(const struct spawn_req *q, char **argv, int via_path, int tid,
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGPIPE, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != daemon_pid)
+		_exit(127);		/* the daemon died already */
 	null = open("/dev/null", O_RDONLY);
 	if (null >= 0 && null != STDIN_FILENO)
 		dup2(null, STDIN_FILENO);
@@ -264,6 +308,13 @@ exec_child(const struct spawn_req *q, char **argv, int via_path, int tid,
 	setenv(PVMI_ENV_TID, buf, 1);
 	snprintf(buf, sizeof(buf), "%d", lfd);
 	setenv(PVMI_ENV_LFD, buf, 1);
+	if (tfd >= 0) {
+		fcntl(tfd, F_SETFD, 0);
+		snprintf(buf, sizeof(buf), "%d", tfd);
+		setenv(PVMI_ENV_TCPFD, buf, 1);
+	} else {
+		unsetenv(PVMI_ENV_TCPFD);
+	}
 	if (pvmd.opts.wd && chdir(pvmd.opts.wd) < 0)
 		goto fail;
 	if (via_path)
@@ -309,7 +360,7 @@ static int spawn_one(const struct spawn_req *q, char **argv, int with_dbg,
 {
 	char sock[PATH_BUF];
 	struct pvmd_task *t;
-	int lfd, out[2], err[2], e;
+	int lfd, tfd = -1, port = 0, out[2], err[2], e;
 	ssize_t n;
 	pid_t pid;
 
@@ -326,6 +377,9 @@ static int spawn_one(const struct spawn_req *q, char **argv, int with_dbg,
 		pvmd_task_discard(t);
 		return PvmOutOfRes;
 	}
+	if (pvmd.tcp_port && (tfd = tcp_listener(&port)) < 0)
+		pvmd_log("t%x gets no TCP listener: %s", (unsigned)t->tid,
+			 strerror(errno));
 	if (pipe2(out, O_CLOEXEC) < 0) {
 		close(lfd);
 		goto fail_sock;
@@ -336,10 +390,14 @@ static int spawn_one(const struct spawn_req *q, char **argv, int with_dbg,
 		close(out[1]);
 		goto fail_sock;
 	}
+	daemon_pid = getpid();
 	pid = fork();
 	if (pid == 0)
-		exec_child(q, argv, with_dbg, t->tid, lfd, out[1], err[1]);
+		exec_child(q, argv, with_dbg, t->tid, lfd, tfd, out[1],
+			   err[1]);
 	close(lfd);
+	if (tfd >= 0)
+		close(tfd);
 	close(out[1]);
 	close(err[1]);
 	if (pid < 0) {
@@ -363,6 +421,7 @@ static int spawn_one(const struct spawn_req *q, char **argv, int with_dbg,
 	}
 	t->pid = pid;
 	t->ptid = ptid;
+	t->tcp_port = tfd >= 0 ? port : 0;
 	t->ctx = q->ctx;
 	t->outtid = q->outtid;
 	t->outcode = q->outcode;
@@ -379,38 +438,53 @@ static int spawn_one(const struct spawn_req *q, char **argv, int with_dbg,
 	return t->tid;
 
 fail_sock:
+	if (tfd >= 0)
+		close(tfd);
 	unlink(sock);
 	pvmd_task_discard(t);
 	return PvmOutOfRes;
 }
 
-/* Gives every started task the list of its siblings. */
-static void set_siblings(const int32_t *tids, int n)
+/* Starts `n' tasks of `q' here for parent `ptid' (see pvmd.h); with
+ * `sibs_host', their sibling list will come from that host's daemon. */
+int pvmd_spawn_here(const struct spawn_req *q, int ptid, int sibs_host,
+		    int32_t *res, int n)
 {
 	struct pvmd_task *t;
-	int i;
+	char **argv = NULL, *path = NULL;
+	int i, nok = 0, nerr = 0, with_dbg = 0, v, code = PvmOk;
 
+	if (!(path = resolve(q->file))) {
+		pvmd_log("spawn %s: not found or not executable", q->file);
+		code = PvmNoFile;
+	} else if (!(argv = build_argv(q, path, &with_dbg))) {
+		code = PvmNoMem;
+	}
 	for (i = 0; i < n; i++) {
-		t = pvmd_task_find(tids[i]);
-		if (!t)
-			continue;
-		t->sibs = malloc((size_t)n * sizeof(*t->sibs));
-		if (t->sibs) {
-			memcpy(t->sibs, tids, (size_t)n * sizeof(*t->sibs));
-			t->nsib = n;
+		v = code == PvmOk ? spawn_one(q, argv, with_dbg, ptid) : code;
+		if (v > 0) {
+			res[nok++] = v;
+			if (sibs_host && (t = pvmd_task_find(v)))
+				t->sibs_host = sibs_host;
+		} else {
+			res[n - 1 - nerr++] = v;
 		}
 	}
+	free(argv);
+	free(path);
+	return nok;
 }
 
-/* SPAWN: reply "int started, ints[count]" with the started tids first,
- * then the error code of each slot that failed. */
+/* SPAWN: a task's request is spread over the hosts (place.c); another
+ * daemon's (PVMD_SPAWN_PART) is answered "int started, ints[count]" with
+ * the started tids first, then the error code of each slot that failed.
+ * A task may not set PVMD_SPAWN_PART itself. */
 void pvmd_op_spawn(struct pvmd_conn *c, struct pvmi_rbuf *r)
 {
 	struct spawn_req q;
 	struct pvmi_wbuf w = { 0 };
-	int32_t *res = NULL, code;
-	char **argv = NULL, *path = NULL;
-	int i, nok = 0, nerr = 0, ptid, with_dbg = 0, v;
+	int32_t *res;
+	int nok, ptid;
 
 	memset(&q, 0, sizeof(q));
 	if (read_req(r, &q) < 0) {
@@ -421,42 +495,24 @@ void pvmd_op_spawn(struct pvmd_conn *c, struct pvmi_rbuf *r)
 		pvmd_reply_status(c, PVMI_OP_SPAWN, PvmBadParam);
 		goto out;
 	}
+	if (c->kind != PVMD_CONN_PROXY || !(q.flags & PVMD_SPAWN_PART)) {
+		q.flags &= ~PVMD_SPAWN_PART;
+		if (c->kind != PVMD_CONN_PROXY) {
+			pvmd_place_spawn(c, &q);	/* takes q over */
+			return;
+		}
+	}
 	res = calloc((size_t)q.count, sizeof(*res));
 	if (!res) {
 		pvmd_reply_status(c, PVMI_OP_SPAWN, PvmNoMem);
 		goto out;
 	}
-	ptid = (q.flags & PvmNoSpawnParent) ? 0 : c->task->tid;
-	code = PvmOk;
-	if (!host_selected(&q)) {
-		code = PvmNoHost;
-	} else if (!(path = resolve(q.file))) {
-		pvmd_log("spawn %s: not found or not executable", q.file);
-		code = PvmNoFile;
-	} else if (!(argv = build_argv(&q, path, &with_dbg))) {
-		code = PvmNoMem;
-	}
-	for (i = 0; i < q.count; i++) {
-		if (code == PvmOk) {
-			v = spawn_one(&q, argv, with_dbg, ptid);
-			if (v > 0) {
-				res[nok++] = v;
-				continue;
-			}
-			res[q.count - 1 - nerr++] = v;
-		} else {
-			res[q.count - 1 - nerr++] = code;
-		}
-	}
-	set_siblings(res, nok);
+	ptid = (q.flags & PvmNoSpawnParent) ? 0 : pvmd_conn_tid(c);
+	nok = pvmd_spawn_here(&q, ptid, c->host, res, q.count);
 	pvmi_w_int(&w, nok);
 	pvmi_w_ints(&w, res, (size_t)q.count);
 	pvmd_reply(c, PVMI_OP_SPAWN, &w);
-	for (i = 0; i < nok; i++)
-		pvmd_output_announce(res[i]);
-out:
 	free(res);
-	free(argv);
-	free(path);
-	free_req(&q);
+out:
+	pvmd_spawn_req_free(&q);
 }

@@ -12,7 +12,13 @@
  * A task leaves the table exactly once, through pvmd_task_gone(): on
  * EXIT, when its control connection closes, when its process is reaped,
  * or when it is killed.  That one place unlinks its socket, drops its
- * mailbox entries, sends the PvmTaskExit notifies and frees its contexts.
+ * mailbox entries, sends the PvmTaskExit notifies and frees its contexts;
+ * a slave also tells the master, which keeps the mailbox.
+ *
+ * REGISTER hands the task the machine's secret (for the handshake of its
+ * direct routes over TCP).  A task started by a spawn that covers several
+ * hosts is answered only when the whole list of its siblings is known
+ * (pvmd_tasks_siblings), so pvm_siblings() is right from the start.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,12 +27,22 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "auth.h"
 #include "pvmd.h"
 
 struct ctx_ent {
 	struct ctx_ent *next;
 	int ctx;
 	int owner;
+};
+
+/* A message that came (from another host, through the daemons) before
+ * its task registered; a local sender's wait in the task's socket. */
+struct pvmd_held {
+	struct pvmd_held *next;
+	struct pvmi_frame f;
+	size_t len;
+	unsigned char body[];
 };
 
 static struct pvmd_task *tasks;		/* sorted by tid */
@@ -127,11 +143,57 @@ static void unlink_task(struct pvmd_task *t)
 	}
 }
 
+static void free_held(struct pvmd_task *t)
+{
+	struct pvmd_held *h;
+
+	while ((h = t->held)) {
+		t->held = h->next;
+		free(h);
+	}
+	t->held_tail = NULL;
+}
+
 static void free_task(struct pvmd_task *t)
 {
+	free_held(t);
 	free(t->aout);
 	free(t->sibs);
 	free(t);
+}
+
+/* Keeps a message for a task that has not registered yet. */
+int pvmd_task_hold(struct pvmd_task *t, const struct pvmi_frame *f,
+		   const void *body, size_t len)
+{
+	struct pvmd_held *h = malloc(sizeof(*h) + len);
+
+	if (!h)
+		return -1;
+	h->next = NULL;
+	h->f = *f;
+	h->len = len;
+	if (len)
+		memcpy(h->body, body, len);
+	if (!t->held_tail)
+		t->held_tail = &t->held;
+	*t->held_tail = h;
+	t->held_tail = &h->next;
+	return 0;
+}
+
+/* Hands a newly registered task the messages that waited for it. */
+static void flush_held(struct pvmd_task *t)
+{
+	struct pvmd_held *h;
+
+	while (t->conn && (h = t->held)) {
+		t->held = h->next;
+		pvmd_conn_send(t->conn, &h->f, h->body, h->len);
+		free(h);
+	}
+	if (!t->held)
+		t->held_tail = NULL;
 }
 
 /* Builds the path of a task's socket into `buf'; 0, or -1 if too long
@@ -186,11 +248,20 @@ void pvmd_task_gone(struct pvmd_task *t, const char *why)
 		t->conn = NULL;
 	}
 	pvmd_log("t%x (%s) gone: %s", (unsigned)tid, t->aout, why);
+	if (t->sibs_host)
+		pvmd_output_announce(tid);	/* let its output be read */
 	free_task(t);
 	unlink_sock(tid);
 	pvmd_mbox_task_gone(tid);
 	pvmd_notify_task_gone(tid);
 	free_contexts_of(tid);
+	if (pvmd.slave) {
+		struct pvmi_wbuf w = { 0 };
+
+		pvmi_w_int(&w, tid);
+		pvmd_peer_send_dd(PVMI_MASTER_INDEX, PVMI_DD_TASKGONE, &w);
+		pvmi_w_free(&w);
+	}
 	pvmd_output_kick();
 }
 
@@ -276,7 +347,57 @@ static void reply_register(struct pvmd_conn *c, struct pvmd_task *t)
 		pvmi_w_int(&w, 1);
 		pvmi_w_ints(&w, &self, 1);
 	}
+	pvmi_w_bytes(&w, pvmd.secret, PVMI_SECRET_LEN);
+	pvmi_w_int(&w, pvmd.tcp_port ? PVMI_REG_NET : 0);
 	pvmd_reply(c, PVMI_OP_REGISTER, &w);
+	flush_held(t);
+}
+
+/* Sets the sibling list of each task of this host among `tids'; those
+ * that waited for it (a spawn over several hosts) get their REGISTER
+ * answered and their output read from now on. */
+void pvmd_tasks_siblings(const int32_t *tids, int n)
+{
+	struct pvmd_task *t;
+	int i, held;
+
+	for (i = 0; i < n; i++) {
+		t = pvmd_task_find(tids[i]);
+		if (!t)
+			continue;
+		free(t->sibs);
+		t->nsib = 0;
+		t->sibs = malloc((size_t)(n ? n : 1) * sizeof(*t->sibs));
+		if (t->sibs) {
+			memcpy(t->sibs, tids, (size_t)n * sizeof(*t->sibs));
+			t->nsib = n;
+		}
+		if (!t->sibs_host)
+			continue;
+		t->sibs_host = 0;
+		held = t->conn && t->conn->deferred;
+		if (held) {
+			t->conn->deferred = 0;
+			reply_register(t->conn, t);
+			pvmd_conn_resume(t->conn);
+		}
+		pvmd_output_announce(t->tid);
+	}
+}
+
+/* Host `index', which was to send some tasks their siblings, is gone:
+ * they go on with what they have. */
+void pvmd_tasks_siblings_host_gone(int index)
+{
+	struct pvmd_task *t;
+	int32_t tid;
+
+	for (t = tasks; t; t = t->next) {
+		if (t->sibs_host != index)
+			continue;
+		tid = t->tid;
+		pvmd_tasks_siblings(&tid, 1);
+	}
 }
 
 /* REGISTER: a claimed tid is honoured only if spawn.c reserved it and no
@@ -329,6 +450,10 @@ void pvmd_op_register(struct pvmd_conn *c, struct pvmi_rbuf *r)
 	c->task = t;
 	pvmd_dbg(PVMD_DBG_TASK, "t%x registered (pid %ld)", (unsigned)t->tid,
 		 (long)pid);
+	if (t->sibs_host) {
+		c->deferred = 1;	/* answered by pvmd_tasks_siblings */
+		return;
+	}
 	reply_register(c, t);
 }
 

@@ -8,6 +8,11 @@
  * in order.  Sends block until the kernel has the whole frame but keep
  * reading incoming frames while they wait, so two tasks sending large
  * messages to each other cannot deadlock.
+ *
+ * Direct routes to tasks of other hosts are TCP circuits (LINK_TCP,
+ * route_tcp.c), read and written here like any link once their handshake
+ * is done; frames on a circuit must come from the task it authenticated
+ * as.  route_link.h is what the two files share.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,31 +27,17 @@
 #include "conn.h"
 #include "proto.h"
 #include "pvmi.h"
+#include "route_link.h"
 #include "transport.h"
 
-#define RX_CAP		65536	/* staging buffer for small frames */
 #define IOV_INLINE	64
-
-enum link_kind { LINK_DAEMON, LINK_OUT, LINK_IN };
-
-struct link {
-	int fd;
-	int kind;
-	int peer;			/* destination tid (LINK_OUT) */
-	const struct pvmi_transport *tp;
-	unsigned char *rx;		/* staging buffer, RX_CAP bytes */
-	size_t rxhead, rxtail;
-	struct pvmi_frame f;		/* header of the frame in progress */
-	unsigned char *body;		/* its body when read directly */
-	size_t got;
-	int dead;			/* ended; dropped by sweep_dead() */
-};
 
 static struct link **links;
 static int nlinks, linkcap;
 static struct link *daemon_link;
 static int listen_fd = -1;
 static const struct pvmi_transport *listen_tp = &pvmi_transport_unix;
+static unsigned long next_serial;
 
 /* The single outstanding daemon request's reply. */
 static int reply_wanted;
@@ -54,8 +45,9 @@ static int reply_ready;
 static unsigned char *reply_body;
 static size_t reply_len;
 
-static struct link *link_add(int fd, int kind, int peer,
-			     const struct pvmi_transport *tp)
+/* Adds a link; NULL when out of memory (the caller closes `fd'). */
+struct link *pvmi_link_add(int fd, int kind, int peer,
+			   const struct pvmi_transport *tp)
 {
 	struct link *l;
 
@@ -75,11 +67,13 @@ static struct link *link_add(int fd, int kind, int peer,
 	l->kind = kind;
 	l->peer = peer;
 	l->tp = tp;
+	l->serial = ++next_serial;
 	links[nlinks++] = l;
 	return l;
 }
 
-static void link_drop(struct link *l)
+/* Closes and frees a link. */
+void pvmi_link_drop(struct link *l)
 {
 	int i;
 
@@ -91,10 +85,20 @@ static void link_drop(struct link *l)
 	}
 	if (l == daemon_link)
 		daemon_link = NULL;
+	pvmi_tcp_auth_end(l);
 	close(l->fd);
 	free(l->rx);
 	free(l->body);
 	free(l);
+}
+
+/* Calls `fn' on every link (which must not add or drop links). */
+void pvmi_link_each(void (*fn)(struct link *l, void *arg), void *arg)
+{
+	int i;
+
+	for (i = 0; i < nlinks; i++)
+		fn(links[i], arg);
 }
 
 static struct link *out_link(int tid)
@@ -107,6 +111,8 @@ static struct link *out_link(int tid)
 	return NULL;
 }
 
+/* Connects to this host's pvmd; PvmOk, or PvmSysErr when none answers
+ * (conn.h). */
 int pvmi_conn_daemon_open(void)
 {
 	struct sockaddr_un sa;
@@ -128,18 +134,22 @@ int pvmi_conn_daemon_open(void)
 		return PvmSysErr;
 	}
 	if (fcntl(s, F_SETFL, fcntl(s, F_GETFL) | O_NONBLOCK) < 0 ||
-	    !(daemon_link = link_add(s, LINK_DAEMON, 0, &pvmi_transport_unix))) {
+	    !(daemon_link = pvmi_link_add(s, LINK_DAEMON, 0, &pvmi_transport_unix))) {
 		close(s);
 		return PvmSysErr;
 	}
 	return PvmOk;
 }
 
+/* Non-zero while the link to the daemon is up
+ * (conn.h). */
 int pvmi_conn_daemon_up(void)
 {
 	return daemon_link != NULL;
 }
 
+/* Adopts listening fd `fd' as this task's unix endpoint
+ * (conn.h). */
 void pvmi_conn_set_listener(int fd)
 {
 	if (listen_fd >= 0 && listen_fd != fd)
@@ -147,10 +157,12 @@ void pvmi_conn_set_listener(int fd)
 	listen_fd = fd;
 }
 
+/* Closes every link and endpoint and forgets the secret; with
+ * `unlink_tid' also removes that task's endpoint name (conn.h). */
 void pvmi_conn_close_all(int unlink_tid)
 {
 	while (nlinks)
-		link_drop(links[nlinks - 1]);
+		pvmi_link_drop(links[nlinks - 1]);
 	free(links);
 	links = NULL;
 	linkcap = 0;
@@ -158,6 +170,7 @@ void pvmi_conn_close_all(int unlink_tid)
 		close(listen_fd);
 		listen_fd = -1;
 	}
+	pvmi_tcp_reset();
 	if (unlink_tid)
 		listen_tp->unlisten(unlink_tid);
 	free(reply_body);
@@ -173,29 +186,34 @@ static void accept_all(void);
  * writes its messages before it leaves, so its last messages are in our
  * socket buffers by the time the daemon reports its exit, and must be
  * queued before that report (stock routes both through the daemon and
- * keeps this order). */
+ * keeps this order).  For a task of another host that used a direct
+ * route this holds as far as its messages reached our host before the
+ * report did; pvm_exit() waits until its circuits are acknowledged. */
 static void drain_peers(void)
 {
 	int i;
 
 	if (listen_fd >= 0)
 		accept_all();
+	pvmi_tcp_accept();
 	for (i = 0; i < nlinks; i++) {
-		if (links[i]->kind != LINK_IN || links[i]->dead)
+		if ((links[i]->kind != LINK_IN && links[i]->kind != LINK_TCP) ||
+		    links[i]->dead || links[i]->connecting)
 			continue;
 		if (link_read(links[i]) < 0)
 			links[i]->dead = 1;
 	}
 }
 
-/* Drops the links that ended during a pump round. */
-static void sweep_dead(void)
+/* Drops the links that ended during a pump round (not those being
+ * written: their writer drops them). */
+void pvmi_link_sweep(void)
 {
 	int i;
 
 	for (i = nlinks - 1; i >= 0; i--)
-		if (i < nlinks && links[i]->dead)
-			link_drop(links[i]);
+		if (i < nlinks && links[i]->dead && !links[i]->busy)
+			pvmi_link_drop(links[i]);
 }
 
 /* Hands a complete frame to its consumer; takes ownership of `body'.
@@ -215,7 +233,8 @@ static int frame_done(struct link *l, unsigned char *body)
 		reply_ready = 1;
 		return 0;
 	}
-	if (l->f.kind != PVMI_KIND_USER) {
+	if (l->f.kind != PVMI_KIND_USER ||
+	    (l->kind == LINK_TCP && l->f.src != l->peer)) {
 		free(body);
 		return -1;
 	}
@@ -306,7 +325,9 @@ static int link_read(struct link *l)
 			if (n > 0) {
 				any = 1;
 				l->rxtail += n;
-				if (parse_staged(l))
+				if (l->auth && pvmi_tcp_auth_input(l) < 0)
+					return -1;
+				if (!l->auth && parse_staged(l))
 					return -1;
 			}
 		}
@@ -329,7 +350,7 @@ static void accept_all(void)
 	int fd;
 
 	while ((fd = listen_tp->accept(listen_fd)) >= 0) {
-		if (!link_add(fd, LINK_IN, 0, listen_tp))
+		if (!pvmi_link_add(fd, LINK_IN, 0, listen_tp))
 			close(fd);
 	}
 }
@@ -338,15 +359,15 @@ static void accept_all(void)
  * writability) for up to `timeout_ms'.  Returns 1 when something was
  * read, accepted or `wfd' became writable, 0 on timeout, PvmSysErr when
  * there is nothing left to wait on. */
-static int pump_once(int timeout_ms, int wfd)
+int pvmi_link_pump(int timeout_ms, int wfd)
 {
 	struct pollfd stackfds[32], *pfd = stackfds;
 	struct link *stackmap[32], **map = stackmap;
 	int n = 0, i, r, any = 0;
 
-	if (nlinks + 2 > 32) {
-		pfd = malloc((nlinks + 2) * sizeof(*pfd));
-		map = malloc((nlinks + 2) * sizeof(*map));
+	if (nlinks + 3 > 32) {
+		pfd = malloc((nlinks + 3) * sizeof(*pfd));
+		map = malloc((nlinks + 3) * sizeof(*map));
 		if (!pfd || !map) {
 			free(pfd == stackfds ? NULL : pfd);
 			free(map == stackmap ? NULL : map);
@@ -354,7 +375,7 @@ static int pump_once(int timeout_ms, int wfd)
 		}
 	}
 	for (i = 0; i < nlinks; i++) {
-		if (links[i]->kind == LINK_OUT)
+		if (links[i]->kind == LINK_OUT || links[i]->connecting)
 			continue;
 		pfd[n].fd = links[i]->fd;
 		pfd[n].events = POLLIN;
@@ -362,6 +383,11 @@ static int pump_once(int timeout_ms, int wfd)
 	}
 	if (listen_fd >= 0) {
 		pfd[n].fd = listen_fd;
+		pfd[n].events = POLLIN;
+		map[n++] = NULL;
+	}
+	if (pvmi_tcp_listen_fd() >= 0) {
+		pfd[n].fd = pvmi_tcp_listen_fd();
 		pfd[n].events = POLLIN;
 		map[n++] = NULL;
 	}
@@ -387,13 +413,17 @@ static int pump_once(int timeout_ms, int wfd)
 		} else if (pfd[i].fd == listen_fd && !map[i]) {
 			accept_all();
 			any = 1;
+		} else if (pfd[i].fd == pvmi_tcp_listen_fd() && !map[i]) {
+			pvmi_tcp_accept();
+			any = 1;
 		} else if (map[i] && !map[i]->dead) {
 			if (link_read(map[i]) < 0)
 				map[i]->dead = 1;
 			any = 1;
 		}
 	}
-	sweep_dead();
+	pvmi_tcp_expire();
+	pvmi_link_sweep();
 	r = any;
 out:
 	if (pfd != stackfds)
@@ -403,9 +433,11 @@ out:
 	return r;
 }
 
+/* Waits up to `timeout_ms' for input and reads all complete frames
+ * (conn.h). */
 int pvmi_pump(int timeout_ms)
 {
-	return pump_once(timeout_ms, -1);
+	return pvmi_link_pump(timeout_ms, -1);
 }
 
 /* Writes a whole frame (header + iov) to `l', pumping input while the
@@ -424,6 +456,7 @@ static int link_write(struct link *l, struct pvmi_frame *f,
 	iov[0].iov_len = sizeof(hdr);
 	if (nbody)
 		memcpy(iov + 1, body, nbody * sizeof(*iov));
+	l->busy++;
 	while (i < cnt) {
 		ssize_t n = l->tp->writev(l->fd, iov + i,
 					  cnt - i > 1024 ? 1024 : cnt - i);
@@ -435,7 +468,7 @@ static int link_write(struct link *l, struct pvmi_frame *f,
 				rc = -1;
 				break;
 			}
-			if (pump_once(-1, l->fd) == PvmSysErr) {
+			if (pvmi_link_pump(-1, l->fd) == PvmSysErr || l->dead) {
 				rc = -1;
 				break;
 			}
@@ -454,6 +487,7 @@ static int link_write(struct link *l, struct pvmi_frame *f,
 		while (i < cnt && iov[i].iov_len == 0)
 			i++;
 	}
+	l->busy--;
 	if (iov != stackiov)
 		free(iov);
 	return rc;
@@ -480,22 +514,16 @@ static int body_iov(const struct pvmi_msg *m, struct iovec **iovp,
 	return n;
 }
 
-int pvmi_conn_send(int dst, struct pvmi_frame *f, const struct pvmi_msg *m)
+/* Writes frame `f' with message `m' on `l'; PvmOk, PvmNoMem, or -1 when
+ * the link broke (the caller drops it). */
+int pvmi_link_send(struct link *l, struct pvmi_frame *f,
+		   const struct pvmi_msg *m)
 {
 	struct iovec stack[IOV_INLINE], *iov;
-	struct link *l = out_link(dst);
-	int n, rc, fd;
+	int n, rc;
 
-	if (!l) {
-		rc = pvmi_transport_unix.open(dst, &fd);
-		if (rc != PvmOk)
-			return rc;
-		l = link_add(fd, LINK_OUT, dst, &pvmi_transport_unix);
-		if (!l) {
-			close(fd);
-			return PvmNoMem;
-		}
-	}
+	stack[0].iov_base = NULL;	/* quiets gcc: nothing is read when n == 0 */
+	stack[0].iov_len = 0;
 	n = body_iov(m, &iov, stack, IOV_INLINE);
 	if (n < 0)
 		return PvmNoMem;
@@ -504,13 +532,53 @@ int pvmi_conn_send(int dst, struct pvmi_frame *f, const struct pvmi_msg *m)
 	rc = link_write(l, f, iov, n);
 	if (iov != stack)
 		free(iov);
+	return rc;
+}
+
+/* Sends to task `dst' of this host over its cached unix circuit
+ * (conn.h). */
+int pvmi_conn_send(int dst, struct pvmi_frame *f, const struct pvmi_msg *m)
+{
+	struct link *l = out_link(dst);
+	int rc, fd;
+
+	if (!l) {
+		rc = pvmi_transport_unix.open(dst, &fd);
+		if (rc != PvmOk)
+			return rc;
+		l = pvmi_link_add(fd, LINK_OUT, dst, &pvmi_transport_unix);
+		if (!l) {
+			close(fd);
+			return PvmNoMem;
+		}
+	}
+	rc = pvmi_link_send(l, f, m);
 	if (rc == -1) {
-		link_drop(l);
+		pvmi_link_drop(l);
 		return PvmNoTask;
 	}
 	return rc;
 }
 
+/* Sends a frame to the daemon, which hands it on to its destination:
+ * the default route to a task of another host (conn.h). */
+int pvmi_conn_send_daemon(struct pvmi_frame *f, const struct pvmi_msg *m)
+{
+	int rc;
+
+	if (!daemon_link)
+		return PvmSysErr;
+	rc = pvmi_link_send(daemon_link, f, m);
+	if (rc == -1) {
+		pvmi_link_drop(daemon_link);
+		return PvmSysErr;
+	}
+	return rc;
+}
+
+
+/* Sends daemon request `op' and waits for its reply, reading other
+ * input meanwhile (conn.h). */
 int pvmi_call(int op, const struct pvmi_wbuf *req, struct pvmi_rbuf *rep)
 {
 	struct pvmi_frame f = { 0 };
@@ -532,12 +600,12 @@ int pvmi_call(int op, const struct pvmi_wbuf *req, struct pvmi_rbuf *rep)
 	reply_wanted = 1;
 	reply_ready = 0;
 	if (link_write(daemon_link, &f, &iov, req->len ? 1 : 0)) {
-		link_drop(daemon_link);
+		pvmi_link_drop(daemon_link);
 		reply_wanted = 0;
 		return PvmSysErr;
 	}
 	while (!reply_ready && daemon_link) {
-		r = pump_once(-1, -1);
+		r = pvmi_link_pump(-1, -1);
 		if (r == PvmSysErr)
 			break;
 	}
@@ -549,11 +617,13 @@ int pvmi_call(int op, const struct pvmi_wbuf *req, struct pvmi_rbuf *rep)
 	return PvmOk;
 }
 
+/* The fds the library waits on, the daemon link first
+ * (conn.h). */
 int pvmi_conn_fds(int **fds)
 {
 	static int *arr;
 	int i, n = 0, *extra, nextra = pvmi_compat_fds(&extra);
-	int *na = realloc(arr, (nlinks + 2 + nextra) * sizeof(*arr));
+	int *na = realloc(arr, (nlinks + 3 + nextra) * sizeof(*arr));
 
 	if (!na)
 		return PvmNoMem;
@@ -562,8 +632,11 @@ int pvmi_conn_fds(int **fds)
 		arr[n++] = daemon_link->fd;
 	if (listen_fd >= 0)
 		arr[n++] = listen_fd;
+	if (pvmi_tcp_listen_fd() >= 0)
+		arr[n++] = pvmi_tcp_listen_fd();
 	for (i = 0; i < nlinks; i++)
-		if (links[i] != daemon_link && links[i]->kind == LINK_IN)
+		if (links[i] != daemon_link && (links[i]->kind == LINK_IN ||
+		    (links[i]->kind == LINK_TCP && !links[i]->connecting)))
 			arr[n++] = links[i]->fd;
 	for (i = 0; i < nextra; i++)
 		arr[n++] = extra[i];

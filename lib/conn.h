@@ -34,6 +34,30 @@ void pvmi_conn_close_all(int unlink_tid);
  * PvmNoTask when the task has no endpoint or vanished, or PvmSysErr. */
 int pvmi_conn_send(int dst, struct pvmi_frame *f, const struct pvmi_msg *m);
 
+/* Sends frame `f' (message `m') to the daemon, which hands it on to its
+ * destination (the default route to a task of another host).  PvmOk or
+ * PvmSysErr when the daemon is gone. */
+int pvmi_conn_send_daemon(struct pvmi_frame *f, const struct pvmi_msg *m);
+/* Sends frame `f' on the direct TCP circuit with task `dst'; PvmOk, or
+ * PvmNoTask when there is no such circuit (any more). */
+int pvmi_conn_send_tcp(int dst, struct pvmi_frame *f,
+		       const struct pvmi_msg *m);
+/* Non-zero when an authenticated TCP circuit with task `tid' is up. */
+int pvmi_conn_tcp_up(int tid);
+/* Connects to task `tid' at `addr':`port' and runs the handshake,
+ * reading other input meanwhile, for at most `timeout_ms'.  PvmOk once
+ * the circuit is up, else PvmSysErr (no circuit is left behind). */
+int pvmi_conn_tcp_open(int tid, const char *addr, int port, int timeout_ms);
+/* Makes sure this task listens on TCP; returns the port, 0 on failure. */
+int pvmi_conn_tcp_listen(void);
+/* Adopts listening TCP socket `fd' (made by the daemon that spawned us). */
+void pvmi_conn_tcp_adopt(int fd);
+/* Sets the machine's secret, which TCP circuits must prove. */
+void pvmi_conn_set_secret(const unsigned char *key);
+/* Waits up to `timeout_ms' until every TCP circuit's sent data has been
+ * acknowledged by the other host (before telling the daemon we leave). */
+void pvmi_conn_tcp_drain(int timeout_ms);
+
 /* Waits up to `timeout_ms' (-1: no limit) for incoming data and reads all
  * complete frames.  Returns 1 if anything was read or accepted, 0 on
  * timeout, PvmSysErr when nothing can ever arrive (no links left). */

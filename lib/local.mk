@@ -7,7 +7,8 @@ lib_libpvm3_la_SOURCES = \
 	lib/pack.c \
 	lib/packf.c \
 	lib/buffers.c \
-	lib/transport.h lib/transport_unix.c \
+	lib/transport.h lib/transport_unix.c lib/transport_tcp.c \
+	lib/route.c lib/route.h lib/route_tcp.c lib/route_link.h \
 	lib/conn.c lib/conn.h \
 	lib/task.c lib/task.h \
 	lib/send.c \

@@ -2,9 +2,11 @@
  * send.c - pvm_send, pvm_mcast and pvm_psend.
  *
  * A message to a task of this host goes straight to that task over the
- * cached circuit (conn.c); a message to ourselves is queued directly.  As
- * in stock PVM a send is asynchronous: a message to a task that has
- * already exited is discarded and the send still succeeds.
+ * cached circuit (conn.c); a message to ourselves is queued directly; a
+ * message to a task of another host takes the route route.c chose for
+ * it.  As in stock PVM a send is asynchronous: a message to a task that
+ * has already exited, or whose host left the machine, is discarded and
+ * the send still succeeds.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,15 +15,14 @@
 #include "msg.h"
 #include "proto.h"
 #include "pvmi.h"
+#include "route.h"
 #include "task.h"
 
-/* Checks that `tid' can name a task; PvmOk, PvmBadParam or PvmNoHost. */
+/* Checks that `tid' can name a task; PvmOk or PvmBadParam. */
 int pvmi_check_task_tid(int tid)
 {
 	if (tid <= 0 || PVMI_TID_LOCAL(tid) == 0 || PVMI_TID_HOST(tid) == 0)
 		return PvmBadParam;
-	if (PVMI_TID_HOST(tid) != PVMI_TID_HOST(pvmi.mytid))
-		return PvmNoHost;	/* single-host machine for now */
 	return PvmOk;
 }
 
@@ -65,6 +66,8 @@ int pvmi_send_msg(struct pvmi_msg *m, int tid, int tag)
 	f.ctx = pvmi.ctx;
 	f.enc = m->enc;
 	f.kind = PVMI_KIND_USER;
+	if (PVMI_TID_HOST(tid) != PVMI_TID_HOST(pvmi.mytid))
+		return pvmi_route_send(tid, &f, m);
 	rc = pvmi_conn_send(tid, &f, m);
 	if (rc == PvmNoTask)
 		rc = PvmOk;	/* asynchronous: a gone task's mail is dropped */

@@ -24,7 +24,9 @@
 #include "conn.h"
 #include "proto.h"
 #include "pvmi.h"
+#include "auth.h"
 #include "recv.h"
+#include "route.h"
 #include "task.h"
 #include "transport.h"
 
@@ -114,6 +116,26 @@ static int connect_daemon(void)
 	return PvmSysErr;
 }
 
+/* A listening socket whose number is in environment variable `name'
+ * (made by the daemon that spawned us), or -1; the variable goes. */
+static int inherited_fd(const char *name)
+{
+	const char *f = getenv(name);
+	int fd, on = 0;
+	socklen_t len = sizeof(on);
+
+	if (!f)
+		return -1;
+	fd = (int)strtol(f, NULL, 10);
+	unsetenv(name);
+	if (fd < 0 || getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &on, &len) ||
+	    !on)
+		return -1;
+	fcntl(fd, F_SETFD, FD_CLOEXEC);
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	return fd;
+}
+
 /* The endpoint pvmd made for us when it spawned us, if any. */
 static int inherited_endpoint(int *tid)
 {
@@ -136,27 +158,20 @@ static int inherited_endpoint(int *tid)
 	return fd;
 }
 
-static const char *program_name(void)
-{
-	static char name[256];
-	ssize_t n = readlink("/proc/self/exe", name, sizeof(name) - 1);
-
-	if (n <= 0)
-		return "";
-	name[n] = '\0';
-	return name;
-}
-
-static int do_register(int claimed)
+static int do_register(int claimed, int tcp_fd)
 {
 	struct pvmi_wbuf w = { 0 };
 	struct pvmi_rbuf r;
-	int32_t v[9];
+	const unsigned char *key;
+	size_t keylen = 0;
+	int32_t v[9], flags;
 	int rc, i, nsib;
 
 	pvmi_w_int(&w, getpid());
 	pvmi_w_int(&w, claimed);
-	pvmi_w_str(&w, pvmmytaskname ? pvmmytaskname : program_name());
+	/* Like stock, a task started by hand has no program name; a spawned
+	 * one is named by the daemon that started it. */
+	pvmi_w_str(&w, pvmmytaskname ? pvmmytaskname : "");
 	rc = pvmi_call(PVMI_OP_REGISTER, &w, &r);
 	pvmi_w_free(&w);
 	if (rc != PvmOk)
@@ -198,12 +213,19 @@ static int do_register(int claimed)
 	if (nsib && pvmi_r_ints(&r, (int32_t *)pvmi.sibs, nsib))
 		return PvmSysErr;
 	pvmi.nsibs = nsib;
+	/* the machine's secret and flags (direct routes between hosts) */
+	key = pvmi_r_bytes(&r, &keylen);
+	flags = pvmi_r_int(&r);
+	if (!r.failed && key && keylen == PVMI_SECRET_LEN)
+		pvmi_route_enrolled(key, flags, tcp_fd);
+	else if (tcp_fd >= 0)
+		close(tcp_fd);
 	return PvmOk;
 }
 
 int pvmi_attach(void)
 {
-	int claimed, lfd, rc;
+	int claimed, lfd, tfd, rc;
 
 	if (attached && pvmi.pid == getpid())
 		return PvmOk;
@@ -216,12 +238,15 @@ int pvmi_attach(void)
 	}
 	pvmi.pid = getpid();
 	lfd = inherited_endpoint(&claimed);
+	tfd = inherited_fd(PVMI_ENV_TCPFD);
 	if (connect_daemon() != PvmOk) {
 		if (lfd >= 0)
 			close(lfd);
+		if (tfd >= 0)
+			close(tfd);
 		return PvmSysErr;
 	}
-	rc = do_register(lfd >= 0 ? claimed : 0);
+	rc = do_register(lfd >= 0 ? claimed : 0, tfd);
 	if (rc != PvmOk) {
 		if (lfd >= 0)
 			close(lfd);
@@ -251,9 +276,14 @@ void pvmi_detach(int tell_daemon)
 
 	if (!attached)
 		return;
+	/* let messages on direct circuits reach their host before the
+	 * daemon reports that we left */
+	if (tell_daemon)
+		pvmi_conn_tcp_drain(2000);
 	if (tell_daemon && pvmi_conn_daemon_up())
 		pvmi_call(PVMI_OP_EXIT, &w, &r);
 	pvmi_conn_close_all(pvmi.mytid);
+	pvmi_route_reset();
 	pvmi_recv_reset();
 	attached = 0;
 	pvmi.mytid = 0;

@@ -142,7 +142,9 @@ static ssize_t unix_read(int fd, void *buf, size_t len)
 const struct pvmi_transport pvmi_transport_unix = {
 	.name = "unix",
 	.open = unix_open,
+	.connect = NULL,
 	.listen = unix_listen,
+	.port = NULL,
 	.accept = unix_accept,
 	.unlisten = unix_unlisten,
 	.writev = unix_writev,

@@ -87,14 +87,15 @@ START_TEST(register_and_config)
 	ck_assert_int_eq(op_int(fd, PVMI_OP_FREECTX, c1), PvmOk);
 	ck_assert_int_eq(op_int(fd, PVMI_OP_FREECTX, c1), PvmBadParam);
 
+	/* a host name that could not go to a remote shell */
 	pvmi_w_int(&w, 2);
 	pvmi_w_str(&w, "localhost");
-	pvmi_w_str(&w, "elsewhere");
+	pvmi_w_str(&w, "else;where");
 	body = call(fd, PVMI_OP_ADDHOSTS, &w, &r);
 	ck_assert_int_eq(pvmi_r_int(&r), 0);
 	ck_assert_int_eq(pvmi_r_ints(&r, v, 2), 0);
 	ck_assert_int_eq(v[0], PvmDupHost);
-	ck_assert_int_eq(v[1], PvmNotImpl);
+	ck_assert_int_eq(v[1], PvmBadParam);
 	free(body);
 	pvmi_w_int(&w, 1);
 	pvmi_w_str(&w, "elsewhere");
@@ -970,7 +971,9 @@ START_TEST(startup_checks)
 	snprintf(hf, sizeof(hf), "%s/hostfile", base);
 	write_file(hf, "# test\n* sp=77\n"
 		   "myhost sp=1234 ep=/nonexistent:$HOME/mybin\n"
-		   "otherhost\n", 0600);
+		   "otherhost ip=127.0.0.1\n", 0600);
+	/* otherhost cannot start: its remote shell fails at once */
+	setenv("PVM_RSH", "/bin/false", 1);
 	snprintf(out, sizeof(out), "%s/mybin", home);
 	mkdir(out, 0755);
 	snprintf(out, sizeof(out), "%s/mybin/eptask", home);
@@ -991,7 +994,8 @@ START_TEST(startup_checks)
 	/* ep= replaces the default search path */
 	ck_assert_int_eq(spawn(fd, "eptask", 0, "", 1, no_args, NULL, 0, 0,
 			       &tid), 1);
-	ck_assert(log_has_in(path, "host otherhost not added"));
+	ck_assert(log_has_in(path, "cannot add host otherhost"));
+	unsetenv("PVM_RSH");
 	halt_via(fd);
 	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
 	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);

@@ -24,6 +24,8 @@
 
 char base[256], dir[512], sockpath[800], home[300];
 pid_t dpid;
+unsigned char fixture_secret[32];
+int fixture_regflags;
 
 /* ---- the daemon ---- */
 
@@ -264,7 +266,7 @@ unsigned char *call(int fd, int op, struct pvmi_wbuf *w,
 		pvmi_w_free(w);
 	for (;;) {
 		ck_assert_int_eq(read_frame(fd, REPLY_MS, &f, &body), 1);
-		ck_assert_int_eq(f.src, DTID);
+		ck_assert_int_eq(PVMI_TID_LOCAL(f.src), 0);	/* a daemon */
 		if (f.kind == PVMI_KIND_REPLY)
 			break;
 		ck_assert_uint_eq(f.kind, PVMI_KIND_USER);
@@ -319,7 +321,9 @@ int reg_full(int fd, int claimed, int *ptid, int *nsib, int32_t *sib)
 	struct pvmi_wbuf w = { 0 };
 	struct pvmi_rbuf r;
 	unsigned char *body;
-	int32_t v[9];
+	const void *key;
+	size_t keylen = 0;
+	int32_t v[9], sibs[64];
 	int n, i;
 
 	pvmi_w_int(&w, getpid());
@@ -335,10 +339,14 @@ int reg_full(int fd, int claimed, int *ptid, int *nsib, int32_t *sib)
 	n = pvmi_r_int(&r);
 	ck_assert_int_ge(n, 1);
 	ck_assert_int_le(n, 64);
+	ck_assert_int_eq(pvmi_r_ints(&r, sibs, (size_t)n), 0);
 	if (sib)
-		ck_assert_int_eq(pvmi_r_ints(&r, sib, (size_t)n), 0);
-	else
-		r.pos = r.len;
+		memcpy(sib, sibs, (size_t)n * sizeof(*sib));
+	key = pvmi_r_bytes(&r, &keylen);
+	ck_assert_ptr_ne(key, NULL);
+	ck_assert_uint_eq(keylen, sizeof(fixture_secret));
+	memcpy(fixture_secret, key, sizeof(fixture_secret));
+	fixture_regflags = pvmi_r_int(&r);
 	ck_assert_int_eq(r.failed, 0);
 	ck_assert_uint_eq(r.pos, r.len);
 	if (ptid)

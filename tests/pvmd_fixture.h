@@ -29,6 +29,8 @@
 
 extern char base[256], dir[512], sockpath[800], home[300];
 extern pid_t dpid;			/* the fixture's daemon */
+extern unsigned char fixture_secret[32]; /* from the last REGISTER */
+extern int fixture_regflags;		/* its flags */
 extern int nstash;			/* USER frames kept by call() */
 extern const char *const no_args[];
 

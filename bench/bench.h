@@ -1,0 +1,146 @@
+/*
+ * bench.h - what the benchmark programs share (examples/comms1.c, comms2.c,
+ * synch1.c, sinring.c, sintree.c, mslave.c, calcula.c, calcula2.c).
+ *
+ * Two halves.  bench/util.c needs nothing but libc and libm: clocks, the
+ * floating-point kernel the local workload and the "compute for a while"
+ * steps are made of, order statistics, the least-squares fit of the
+ * PARKBENCH timing model, list arguments and the RESULT lines.
+ * bench/pvmbench.c uses only the PVM 3.4 API, so that a program built once
+ * against our pvm3.h runs on stock PVM or on copvm depending on which
+ * libpvm3.so.3 the dynamic linker finds first: where the tasks go (spread
+ * over the hosts of the virtual machine), spawning the program itself as
+ * its helpers, and waiting for them to go.
+ *
+ * Every program ends its output with lines
+ *	RESULT <name> <value>
+ * one per figure, which tests/integ/bench-cluster.sh collects; the rest of
+ * the output is for people and follows the PARKBENCH layout where one is
+ * documented.
+ */
+#ifndef COPVM_BENCH_H
+#define COPVM_BENCH_H
+
+#include <stddef.h>
+
+/* ---- util.c: no PVM ---- */
+
+/* Seconds on the monotonic clock. */
+double bench_now(void);
+
+/* Seconds of CPU time this thread has used. */
+double bench_cputime(void);
+
+/*
+ * The floating-point kernel: `iters' steps of a dependent chain of
+ * multiply-adds with no system call inside.  Returns a value that depends
+ * on every step, so that the compiler cannot drop the work.
+ */
+double bench_fp(long iters);
+
+/* Run the kernel until this thread has used `seconds' of CPU time. */
+void bench_burn(double seconds);
+
+/* Kernel steps that take `seconds' of CPU time here (measured now). */
+long bench_calibrate(double seconds);
+
+/* Order statistics of v[0..n-1]; sorts v.  All zero when n is 0. */
+struct bench_stats {
+	int n;
+	double mean, median, p90, min, max;
+};
+void bench_stats(double *v, int n, struct bench_stats *st);
+
+/*
+ * Least squares of t = t0 + n / rinf over the points (n[i], t[i]), the
+ * PARKBENCH timing model; nhalf = rinf * t0 is the message length that
+ * reaches half the asymptotic rate.  Returns 0, or -1 when the points do
+ * not determine a positive slope (then rinf and nhalf are 0).
+ */
+struct bench_fit {
+	double t0;		/* seconds */
+	double rinf;		/* bytes per second */
+	double nhalf;		/* bytes */
+	int points;
+};
+int bench_fit(const double *n, const double *t, int count, struct bench_fit *f);
+
+/*
+ * Parses "0,8,1k,4M" or "2-8" (or a mix: "0,1-3,16") into out[], at most
+ * `max' values; k and M multiply by 1024 and 1024 * 1024.  Returns the
+ * count, or -1 on a malformed list.
+ */
+int bench_parse_list(const char *arg, int *out, int max);
+
+/* Every size of 0, 1, 2, 4, ... up to and including max (a power of 2
+ * or not); returns the count (at most `room'). */
+int bench_pow2_sizes(int max, int *out, int room);
+
+/*
+ * The COMMS1/COMMS2 report: a header, one row per message length (time
+ * per message in microseconds: mean, median, 90th percentile; rate from
+ * the mean in MB/s of 10^6 bytes), then the fit of the means with its
+ * RESULT lines.  With brk > 0, lengths below and from brk on are also
+ * fitted separately (PARKBENCH's breakpoint for machines whose protocol
+ * changes with the length).
+ */
+void bench_comms_header(void);
+void bench_comms_row(int length, int reps, const struct bench_stats *st);
+void bench_comms_fit(const int *lengths, const struct bench_stats *st,
+		     int count, int brk);
+
+/* Prints "RESULT <name> <value>" (name built from a printf format). */
+void bench_result(double value, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* ---- pvmbench.c: PVM 3.4 API only ---- */
+
+/* argv[1] of a copy the program spawned of itself. */
+#define BENCH_CHILD_ARG	"--bench-child"
+
+/* The hosts of the virtual machine, the caller's own first. */
+struct bench_vm {
+	int nhost;
+	char **names;		/* nhost names, own host first */
+	int *dtids;		/* the tid of each host's daemon */
+};
+
+/* Fills vm from pvm_config; returns 0 or a PVM error code. */
+int bench_vm_get(struct bench_vm *vm);
+void bench_vm_free(struct bench_vm *vm);
+
+/* The host task number i (0: the caller) goes to: tasks are dealt out
+ * round-robin starting with the caller's host. */
+const char *bench_vm_place(const struct bench_vm *vm, int i);
+
+/*
+ * Spawns one copy of this program on `host' (NULL: wherever the daemon
+ * chooses) with argv[1] = BENCH_CHILD_ARG and the given further arguments
+ * (NULL-terminated, may be NULL).  Returns the tid (> 0) or an error code.
+ */
+int bench_spawn_self(const char *host, char **args);
+
+/* Asks for a message with `tag' when each of tids[0..n-1] exits. */
+void bench_watch(const int *tids, int n, int tag);
+
+/* Waits for n exit notices with `tag', at most `timeout' seconds;
+ * returns how many arrived. */
+int bench_wait_exits(int n, int tag, double timeout);
+
+/* Kills the tasks that were spawned (after a failure) and leaves PVM. */
+void bench_abort(const int *tids, int n);
+
+/* Name of the host a task runs on ("?" when unknown). */
+const char *bench_host_of(const struct bench_vm *vm, int tid);
+
+/* One line naming the PVM version, the route and the hosts in use. */
+void bench_print_setup(const char *bench, const struct bench_vm *vm);
+
+/* Sends one message with `tag' carrying the n ints v[] to tid. */
+int bench_send_ints(int tid, int tag, const int *v, int n);
+
+/* Receives a message with `tag' from `from' (-1: anyone) and unpacks
+ * n ints into v[]; returns the sender's tid or an error code. */
+int bench_recv_ints(int from, int tag, int *v, int n);
+
+#endif /* COPVM_BENCH_H */

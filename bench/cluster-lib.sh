@@ -1,0 +1,350 @@
+# cluster-lib.sh - the emulated non-dedicated cluster behind
+# tests/integ/bench-cluster.sh (sourced by bash after
+# tests/integ/netns/netns.sh).
+#
+# A node is a network namespace made by netns.sh (node1..nodeN, private
+# 10.213.0.x addresses, a bridge in a namespace of its own, a hosts file
+# per namespace); bench/rsh adds the node's CPU (taskset), so that a
+# node's daemon, its PVM tasks and its local jobs all share one processor
+# and compete as equals (kernel.sched_autogroup_enabled is 0 meanwhile).
+# Everything a node runs is started through that rsh, and the daemons use
+# it as PVM_RSH to start each other, stock PVM today and copvm once it has
+# multi-host virtual machines.
+#
+# Each run ("cell") starts a fresh virtual machine of one system (stock
+# or copvm), adds the other nodes, starts k local jobs per node, runs one
+# benchmark's master on node1, keeps the benchmark running (untimed
+# filler runs) until every node's calcula2 has finished, then halts the
+# machine and kills whatever is left in the namespaces.  Of the k local
+# jobs of a node, one is calcula2 (fixed work; it turns into calcula when
+# done, so the load stays k until the end) and k - 1 are calcula.
+#
+# Every process started gets BENCH_CLUSTER_ID=$BC_ID in its environment
+# (the harness itself does not have it): bc_restore finds and kills
+# strays by it, and the smoke test checks that none is left.
+#
+# Needs: BC_W (work directory), BC_B (build tree), BC_SRC (source tree),
+# BC_NODES, and netns.sh's NETNS_MAP once netns_up has run.
+
+STOCK_ROOT=${STOCK_ROOT:-/usr/lib/pvm3}
+BC_UID=$(id -u)
+BC_ID=bench-cluster-$$-$(date +%s)
+BC_AUTOGROUP=/proc/sys/kernel/sched_autogroup_enabled
+BC_AUTOGROUP_ORIG=
+BC_STOCK_PVMD=
+BC_LOCAL_PIDS=
+BC_KEEP=
+BC_RESTORED=0
+
+bc_log() { printf '%s\n' "$*" >&2; }
+bc_die() { bc_log "bench-cluster: $*"; exit 1; }
+
+# The directory holding Debian's libpvm3.so.3 and libgpvm3.so.3.
+bc_stock_libdir() {
+	local d
+	for d in /usr/lib/*-linux-gnu /usr/lib64 /usr/lib; do
+		if [ -e "$d/libpvm3.so.3" ] && [ -e "$d/libgpvm3.so.3" ]; then
+			echo "$d"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# ---- the machine's state, and putting it back ----
+
+bc_autogroup_off() {
+	if [ ! -e "$BC_AUTOGROUP" ]; then
+		BC_AUTOGROUP_ORIG=absent
+		return 0
+	fi
+	BC_AUTOGROUP_ORIG=$(cat "$BC_AUTOGROUP")
+	echo 0 >"$BC_AUTOGROUP" || bc_die "cannot write $BC_AUTOGROUP"
+}
+
+bc_autogroup_restore() {
+	case $BC_AUTOGROUP_ORIG in
+	'' | absent) ;;
+	*) echo "$BC_AUTOGROUP_ORIG" >"$BC_AUTOGROUP" ||
+		bc_log "bench-cluster: could not restore $BC_AUTOGROUP" ;;
+	esac
+	BC_AUTOGROUP_ORIG=
+}
+
+# Processes carrying this run's marker (never the harness itself).
+bc_marked_pids() {
+	local f pid
+	for f in $(grep -lzx "BENCH_CLUSTER_ID=$BC_ID" /proc/[0-9]*/environ 2>/dev/null); do
+		pid=${f#/proc/}
+		pid=${pid%/environ}
+		[ "$pid" = $$ ] || echo "$pid"
+	done
+}
+
+# Processes in the nodes' namespaces.
+bc_ns_pids() {
+	[ "${NETNS_UP:-0}" = 1 ] || return 0
+	netns_all_pids
+}
+
+# What this file needs of tests/integ/netns/netns.sh.
+bc_check_netns() {
+	local f
+	for f in netns_check netns_up netns_teardown netns_all_pids; do
+		type "$f" >/dev/null 2>&1 ||
+			bc_die "tests/integ/netns/netns.sh has no $f (interface changed?)"
+	done
+}
+
+# Kill everything a cell left in the namespaces; waits until it is gone.
+bc_ns_clean() {
+	local i pids
+	for i in $(seq 50); do
+		pids=$(bc_ns_pids)
+		[ -z "$pids" ] && return 0
+		kill -KILL $pids 2>/dev/null
+		sleep 0.1
+	done
+	bc_log "bench-cluster: processes survive in the namespaces: $pids"
+}
+
+# Undo everything, once; the harness's EXIT trap.  netns.sh leaves a
+# caller's own EXIT trap in place and offers netns_teardown (kill what
+# runs in the namespaces, remove them and their /etc/netns files).
+bc_restore() {
+	local p
+	[ "$BC_RESTORED" = 1 ] && return 0
+	BC_RESTORED=1
+	trap '' INT TERM HUP
+	for p in $(jobs -p); do
+		kill -KILL "$p" 2>/dev/null
+	done
+	bc_ns_clean
+	type netns_teardown >/dev/null 2>&1 && netns_teardown
+	for p in $(bc_marked_pids); do
+		kill -KILL "$p" 2>/dev/null
+	done
+	wait 2>/dev/null
+	bc_autogroup_restore
+	if [ -n "${BC_W:-}" ] && [ -d "$BC_W" ]; then
+		if [ -n "$BC_KEEP" ]; then
+			bc_log "bench-cluster: work directory kept: $BC_W"
+		else
+			rm -rf "$BC_W"
+		fi
+	fi
+}
+
+# ---- running things on nodes ----
+
+# The environment (env(1) arguments) of system $1: stock, copvm, or
+# local (a local job: no PVM at all).  Unsets come first: env stops
+# reading options at the first NAME=VALUE.
+bc_env() {
+	local unset="-u PVM_ARCH -u PVM_EXPORT -u PVM_DPATH -u PVM_DEBUGGER
+		-u PVM_VMID -u LD_PRELOAD -u PVM_TMP"
+	local common="BENCH_CLUSTER_ID=$BC_ID NETNS_MAP=${NETNS_MAP:-}
+		NETNS_RSH=$BC_NETNS_RSH BENCH_CPUMAP=$BC_W/cpumap LC_ALL=C"
+	case $1 in
+	stock)
+		echo "$unset -u COPVM_PVMD -u COPVM_PVMGS $common
+			NETNS_SIDE=$BC_W/side/stock PVM_RSH=$BC_RSH
+			PVM_ALLOW_ROOT=1 PVM_ROOT=$STOCK_ROOT
+			LD_LIBRARY_PATH=$BC_STOCK_LIBDIR" ;;
+	copvm)
+		echo "$unset -u PVM_ROOT $common
+			NETNS_SIDE=$BC_W/side/copvm PVM_RSH=$BC_RSH
+			PVM_ALLOW_ROOT=1 COPVM_PVMD=$BC_B/daemon/pvmd
+			COPVM_PVMGS=$BC_B/group/pvmgs
+			LD_LIBRARY_PATH=$BC_B/lib/.libs:$BC_B/group/.libs" ;;
+	*)
+		echo "$unset -u LD_LIBRARY_PATH $common NETNS_SIDE=$BC_W/side/local" ;;
+	esac
+}
+
+# bc_on [-e] [-t SECS] NODE SYSTEM COMMAND: run the shell command on a
+# node in a system's environment (with a time limit if -t), in the
+# foreground; the caller redirects and backgrounds.  -e: exec it, for a
+# caller that backgrounds a subshell (`bc_on -e ... &'), so that $! is
+# the process itself (or its timeout(1), which passes a SIGTERM on).  The
+# lock's descriptor is not passed on (a daemon that outlived us would
+# hold the lock).
+bc_on() {
+	local limit= ex=
+	while :; do
+		case $1 in
+		-e) ex=exec; shift ;;
+		-t) limit=$2; shift 2 ;;
+		*) break ;;
+		esac
+	done
+	local node=$1 sys=$2
+	shift 2
+	if [ -n "$limit" ]; then
+		$ex timeout -k 5 "$limit" env $(bc_env "$sys") "$BC_RSH" "$node" "$*" 9>&-
+	else
+		$ex env $(bc_env "$sys") "$BC_RSH" "$node" "$*" 9>&-
+	fi
+}
+
+# bc_setup_nodes N: the CPU of each node and the per-node directories.
+bc_setup_nodes() {
+	local n=$1 ncpu i
+	ncpu=$(nproc)
+	: >"$BC_W/cpumap"
+	for i in $(seq "$n"); do
+		echo "node$i $(((i - 1) % ncpu)) $(awk -v h="node$i" \
+			'$1 == h { print $3 }' "$NETNS_MAP")" >>"$BC_W/cpumap"
+	done
+}
+
+# ---- virtual machines ----
+
+# bc_vm_start SYSTEM NODES DIR: a fresh virtual machine of SYSTEM on
+# node1..nodeNODES; logs go to DIR.  Returns 0, 1 (no daemon: "novm") or
+# 2 (hosts could not be added: "nohosts"); DIR/vm.note says why.
+bc_vm_start() {
+	local sys=$1 n=$2 dir=$3 side=$BC_W/side/$1 i hosts=
+	rm -rf "$side"
+	for i in $(seq "$n"); do
+		mkdir -p "$side/node$i/home/pvm3/bin/LINUX64" "$side/node$i/tmp"
+		if [ "$sys" = stock ]; then
+			ln -s "$STOCK_ROOT/lib/pvmgs" "$side/node$i/home/pvm3/bin/LINUX64/pvmgs"
+		else
+			ln -s "$BC_B/group/pvmgs" "$side/node$i/home/pvm3/bin/LINUX64/pvmgs"
+		fi
+	done
+	if [ "$sys" = stock ]; then
+		bc_on -e node1 stock "exec $STOCK_ROOT/lib/pvmd" </dev/null \
+			>"$dir/pvmd.out" 2>&1 &
+		BC_STOCK_PVMD=$!
+		for i in $(seq 100); do
+			[ -e "$side/node1/tmp/pvmd.$BC_UID" ] && break
+			kill -0 "$BC_STOCK_PVMD" 2>/dev/null || break
+			sleep 0.1
+		done
+		if [ ! -e "$side/node1/tmp/pvmd.$BC_UID" ]; then
+			echo "stock pvmd did not start: $(head -c 200 "$dir/pvmd.out")" >"$dir/vm.note"
+			return 1
+		fi
+	else
+		# Forks and returns once the daemon is ready.
+		if ! bc_on -t 30 node1 copvm "exec $BC_B/daemon/pvmd" </dev/null \
+			>"$dir/pvmd.out" 2>&1 ||
+			[ ! -S "$side/node1/tmp/copvm-$BC_UID/pvmd.sock" ]; then
+			echo "copvm pvmd did not start: $(head -c 200 "$dir/pvmd.out")" >"$dir/vm.note"
+			return 1
+		fi
+	fi
+	[ "$n" -gt 1 ] || return 0
+	for i in $(seq 2 "$n"); do hosts="$hosts node$i"; done
+	if ! bc_on -t 90 node1 "$sys" "exec $BC_B/bench/pvmhosts add$hosts" \
+		</dev/null >"$dir/addhosts.out" 2>&1 ||
+	   ! bc_on -t 40 node1 "$sys" "exec $BC_B/bench/pvmhosts wait $n 30" \
+		</dev/null >>"$dir/addhosts.out" 2>&1; then
+		echo "could not add$hosts: $(tr '\n' ' ' <"$dir/addhosts.out" | head -c 200)" \
+			>"$dir/vm.note"
+		return 2
+	fi
+	return 0
+}
+
+# bc_vm_stop SYSTEM DIR: halt the machine, then clear the namespaces.
+bc_vm_stop() {
+	local sys=$1 dir=$2 i
+	bc_on -t 20 node1 "$sys" "exec $BC_B/bench/pvmhosts halt" </dev/null \
+		>>"$dir/halt.out" 2>&1
+	if [ -n "$BC_STOCK_PVMD" ]; then
+		for i in $(seq 50); do
+			kill -0 "$BC_STOCK_PVMD" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill -KILL "$BC_STOCK_PVMD" 2>/dev/null
+		wait "$BC_STOCK_PVMD" 2>/dev/null
+		BC_STOCK_PVMD=
+	fi
+	bc_ns_clean
+}
+
+# ---- local jobs ----
+
+# bc_local_start K NODES DIR C2ARGS: K local jobs on each node, the first
+# being calcula2 (with C2ARGS, output DIR/calcula2.nodeI) then calcula.
+bc_local_start() {
+	local k=$1 n=$2 dir=$3 units=$4 i j
+	BC_LOCAL_PIDS=
+	[ "$k" -gt 0 ] || return 0
+	for i in $(seq "$n"); do
+		bc_on -e "node$i" local "$BC_B/examples/calcula2 $units \
+			>$dir/calcula2.node$i 2>&1; exec $BC_B/examples/calcula" \
+			</dev/null >/dev/null 2>&1 &
+		BC_LOCAL_PIDS="$BC_LOCAL_PIDS $!"
+		for j in $(seq 2 "$k"); do
+			bc_on -e "node$i" local "exec $BC_B/examples/calcula" \
+				</dev/null >/dev/null 2>&1 &
+			BC_LOCAL_PIDS="$BC_LOCAL_PIDS $!"
+		done
+	done
+}
+
+bc_local_stop() {
+	local p
+	for p in $BC_LOCAL_PIDS; do
+		kill -KILL "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	BC_LOCAL_PIDS=
+}
+
+# bc_calcula2_done NODES DIR: every node's calcula2 has printed its time.
+bc_calcula2_done() {
+	local i
+	for i in $(seq "$1"); do
+		grep -q '^RESULT elapsed_s ' "$2/calcula2.node$i" 2>/dev/null || return 1
+	done
+	return 0
+}
+
+# bc_calcula2_times NODES DIR: the elapsed times, one per node, in order.
+bc_calcula2_times() {
+	local i
+	for i in $(seq "$1"); do
+		awk '$1 == "RESULT" && $2 == "elapsed_s" { print $3 }' "$2/calcula2.node$i" 2>/dev/null
+	done
+}
+
+# bc_dedicated NODES C2ARGS DIR: calcula2 alone on every node at once (each
+# on its own CPU, nothing else of ours running): ET_dedicated per node.
+bc_dedicated() {
+	local n=$1 units=$2 dir=$3 i pids=
+	mkdir -p "$dir"
+	for i in $(seq "$n"); do
+		bc_on -e "node$i" local "exec $BC_B/examples/calcula2 $units" \
+			</dev/null >"$dir/calcula2.node$i" 2>&1 &
+		pids="$pids $!"
+	done
+	for i in $pids; do wait "$i"; done
+	bc_calcula2_done "$n" "$dir"
+}
+
+# ---- one benchmark run ----
+
+# bc_prog [-b] SYSTEM LIMIT OUT COMMAND: run a benchmark master on node1
+# with a time limit, output to OUT.out and OUT.err; returns its status
+# (124 or 137: the time limit).  Waits with `wait', so that a signal to
+# the harness is handled at once.  -b: do not wait; BC_PROG_PID is the
+# run's timeout(1), which a SIGTERM stops (with the master).
+bc_prog() {
+	local bg=
+	if [ "$1" = -b ]; then
+		bg=1
+		shift
+	fi
+	local sys=$1 limit=$2 out=$3 pid
+	shift 3
+	bc_on -e -t "$limit" node1 "$sys" "exec $*" </dev/null >"$out.out" 2>"$out.err" &
+	pid=$!
+	BC_PROG_PID=$pid
+	[ -n "$bg" ] && return 0
+	wait "$pid"
+}

@@ -1,0 +1,332 @@
+#!/usr/bin/perl
+# report.pl - the report of an emulated-cluster run: reads runs.csv,
+# metrics.csv and settings.txt from a results directory (written by
+# tests/integ/bench-cluster.sh) and writes results.md and the PNG plots
+# (through gnuplot) into it.
+#
+# Per benchmark, number of nodes, system (stock, copvm) and number of
+# local jobs per node k, the figure is the median over the repetitions
+# that succeeded.  Tables follow the paper's layout: one column per k,
+# rows for each system's execution time, then Gain = T_stock / T_copvm
+# (stock plays the paper's reference, plain PVM on plain Linux: above 1,
+# copvm is faster) and LO = ET_dedicated / ET_nondedicated of calcula2
+# for each system (1: the local job did not slow down at all).  Runs that
+# failed are counted and their reasons listed under the table, never
+# averaged in.
+#
+# usage: report.pl [--no-plots] DIR
+# Only core Perl is used (Debian's perl-base), and gnuplot for the plots.
+use strict;
+use warnings;
+
+my $plots = 1;
+if (@ARGV && $ARGV[0] eq '--no-plots') {
+	$plots = 0;
+	shift @ARGV;
+}
+my $dir = shift @ARGV or die "usage: report.pl [--no-plots] DIR\n";
+
+my @order = qw(comms1 comms2 synch1 sinring sintree mslave);
+my %title = (comms1 => 'COMMS1 (ping-pong)', comms2 => 'COMMS2 (exchange)',
+	synch1 => 'SYNCH1 (barrier)', sinring => 'sinring (logical ring)',
+	sintree => 'sintree (one to many to one)',
+	mslave => 'master-slave');
+my @systems = qw(stock copvm);
+
+sub read_csv {
+	my ($file) = @_;
+	open(my $f, '<', $file) or die "report.pl: $file: $!\n";
+	my $head = <$f>;
+	die "report.pl: $file is empty\n" unless defined $head;
+	chomp $head;
+	my @cols = split /,/, $head;
+	my @rows;
+	while (my $line = <$f>) {
+		chomp $line;
+		next if $line eq '';
+		my @v = split /,/, $line, -1;
+		my %r;
+		@r{@cols} = @v;
+		push @rows, \%r;
+	}
+	close $f;
+	return @rows;
+}
+
+sub median {
+	my @v = sort { $a <=> $b } grep { defined && $_ ne '' } @_;
+	return undef unless @v;
+	return @v % 2 ? $v[$#v / 2] : ($v[@v / 2 - 1] + $v[@v / 2]) / 2;
+}
+
+sub fmt {
+	my ($v) = @_;
+	return '–' unless defined $v;
+	my $a = abs $v;
+	return sprintf('%.0f', $v) if $a >= 1000;
+	return sprintf('%.1f', $v) if $a >= 100;
+	return sprintf('%.2f', $v) if $a >= 1;
+	return sprintf('%.3f', $v);
+}
+
+my @runs = read_csv("$dir/runs.csv");
+my @metrics = read_csv("$dir/metrics.csv");
+my @settings;
+if (open(my $s, '<', "$dir/settings.txt")) {
+	@settings = grep { /\S/ } map { chomp; $_ } <$s>;
+	close $s;
+}
+
+# time{bench}{nodes}{sys}{k} = [times of ok runs]; also calcula2 LO,
+# failures, and the metrics of ok runs.
+my (%time, %lo, %fail, %metric, %seen, %ks);
+for my $r (@runs) {
+	my ($bn, $n, $sys, $k) = @$r{qw(bench nodes system k)};
+	$seen{$bn}{$n} = 1;
+	$ks{$k} = 1;
+	$time{$bn}{$n}{$sys}{$k} //= [];
+	if ($r->{status} eq 'ok') {
+		push @{$time{$bn}{$n}{$sys}{$k}}, $r->{time_s};
+		push @{$lo{$bn}{$n}{$sys}{$k}}, $r->{lo} if $r->{lo} ne '';
+	} else {
+		my $why = "$r->{status}" . ($r->{note} ne '' ? ": $r->{note}" : '');
+		$fail{$bn}{$n}{$sys}{$why}++;
+	}
+}
+for my $m (@metrics) {
+	push @{$metric{$m->{bench}}{$m->{nodes}}{$m->{system}}{$m->{k}}{$m->{metric}}},
+		$m->{value};
+}
+my @k = sort { $a <=> $b } keys %ks;
+my @benches = ((grep { $seen{$_} } @order),
+	(sort grep { my $bn = $_; !grep { $_ eq $bn } @order } keys %seen));
+
+sub tmed { my ($bn, $n, $s, $k) = @_; return median(@{$time{$bn}{$n}{$s}{$k} // []}); }
+sub lmed { my ($bn, $n, $s, $k) = @_; return median(@{$lo{$bn}{$n}{$s}{$k} // []}); }
+sub mmed {
+	my ($bn, $n, $s, $k, $name) = @_;
+	return median(@{$metric{$bn}{$n}{$s}{$k}{$name} // []});
+}
+sub gain {
+	my ($bn, $n, $k) = @_;
+	my ($s, $c) = (tmed($bn, $n, 'stock', $k), tmed($bn, $n, 'copvm', $k));
+	return (defined $s && defined $c && $c > 0) ? $s / $c : undef;
+}
+sub count_ok {
+	my ($bn, $n, $s, $k) = @_;
+	return scalar @{$time{$bn}{$n}{$s}{$k} // []};
+}
+
+# ---- results.md ----
+open(my $md, '>', "$dir/results.md") or die "report.pl: results.md: $!\n";
+print $md "# Benchmarks on an emulated non-dedicated cluster: stock PVM and copvm\n\n";
+print $md "Settings of this run:\n\n";
+print $md "- $_\n" for @settings;
+print $md "\nFigures are medians over the repetitions that succeeded. ",
+	"k = local jobs (calcula; one of them calcula2) per node. ",
+	"Gain = T_stock / T_copvm (above 1: copvm faster). ",
+	"LO = ET_dedicated / ET_nondedicated of calcula2 (1: no slowdown).\n\n";
+
+my $head = '| | ' . join(' | ', map { "k=$_" } @k) . " |\n" .
+	'|---|' . join('|', map { '---:' } @k) . "|\n";
+
+print $md "## Summary: execution time in seconds, stock / copvm (Gain)\n\n";
+print $md '| benchmark | nodes | ' . join(' | ', map { "k=$_" } @k) . " |\n";
+print $md '|---|---:|' . join('|', map { '---:' } @k) . "|\n";
+for my $bn (@benches) {
+	for my $n (sort { $a <=> $b } keys %{$seen{$bn}}) {
+		my @cells;
+		for my $k (@k) {
+			my ($s, $c, $g) = (tmed($bn, $n, 'stock', $k),
+				tmed($bn, $n, 'copvm', $k), gain($bn, $n, $k));
+			push @cells, fmt($s) . ' / ' . fmt($c) .
+				(defined $g ? sprintf(' (%.2f)', $g) : '');
+		}
+		print $md "| $title{$bn} | $n | " . join(' | ', @cells) . " |\n"
+			if exists $title{$bn};
+		print $md "| $bn | $n | " . join(' | ', @cells) . " |\n"
+			unless exists $title{$bn};
+	}
+}
+print $md "\n";
+
+# Extra rows per benchmark: [label, metric, unit].
+my %extra = (
+	comms1 => [['r∞ (MB/s)', 'rinf_MBps'], ['n½ (B)', 'nhalf_B'],
+		['t0 (µs)', 't0_us'], ['t(8 B) mean (µs)', 't_us.8'],
+		['t(8 B) p90 (µs)', 'tp90_us.8']],
+	synch1 => [['barrier, 2 tasks (µs)', 'barrier_us.2'],
+		['barriers/s, 2 tasks', 'barr_s.2'],
+		['barrier, 8 tasks (µs)', 'barrier_us.8']],
+	sinring => [['trip, 1024 B (ms)', 'iter_ms.1024']],
+	sintree => [['iteration, 1024 B (ms)', 'iter_ms.1024']],
+	mslave => [['iteration (ms)', 'iter_ms']],
+);
+$extra{comms2} = $extra{comms1};
+
+for my $bn (@benches) {
+	for my $n (sort { $a <=> $b } keys %{$seen{$bn}}) {
+		print $md "## ", ($title{$bn} // $bn), ", $n node", ($n == 1 ? '' : 's'), "\n\n";
+		print $md $head;
+		for my $s (@systems) {
+			print $md "| T $s (s) | " . join(' | ', map {
+				my $t = tmed($bn, $n, $s, $_);
+				my $ok = count_ok($bn, $n, $s, $_);
+				defined $t ? fmt($t) : ($ok ? '–' : 'failed')
+			} @k) . " |\n";
+		}
+		print $md "| Gain | " . join(' | ', map { my $g = gain($bn, $n, $_);
+			defined $g ? sprintf('%.2f', $g) : '–' } @k) . " |\n";
+		for my $s (@systems) {
+			print $md "| LO $s | " . join(' | ', map { my $l = lmed($bn, $n, $s, $_);
+				defined $l ? sprintf('%.2f', $l) : '–' } @k) . " |\n";
+		}
+		for my $e (@{$extra{$bn} // []}) {
+			for my $s (@systems) {
+				my @v = map { mmed($bn, $n, $s, $_, $e->[1]) } @k;
+				next unless grep { defined } @v;
+				print $md "| $e->[0] $s | " . join(' | ', map { fmt($_) } @v) . " |\n";
+			}
+		}
+		print $md "\n";
+		for my $s (@systems) {
+			my $f = $fail{$bn}{$n}{$s} // {};
+			for my $why (sort keys %$f) {
+				print $md "- $s: $f->{$why} run(s) failed: $why\n";
+			}
+		}
+		print $md "\n" if grep { %{$fail{$bn}{$n}{$_} // {}} } @systems;
+	}
+}
+
+# ---- plots ----
+my @png;
+my $gp = "set terminal pngcairo size 800,500 noenhanced font ',10'\n" .
+	"set datafile missing '?'\nset grid\nset key outside right top\n";
+
+# Writes a data file of columns; undef becomes '?'.
+sub dat {
+	my ($name, @rows) = @_;
+	open(my $f, '>', "$dir/$name") or die "report.pl: $name: $!\n";
+	print $f join(' ', map { defined $_ ? $_ : '?' } @$_), "\n" for @rows;
+	close $f;
+}
+
+for my $bn (@benches) {
+	for my $n (sort { $a <=> $b } keys %{$seen{$bn}}) {
+		my $tag = "${bn}_n$n";
+		my @rows = map { my $k = $_; [$k, map {
+			my @t = @{$time{$bn}{$n}{$_}{$k} // []};
+			(tmed($bn, $n, $_, $k),
+			 @t ? (sort { $a <=> $b } @t)[0] : undef,
+			 @t ? (sort { $a <=> $b } @t)[-1] : undef)
+		} @systems] } @k;
+		next unless grep { my $r = $_; grep { defined } @$r[1 .. 6] } @rows;
+		dat("time_$tag.dat", @rows);
+		my @series;
+		for my $i (0 .. $#systems) {
+			my $c = 2 + 3 * $i;
+			next unless grep { defined $_->[$c - 1] } @rows;
+			push @series, "'$dir/time_$tag.dat' using 1:$c:" . ($c + 1) . ':' .
+				($c + 2) . " with yerrorlines title '$systems[$i]'";
+		}
+		$gp .= "set output '$dir/time_$tag.png'\nset title '" . ($title{$bn} // $bn) .
+			", $n node(s): execution time (median, min-max)'\n" .
+			"set xlabel 'local jobs per node (k)'\nset ylabel 'seconds'\n" .
+			"unset logscale\nset xrange [-0.5:" . ($k[-1] + 0.5) . "]\nset yrange [0:*]\n" .
+			'plot ' . join(', ', @series) . "\n";
+		push @png, "time_$tag.png";
+
+		next unless $bn eq 'comms1' || $bn eq 'comms2' || $bn eq 'synch1';
+		# Per length (COMMS) or per task count (SYNCH1), lowest and
+		# highest k, both systems.
+		my $pre = $bn eq 'synch1' ? 'barrier_us.' : 't_us.';
+		my %xs;
+		for my $s (@systems) {
+			for my $k (@k) {
+				for my $m (keys %{$metric{$bn}{$n}{$s}{$k} // {}}) {
+					$xs{$1} = 1 if $m =~ /^\Q$pre\E(\d+)$/ && $1 > 0;
+				}
+			}
+		}
+		my @x = sort { $a <=> $b } keys %xs;
+		next unless @x;
+		my @ends = ($k[0]);
+		push @ends, $k[-1] if $k[-1] != $k[0];
+		my (@cols, @names);
+		for my $s (@systems) {
+			for my $k (@ends) {
+				push @cols, [map { mmed($bn, $n, $s, $k, "$pre$_") } @x];
+				push @names, "$s k=$k";
+			}
+		}
+		dat("detail_$tag.dat", map { my $i = $_; [$x[$i], map { $_->[$i] } @cols] } 0 .. $#x);
+		my @s2;
+		for my $i (0 .. $#cols) {
+			next unless grep { defined } @{$cols[$i]};
+			push @s2, "'$dir/detail_$tag.dat' using 1:" . ($i + 2) .
+				" with linespoints title '$names[$i]'";
+		}
+		next unless @s2;
+		if ($bn eq 'synch1') {
+			$gp .= "set output '$dir/barrier_$tag.png'\nset title 'SYNCH1, $n node(s): " .
+				"barrier time (median)'\nset xlabel 'tasks in the barrier'\n" .
+				"set ylabel 'microseconds'\nunset logscale\nset logscale y\n" .
+				"set xrange [1:*]\nset yrange [*:*]\n";
+			push @png, "barrier_$tag.png";
+		} else {
+			$gp .= "set output '$dir/length_$tag.png'\nset title '" . $title{$bn} .
+				", $n node(s): time per message (mean, median of runs)'\n" .
+				"set xlabel 'message length (bytes)'\nset ylabel 'microseconds'\n" .
+				"set logscale xy\nset xrange [*:*]\nset yrange [*:*]\n";
+			push @png, "length_$tag.png";
+		}
+		$gp .= 'plot ' . join(', ', @s2) . "\n";
+	}
+}
+
+# Gain and LO over k, one line per benchmark (and system for LO).
+my %nodes_all;
+for my $bn (@benches) { $nodes_all{$_} = 1 for keys %{$seen{$bn}}; }
+for my $n (sort { $a <=> $b } keys %nodes_all) {
+	my @bs = grep { $seen{$_}{$n} } @benches;
+	my @g = map { my $k = $_; [$k, map { gain($_, $n, $k) } @bs] } @k;
+	my @gs = map { "'$dir/gain_n$n.dat' using 1:" . ($_ + 2) .
+		" with linespoints title '$bs[$_]'" }
+		grep { my $i = $_; grep { defined $_->[$i + 1] } @g } 0 .. $#bs;
+	if (@gs) {
+		dat("gain_n$n.dat", @g);
+		$gp .= "set output '$dir/gain_n$n.png'\nset title 'Gain = T_stock / T_copvm, " .
+			"$n node(s)'\nset xlabel 'local jobs per node (k)'\nset ylabel 'gain'\n" .
+			"unset logscale\nset xrange [-0.5:" . ($k[-1] + 0.5) . "]\nset yrange [0:*]\n" .
+			'plot ' . join(', ', @gs) . ", 1 with lines dashtype 2 title ''\n";
+		push @png, "gain_n$n.png";
+	}
+	my (@names, @l);
+	for my $bn (@bs) { for my $s (@systems) { push @names, "$bn $s"; } }
+	@l = map { my $k = $_; [$k, map { my $bn = $_; map { lmed($bn, $n, $_, $k) } @systems } @bs] } @k;
+	my @ls = map { "'$dir/lo_n$n.dat' using 1:" . ($_ + 2) .
+		" with linespoints dashtype " . ($names[$_] =~ /stock$/ ? 2 : 1) .
+		" title '$names[$_]'" }
+		grep { my $i = $_; grep { defined $_->[$i + 1] } @l } 0 .. $#names;
+	if (@ls) {
+		dat("lo_n$n.dat", @l);
+		$gp .= "set output '$dir/lo_n$n.png'\nset title 'Local Overhead LO = " .
+			"ET_dedicated / ET_nondedicated of calcula2, $n node(s)'\n" .
+			"set xlabel 'local jobs per node (k)'\nset ylabel 'LO'\nunset logscale\n" .
+			"set xrange [-0.5:" . ($k[-1] + 0.5) . "]\nset yrange [0:1.1]\n" .
+			'plot ' . join(', ', @ls) . "\n";
+		push @png, "lo_n$n.png";
+	}
+}
+
+if ($plots && @png) {
+	open(my $g, '>', "$dir/plots.gp") or die "report.pl: plots.gp: $!\n";
+	print $g $gp;
+	close $g;
+	system('gnuplot', "$dir/plots.gp") == 0 or die "report.pl: gnuplot failed\n";
+	print $md "## Plots\n\n";
+	print $md "![$_]($_)\n\n" for @png;
+}
+close $md;
+print "$_\n" for @png;

@@ -1,0 +1,386 @@
+/*
+ * route_tcp.c - direct TCP circuits between tasks of different hosts.
+ *
+ * A circuit is a link of conn.c (LINK_TCP) that carries frames both ways:
+ * once a task has connected to another, both send on it, as stock PVM's
+ * direct routes do.  Every circuit, either way, starts with the handshake
+ * of common/auth.h (PVMI_AUTH_TASK, id = tid) under the machine's secret,
+ * which the task got from its daemon at REGISTER; until it is done no
+ * frame is read, and a peer that fails it, or is not the task it should
+ * be, is dropped.  A task runs at most TCP_MAX_UNAUTH inbound handshakes
+ * at a time (a newcomer pushes the oldest out) and gives each
+ * TCP_AUTH_MS; one that set PvmDontRoute accepts none.
+ *
+ * Connecting (pvmi_conn_tcp_open) blocks the sender until the circuit is
+ * up or DIRECT timeout passes, but keeps reading input meanwhile, so two
+ * tasks connecting to each other at once both get through.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <linux/sockios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "auth.h"
+#include "conn.h"
+#include "pvmi.h"
+#include "route_link.h"
+#include "transport.h"
+
+#define TCP_MAX_UNAUTH	16	/* inbound handshakes at once */
+#define TCP_AUTH_MS	10000	/* time an inbound handshake may take */
+
+static int tcp_listen_fd = -1;
+static unsigned char secret[PVMI_SECRET_LEN];
+static int have_secret;
+static int nunauth;
+
+/* Milliseconds on the monotonic clock. */
+long long pvmi_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Our TCP listener, or -1. */
+int pvmi_tcp_listen_fd(void)
+{
+	return tcp_listen_fd;
+}
+
+/* Forgets a link's handshake state. */
+void pvmi_tcp_auth_end(struct link *l)
+{
+	if (!l->auth)
+		return;
+	pvmi_auth_clear(l->auth);
+	free(l->auth);
+	l->auth = NULL;
+	nunauth--;
+}
+
+/* Writes the handshake bytes the state holds; small enough for a fresh
+ * circuit's empty buffer, so a short write means the circuit is broken. */
+static int auth_out(struct link *l)
+{
+	struct iovec iov;
+	ssize_t n;
+
+	if (!l->auth->outlen)
+		return 0;
+	iov.iov_base = l->auth->out;
+	iov.iov_len = l->auth->outlen;
+	do
+		n = l->tp->writev(l->fd, &iov, 1);
+	while (n < 0 && errno == EINTR);
+	if (n != (ssize_t)l->auth->outlen)
+		return -1;
+	l->auth->outlen = 0;
+	return 0;
+}
+
+/* Feeds staged bytes to the handshake of `l' (route_link.h). */
+int pvmi_tcp_auth_input(struct link *l)
+{
+	size_t want;
+	int st, kind, id;
+
+	while (l->auth) {
+		want = pvmi_auth_want(l->auth);
+		if (l->rxtail - l->rxhead < want)
+			return 0;
+		st = pvmi_auth_feed(l->auth, l->rx + l->rxhead);
+		l->rxhead += want;
+		if (st == PVMI_AUTH_FAIL || auth_out(l) < 0)
+			return -1;
+		if (st != PVMI_AUTH_DONE)
+			continue;
+		kind = l->auth->peer_kind;
+		id = l->auth->peer_id;
+		pvmi_tcp_auth_end(l);
+		if (kind != PVMI_AUTH_TASK || id <= 0 ||
+		    (l->peer && id != l->peer) || id == pvmi.mytid)
+			return -1;
+		l->peer = id;
+	}
+	return 0;
+}
+
+static int start_auth(struct link *l, int role, long long end)
+{
+	l->auth = malloc(sizeof(*l->auth));
+	if (!l->auth)
+		return -1;
+	nunauth++;
+	l->auth_end = end;
+	if (pvmi_auth_init(l->auth, secret, role, PVMI_AUTH_TASK,
+			   pvmi.mytid) < 0)
+		return -1;
+	return auth_out(l);
+}
+
+static void oldest_inbound(struct link *l, void *arg)
+{
+	struct link **o = arg;
+
+	if (l->auth && l->kind == LINK_TCP && !l->dead &&
+	    (!*o || l->serial < (*o)->serial))
+		*o = l;
+}
+
+/* Accepts direct circuits from tasks of other hosts (see the top). */
+void pvmi_tcp_accept(void)
+{
+	struct link *l, *old;
+	int fd;
+
+	if (tcp_listen_fd < 0)
+		return;
+	while ((fd = pvmi_transport_tcp.accept(tcp_listen_fd)) >= 0) {
+		if (!have_secret || pvmi.route == PvmDontRoute) {
+			close(fd);
+			continue;
+		}
+		if (nunauth >= TCP_MAX_UNAUTH) {
+			old = NULL;
+			pvmi_link_each(oldest_inbound, &old);
+			if (old) {
+				pvmi_tcp_auth_end(old);
+				old->dead = 1;
+			}
+		}
+		l = pvmi_link_add(fd, LINK_TCP, 0, &pvmi_transport_tcp);
+		if (!l) {
+			close(fd);
+			continue;
+		}
+		if (start_auth(l, PVMI_AUTH_ACCEPTOR,
+			       pvmi_now_ms() + TCP_AUTH_MS) < 0)
+			l->dead = 1;
+	}
+}
+
+static void expire_one(struct link *l, void *arg)
+{
+	if (l->auth && *(long long *)arg > l->auth_end)
+		l->dead = 1;
+}
+
+/* Marks links whose handshake is overdue dead. */
+void pvmi_tcp_expire(void)
+{
+	long long now;
+
+	if (!nunauth)
+		return;
+	now = pvmi_now_ms();
+	pvmi_link_each(expire_one, &now);
+}
+
+/* Closes the listener and forgets the secret. */
+void pvmi_tcp_reset(void)
+{
+	if (tcp_listen_fd >= 0) {
+		close(tcp_listen_fd);
+		tcp_listen_fd = -1;
+	}
+	memset(secret, 0, sizeof(secret));
+	have_secret = 0;
+}
+
+struct find {
+	int tid;
+	unsigned long serial;
+	struct link *l;
+};
+
+static void find_up(struct link *l, void *arg)
+{
+	struct find *q = arg;
+
+	if (!q->l && l->kind == LINK_TCP && l->peer == q->tid && !l->auth &&
+	    !l->connecting && !l->dead)
+		q->l = l;
+}
+
+/* The authenticated TCP circuit with task `tid', or NULL. */
+static struct link *tcp_link(int tid)
+{
+	struct find q = { .tid = tid };
+
+	pvmi_link_each(find_up, &q);
+	return q.l;
+}
+
+static void find_serial(struct link *l, void *arg)
+{
+	struct find *q = arg;
+
+	if (l->serial == q->serial && !l->dead)
+		q->l = l;
+}
+
+static struct link *by_serial(unsigned long serial)
+{
+	struct find q = { .serial = serial };
+
+	pvmi_link_each(find_serial, &q);
+	return q.l;
+}
+
+/* Non-zero when an authenticated TCP circuit with task `tid' is up
+ * (conn.h). */
+int pvmi_conn_tcp_up(int tid)
+{
+	return tcp_link(tid) != NULL;
+}
+
+/* Sends on the direct circuit with `dst'; PvmNoTask when there is none
+ * any more, the circuit then being dropped (conn.h). */
+int pvmi_conn_send_tcp(int dst, struct pvmi_frame *f,
+		       const struct pvmi_msg *m)
+{
+	struct link *l = tcp_link(dst);
+	int rc;
+
+	if (!l)
+		return PvmNoTask;
+	rc = pvmi_link_send(l, f, m);
+	if (rc == -1) {
+		l->dead = 1;
+		pvmi_link_sweep();
+		return PvmNoTask;
+	}
+	return rc;
+}
+
+/* Waits for a connecting circuit to be writable; 0, or -1 on failure or
+ * when `end' passes.  The link may vanish meanwhile: found by serial. */
+static int wait_connected(unsigned long serial, long long end)
+{
+	struct pollfd p;
+	struct link *l;
+	int err, left;
+	socklen_t len = sizeof(err);
+
+	for (;;) {
+		l = by_serial(serial);
+		if (!l)
+			return -1;
+		p.fd = l->fd;
+		p.events = POLLOUT;
+		if (poll(&p, 1, 0) > 0)
+			break;
+		left = (int)(end - pvmi_now_ms());
+		if (left <= 0)
+			return -1;
+		pvmi_link_pump(left, l->fd);
+	}
+	if (getsockopt(l->fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0 || err)
+		return -1;
+	l->connecting = 0;
+	return 0;
+}
+
+/* Connects to task `tid' and runs the handshake, reading input
+ * meanwhile; PvmOk once the circuit is up (conn.h). */
+int pvmi_conn_tcp_open(int tid, const char *addr, int port, int timeout_ms)
+{
+	long long end = pvmi_now_ms() + timeout_ms;
+	unsigned long serial;
+	struct link *l;
+	int fd, left;
+
+	if (tcp_link(tid))
+		return PvmOk;
+	if (!have_secret ||
+	    pvmi_transport_tcp.connect(addr, port, &fd) != PvmOk)
+		return PvmSysErr;
+	l = pvmi_link_add(fd, LINK_TCP, tid, &pvmi_transport_tcp);
+	if (!l) {
+		close(fd);
+		return PvmNoMem;
+	}
+	l->connecting = 1;
+	serial = l->serial;
+	if (wait_connected(serial, end) < 0 || !(l = by_serial(serial)) ||
+	    start_auth(l, PVMI_AUTH_INITIATOR, end) < 0)
+		goto fail;
+	for (;;) {
+		l = by_serial(serial);
+		if (!l)
+			return PvmSysErr;
+		if (!l->auth)
+			return PvmOk;
+		left = (int)(end - pvmi_now_ms());
+		if (left <= 0)
+			break;
+		pvmi_link_pump(left, -1);
+	}
+fail:
+	l = by_serial(serial);
+	if (l)
+		pvmi_link_drop(l);
+	return PvmSysErr;
+}
+
+/* Makes sure this task listens on TCP; returns the port, 0 on failure
+ * (conn.h). */
+int pvmi_conn_tcp_listen(void)
+{
+	int fd;
+
+	if (tcp_listen_fd < 0) {
+		if (pvmi_transport_tcp.listen(0, &fd) != PvmOk)
+			return 0;
+		tcp_listen_fd = fd;
+	}
+	return pvmi_transport_tcp.port(tcp_listen_fd);
+}
+
+/* Adopts the listening socket the spawning daemon made for us
+ * (conn.h). */
+void pvmi_conn_tcp_adopt(int fd)
+{
+	if (tcp_listen_fd >= 0 && tcp_listen_fd != fd)
+		close(tcp_listen_fd);
+	tcp_listen_fd = fd;
+}
+
+/* Sets the machine's secret, which every TCP circuit must prove
+ * (conn.h). */
+void pvmi_conn_set_secret(const unsigned char *key)
+{
+	memcpy(secret, key, PVMI_SECRET_LEN);
+	have_secret = 1;
+}
+
+static void unacked(struct link *l, void *arg)
+{
+	int q;
+
+	if (l->kind == LINK_TCP && !l->dead && !l->auth && !l->connecting &&
+	    ioctl(l->fd, SIOCOUTQ, &q) == 0 && q > 0)
+		*(int *)arg = 1;
+}
+
+/* Waits (within `timeout_ms') until everything sent on TCP circuits has
+ * been acknowledged by the other hosts (conn.h). */
+void pvmi_conn_tcp_drain(int timeout_ms)
+{
+	long long end = pvmi_now_ms() + timeout_ms;
+	int busy;
+
+	do {
+		busy = 0;
+		pvmi_link_each(unacked, &busy);
+		if (busy)
+			pvmi_link_pump(1, -1);
+	} while (busy && pvmi_now_ms() < end);
+}

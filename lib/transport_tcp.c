@@ -1,0 +1,127 @@
+/*
+ * transport_tcp.c - circuits to tasks of other hosts over TCP (IPv4).
+ *
+ * A task listens on every address of its host, on a port the kernel
+ * picks; its daemon tells other hosts' tasks where (PVMI_OP_ROUTE).  The
+ * socket may also come ready-made from the daemon that spawned the task
+ * (COPVM_TCP_FD), so that a peer can connect before the task runs.
+ * Anyone can connect to such a port: conn.c runs the handshake of
+ * common/auth.h on every new circuit before it reads a single frame, so
+ * only tasks that hold the machine's secret get through.  Circuits have
+ * Nagle's delay off (messages are frames written whole) and big buffers.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <arpa/inet.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "pvmi.h"
+#include "transport.h"
+
+#define TCP_SOCKBUF	(4 << 20)
+
+static void tune(int fd)
+{
+	int on = 1, sz = TCP_SOCKBUF;
+
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
+	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+}
+
+static int tcp_connect(const char *addr, int port, int *fd)
+{
+	struct sockaddr_in sa;
+	int s;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sin_family = AF_INET;
+	sa.sin_port = htons((uint16_t)port);
+	if (port <= 0 || port > 65535 ||
+	    inet_pton(AF_INET, addr, &sa.sin_addr) != 1)
+		return PvmSysErr;
+	s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (s < 0)
+		return PvmSysErr;
+	tune(s);
+	if (connect(s, (struct sockaddr *)&sa, sizeof(sa)) < 0 &&
+	    errno != EINPROGRESS) {
+		close(s);
+		return PvmSysErr;
+	}
+	*fd = s;
+	return PvmOk;
+}
+
+static int tcp_listen(int tid, int *fd)
+{
+	struct sockaddr_in sa;
+	int s;
+
+	s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (s < 0)
+		return PvmSysErr;
+	memset(&sa, 0, sizeof(sa));
+	sa.sin_family = AF_INET;
+	sa.sin_addr.s_addr = htonl(INADDR_ANY);
+	if (bind(s, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    listen(s, 128) < 0) {
+		close(s);
+		return PvmSysErr;
+	}
+	*fd = s;
+	return PvmOk;
+}
+
+static int tcp_port(int lfd)
+{
+	struct sockaddr_in sa;
+	socklen_t len = sizeof(sa);
+
+	if (getsockname(lfd, (struct sockaddr *)&sa, &len) < 0 ||
+	    sa.sin_family != AF_INET)
+		return 0;
+	return ntohs(sa.sin_port);
+}
+
+static int tcp_accept(int lfd)
+{
+	int s = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+
+	if (s >= 0)
+		tune(s);
+	return s;
+}
+
+static void tcp_unlisten(int tid)
+{
+}
+
+static ssize_t tcp_writev(int fd, const struct iovec *iov, int iovcnt)
+{
+	struct msghdr mh = { .msg_iov = (struct iovec *)iov,
+			     .msg_iovlen = iovcnt };
+
+	return sendmsg(fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+static ssize_t tcp_read(int fd, void *buf, size_t len)
+{
+	return recv(fd, buf, len, MSG_DONTWAIT);
+}
+
+const struct pvmi_transport pvmi_transport_tcp = {
+	.name = "tcp",
+	.open = NULL,
+	.connect = tcp_connect,
+	.listen = tcp_listen,
+	.port = tcp_port,
+	.accept = tcp_accept,
+	.unlisten = tcp_unlisten,
+	.writev = tcp_writev,
+	.read = tcp_read,
+};

@@ -1,0 +1,21 @@
+# Tests of the benchmark suite (bench/local.mk, docs/benchmarks.md).
+#
+# bench-programs.sh: every benchmark program, built once, runs on stock
+# PVM and on copvm (switched by LD_LIBRARY_PATH) with tiny parameters and
+# prints its RESULT lines.  bench-smoke.sh: the emulated-cluster harness's
+# quick mode, checked for well-formed outputs (CSV, Markdown, PNG) and for
+# leaving the machine as it found it; it needs root (namespaces, sysctl)
+# and skips otherwise.  Neither looks at the figures themselves.
+BENCH_TESTS = \
+	tests/integ/bench-programs.sh \
+	tests/integ/bench-smoke.sh
+TESTS += $(BENCH_TESTS)
+
+EXTRA_DIST += $(BENCH_TESTS) \
+	tests/integ/bench-cluster.sh \
+	docs/benchmarks.md
+
+# `make check-bench' runs only these tests.
+check-bench:
+	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(BENCH_TESTS)'
+.PHONY: check-bench

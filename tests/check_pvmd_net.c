@@ -1,0 +1,628 @@
+/*
+ * check_pvmd_net.c - pvmd's TCP side, on loopback, with common/ only.
+ *
+ * The test plays the other daemons itself.  As a master, it starts
+ * `pvmd -s -f' with the instructions on its stdin, takes the handshake
+ * and DD_HELLO and sends it a host table; as a slave, it lets the
+ * fixture's master start it through a PVM_RSH script that only saves its
+ * arguments and stdin, then connects with what it read there.  Strangers
+ * then hit the daemons' ports: garbage, a wrong secret, a stolen proof of
+ * the wrong kind, a handshake left half-way, a flood of idle
+ * connections, frames of the wrong kind after a good handshake.  None of
+ * them gets an answer or changes anything; a real daemon still gets
+ * through right after.  And the secret never appears on a command line.
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "auth.h"
+#include "pvmd_fixture.h"
+
+#define SLAVE_DTID	0x80000		/* host 2 */
+
+static unsigned char key[PVMI_SECRET_LEN];
+static int master_lfd = -1, slave_link = -1, slave_port;
+static pid_t spid;
+static char sdir[700];
+
+/* Reads exactly `n' bytes within `ms'; 1, 0 at EOF, -1 on timeout. */
+static int read_n(int fd, void *p, size_t n, int ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	long long end = now_ms() + ms;
+	unsigned char *c = p;
+	ssize_t k;
+
+	while (n > 0) {
+		if (end <= now_ms() || poll(&pfd, 1, (int)(end - now_ms())) <= 0)
+			return -1;
+		k = read(fd, c, n);
+		if (k == 0 || (k < 0 && errno == ECONNRESET))
+			return 0;
+		if (k < 0) {
+			if (errno == EINTR || errno == EAGAIN)
+				continue;
+			return -1;
+		}
+		c += k;
+		n -= (size_t)k;
+	}
+	return 1;
+}
+
+/* True when the peer closes `fd' within `ms' having sent nothing. */
+static int closed_silently(int fd, int ms)
+{
+	unsigned char c;
+
+	return read_n(fd, &c, 1, ms) == 0;
+}
+
+static int tcp_connect(int port)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	sa.sin_port = htons((uint16_t)port);
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_msg(connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0,
+		      "connect to port %d: %s", port, strerror(errno));
+	return fd;
+}
+
+/* Runs a whole handshake on `fd' as `role'; returns the final status and
+ * the peer's kind and id. */
+static int handshake(int fd, const unsigned char *k, int role, int kind,
+		     int id, int *peer_kind, int *peer_id)
+{
+	unsigned char msg[PVMI_AUTH_HELLO_LEN];
+	struct pvmi_auth a;
+	int st = PVMI_AUTH_MORE;
+
+	ck_assert_int_eq(pvmi_auth_init(&a, k, role, kind, id), 0);
+	for (;;) {
+		if (a.outlen) {
+			xwrite(fd, a.out, a.outlen);
+			a.outlen = 0;
+		}
+		if (st != PVMI_AUTH_MORE)
+			break;
+		if (read_n(fd, msg, pvmi_auth_want(&a), 3000) != 1)
+			return PVMI_AUTH_FAIL;
+		st = pvmi_auth_feed(&a, msg);
+	}
+	if (peer_kind)
+		*peer_kind = a.peer_kind;
+	if (peer_id)
+		*peer_id = a.peer_id;
+	return st;
+}
+
+static void send_frame(int fd, int kind, int src, int dst, int tag,
+		       const struct pvmi_wbuf *w)
+{
+	struct pvmi_frame f = {
+		.magic = PVMI_FRAME_MAGIC, .len = w ? (uint32_t)w->len : 0,
+		.src = src, .dst = dst, .tag = tag, .kind = (uint32_t)kind,
+	};
+	unsigned char hdr[PVMI_FRAME_HDR_LEN];
+
+	pvmi_frame_encode(&f, hdr);
+	xwrite(fd, hdr, sizeof(hdr));
+	if (w && w->len)
+		xwrite(fd, w->data, w->len);
+}
+
+/* As host `id', asks the daemon at `port' (index `index') for its tasks:
+ * proof that it still serves daemons.  Returns the task count. */
+static int remote_tasks(int port, int id, int index)
+{
+	struct pvmi_wbuf q = { 0 }, w = { 0 };
+	struct pvmi_frame f;
+	struct pvmi_rbuf r, ir;
+	unsigned char *body;
+	const void *p;
+	size_t n = 0;
+	int fd, kind, pid, n_tasks;
+
+	fd = tcp_connect(port);
+	ck_assert_int_eq(handshake(fd, key, PVMI_AUTH_INITIATOR,
+				   PVMI_AUTH_DAEMON, id, &kind, &pid),
+			 PVMI_AUTH_DONE);
+	ck_assert_int_eq(kind, PVMI_AUTH_DAEMON);
+	ck_assert_int_eq(pid, index);
+	pvmi_w_int(&q, PVMI_DAEMON_TID(index));
+	pvmi_w_int(&w, 77);			/* reqid */
+	pvmi_w_int(&w, PVMI_DAEMON_TID(id) | 1);
+	pvmi_w_int(&w, PVMI_OP_TASKS);
+	pvmi_w_bytes(&w, q.data, q.len);
+	send_frame(fd, PVMI_KIND_DAEMON, PVMI_DAEMON_TID(id),
+		   PVMI_DAEMON_TID(index), PVMI_DD_REQUEST, &w);
+	ck_assert_int_eq(read_frame(fd, 3000, &f, &body), 1);
+	ck_assert_uint_eq(f.kind, PVMI_KIND_DAEMON);
+	ck_assert_int_eq(f.tag, PVMI_DD_REPLY);
+	pvmi_r_init(&r, body, f.len);
+	ck_assert_int_eq(pvmi_r_int(&r), 77);
+	p = pvmi_r_bytes(&r, &n);
+	ck_assert_ptr_ne(p, NULL);
+	pvmi_r_init(&ir, p, n);
+	n_tasks = pvmi_r_int(&ir);
+	ck_assert_int_eq(ir.failed, 0);
+	free(body);
+	pvmi_w_free(&q);
+	pvmi_w_free(&w);
+	close(fd);
+	return n_tasks;
+}
+
+/* The attacks of the file's comment on the daemon at `port', which
+ * takes daemon connections; none may get an answer. */
+static void strangers(int port)
+{
+	unsigned char junk[200], wrong[PVMI_SECRET_LEN], hello[48];
+	struct pvmi_auth a;
+	int fd, i, flood[40];
+
+	/* garbage */
+	fd = tcp_connect(port);
+	memset(junk, 'A', sizeof(junk));
+	memcpy(junk, "GET / HTTP/1.0\r\n\r\n", 18);
+	xwrite(fd, junk, sizeof(junk));
+	ck_assert(closed_silently(fd, 3000));
+	close(fd);
+
+	/* a frame header instead of a handshake */
+	fd = tcp_connect(port);
+	send_frame(fd, PVMI_KIND_DAEMON, 0, 0, PVMI_DD_HALT, NULL);
+	xwrite(fd, junk, 16);
+	ck_assert(closed_silently(fd, 3000));
+	close(fd);
+
+	/* the wrong secret: the daemon sends its HELLO, never its PROOF */
+	memcpy(wrong, key, sizeof(wrong));
+	wrong[0] ^= 1;
+	fd = tcp_connect(port);
+	ck_assert_int_eq(handshake(fd, wrong, PVMI_AUTH_INITIATOR,
+				   PVMI_AUTH_DAEMON, 3, NULL, NULL),
+			 PVMI_AUTH_FAIL);
+	close(fd);
+
+	/* the right secret but a task's identity: no task may be a daemon */
+	fd = tcp_connect(port);
+	i = handshake(fd, key, PVMI_AUTH_INITIATOR, PVMI_AUTH_TASK, 0xc0001,
+		      NULL, NULL);
+	ck_assert(i == PVMI_AUTH_FAIL || closed_silently(fd, 3000));
+	close(fd);
+
+	/* half a handshake, then gone */
+	fd = tcp_connect(port);
+	pvmi_auth_init(&a, key, PVMI_AUTH_INITIATOR, PVMI_AUTH_DAEMON, 3);
+	xwrite(fd, a.out, a.outlen);
+	ck_assert_int_eq(read_n(fd, hello, sizeof(hello), 3000), 1);
+	close(fd);
+
+	/* a flood of connections that say nothing: the oldest are dropped
+	 * so that a real daemon still gets in */
+	for (i = 0; i < 40; i++)
+		flood[i] = tcp_connect(port);
+	msleep(100);
+	ck_assert(closed_silently(flood[0], 3000));
+	for (i = 0; i < 40; i++)
+		close(flood[i]);
+}
+
+/* ---- a slave, with the test as its master ---- */
+
+static void write_config(int fd, int port)
+{
+	char hex[2 * PVMI_SECRET_LEN + 1], buf[512];
+	int n;
+
+	pvmi_secret_to_hex(key, hex);
+	n = snprintf(buf, sizeof(buf), "%s\nindex 2\nmaster 127.0.0.1 %d\n"
+		     "address 127.0.0.1\nsecret %s\nsp 1234\nend\n",
+		     PVMI_SLAVE_MAGIC, port, hex);
+	xwrite(fd, buf, (size_t)n);
+}
+
+static void start_slave(void)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	struct pvmi_wbuf w = { 0 };
+	socklen_t len = sizeof(sa);
+	struct pvmi_frame f;
+	struct pvmi_rbuf r;
+	unsigned char *body;
+	int in[2], kind, id;
+	char *s, path[800];
+
+	start_daemon();		/* the fixture's dir, env and cleanup */
+	ck_assert_int_eq(pvmi_random(key, sizeof(key)), 0);
+	master_lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert_int_eq(bind(master_lfd, (struct sockaddr *)&sa,
+			      sizeof(sa)), 0);
+	ck_assert_int_eq(listen(master_lfd, 8), 0);
+	ck_assert_int_eq(getsockname(master_lfd, (struct sockaddr *)&sa,
+				     &len), 0);
+	snprintf(sdir, sizeof(sdir), "%s/slave", base);
+	mkdir(sdir, 0700);
+	ck_assert_int_eq(pipe(in), 0);
+	snprintf(path, sizeof(path), "%s/slave.out", base);
+	spid = fork();
+	ck_assert_int_ge(spid, 0);
+	if (spid == 0) {
+		signal(SIGTERM, SIG_DFL);
+		setenv("PVM_TMP", sdir, 1);
+		dup2(in[0], 0);
+		close(in[1]);
+		dup2(open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600), 1);
+		dup2(1, 2);
+		execl(PVMD_PATH, "pvmd", "-s", "-f", "-nslavehost", (char *)0);
+		_exit(127);
+	}
+	close(in[0]);
+	write_config(in[1], ntohs(sa.sin_port));
+	close(in[1]);
+	slave_link = accept4(master_lfd, NULL, NULL, SOCK_CLOEXEC);
+	ck_assert_int_ge(slave_link, 0);
+	ck_assert_int_eq(handshake(slave_link, key, PVMI_AUTH_ACCEPTOR,
+				   PVMI_AUTH_DAEMON, 1, &kind, &id),
+			 PVMI_AUTH_DONE);
+	ck_assert_int_eq(kind, PVMI_AUTH_DAEMON);
+	ck_assert_int_eq(id, 2);
+	ck_assert_int_eq(read_frame(slave_link, 3000, &f, &body), 1);
+	ck_assert_int_eq(f.tag, PVMI_DD_HELLO);
+	ck_assert_int_eq(f.src, SLAVE_DTID);
+	pvmi_r_init(&r, body, f.len);
+	ck_assert_int_eq(pvmi_r_int(&r), 2);
+	ck_assert(str_item_eq(&r, "slavehost"));
+	ck_assert(str_item_eq(&r, PVMI_ARCH_NAME));
+	ck_assert_int_eq(pvmi_r_int(&r), 1234);
+	ck_assert_int_eq(pvmi_r_int(&r), PVMI_DSIG);
+	s = pvmi_r_str(&r);
+	ck_assert_str_eq(s, "127.0.0.1");
+	free(s);
+	slave_port = pvmi_r_int(&r);
+	ck_assert_int_gt(slave_port, 0);
+	free(body);
+	/* the host table: us (the master) and it */
+	pvmi_w_int(&w, 2);
+	pvmi_w_int(&w, 1);
+	pvmi_w_str(&w, "testmaster");
+	pvmi_w_str(&w, PVMI_ARCH_NAME);
+	pvmi_w_int(&w, 1000);
+	pvmi_w_int(&w, PVMI_DSIG);
+	pvmi_w_str(&w, "");
+	pvmi_w_int(&w, ntohs(sa.sin_port));
+	pvmi_w_int(&w, 2);
+	pvmi_w_str(&w, "slavehost");
+	pvmi_w_str(&w, PVMI_ARCH_NAME);
+	pvmi_w_int(&w, 1234);
+	pvmi_w_int(&w, PVMI_DSIG);
+	pvmi_w_str(&w, "127.0.0.1");
+	pvmi_w_int(&w, slave_port);
+	send_frame(slave_link, PVMI_KIND_DAEMON, 0x40000, SLAVE_DTID,
+		   PVMI_DD_HOSTS, &w);
+	pvmi_w_free(&w);
+}
+
+static void stop_slave(void)
+{
+	if (slave_link >= 0)
+		close(slave_link);
+	slave_link = -1;
+	if (master_lfd >= 0)
+		close(master_lfd);
+	master_lfd = -1;
+	if (spid > 0) {
+		kill(spid, SIGKILL);
+		waitpid(spid, NULL, 0);
+		spid = 0;
+	}
+	stop_daemon();
+}
+
+/* A task of the slave sees the table the test sent. */
+static int slave_task(void)
+{
+	char save[800];
+	int fd, tid;
+
+	snprintf(save, sizeof(save), "%s", sockpath);
+	snprintf(sockpath, sizeof(sockpath), PVMI_DIR_FMT "/" PVMI_DAEMON_SOCK,
+		 sdir, (unsigned)getuid());
+	fd = task_connect(&tid);
+	snprintf(sockpath, sizeof(sockpath), "%s", save);
+	ck_assert_int_eq(tid, SLAVE_DTID | 1);
+	ck_assert_int_eq(fixture_regflags & PVMI_REG_NET, PVMI_REG_NET);
+	ck_assert(memcmp(fixture_secret, key, sizeof(key)) == 0);
+	return fd;
+}
+
+START_TEST(slave_joins_and_serves)
+{
+	struct pvmi_rbuf r;
+	unsigned char *body;
+	int fd, tries, named;
+
+	fd = slave_task();
+	for (tries = 0;; tries++) {
+		/* the table the test sent may still be on its way */
+		body = call(fd, PVMI_OP_CONFIG, NULL, &r);
+		ck_assert_int_eq(pvmi_r_int(&r), 2);
+		ck_assert_int_eq(pvmi_r_int(&r), 1);
+		ck_assert_int_eq(pvmi_r_int(&r), 0x40000);
+		named = str_item_eq(&r, "testmaster");
+		free(body);
+		if (named)
+			break;
+		ck_assert_int_lt(tries, 100);
+		msleep(20);
+	}
+	ck_assert_int_eq(op_str(fd, PVMI_OP_MSTAT, "testmaster"), PvmOk);
+	ck_assert_int_eq(remote_tasks(slave_port, 3, 2), 1);
+	close(fd);
+}
+END_TEST
+
+START_TEST(slave_port_strangers)
+{
+	int fd;
+
+	strangers(slave_port);
+	/* a good daemon frame of the wrong kind after the handshake */
+	fd = tcp_connect(slave_port);
+	ck_assert_int_eq(handshake(fd, key, PVMI_AUTH_INITIATOR,
+				   PVMI_AUTH_DAEMON, 3, NULL, NULL),
+			 PVMI_AUTH_DONE);
+	send_frame(fd, PVMI_KIND_REQUEST, 0xc0000, SLAVE_DTID, PVMI_OP_HALT,
+		   NULL);
+	ck_assert(closed_silently(fd, 3000));
+	close(fd);
+	/* nothing changed, and daemons still get through */
+	ck_assert_int_eq(remote_tasks(slave_port, 3, 2), 0);
+	ck_assert_int_eq(waitpid(spid, NULL, WNOHANG), 0);
+	fd = slave_task();
+	close(fd);
+}
+END_TEST
+
+START_TEST(slave_halts_without_master)
+{
+	int st;
+	long long end = now_ms() + 5000;
+
+	close(slave_link);
+	slave_link = -1;
+	while (waitpid(spid, &st, WNOHANG) == 0 && now_ms() < end)
+		msleep(10);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	spid = 0;
+}
+END_TEST
+
+/* ---- the fixture's daemon as a master ---- */
+
+static char rsh_dir[700];
+
+static void start_master(void)
+{
+	char path[800];
+
+	snprintf(rsh_dir, sizeof(rsh_dir), "/tmp/check_pvmd_net-rsh-%d",
+		 (int)getpid());
+	mkdir(rsh_dir, 0700);
+	snprintf(path, sizeof(path), "%s/rsh", rsh_dir);
+	/* a remote shell that only keeps what it was given, and exits 0:
+	 * the master then waits for the slave, which is the test */
+	unlink(path);
+	write_file(path, "#!/bin/sh\necho \"$@\" > \"$0.args\"\n"
+		   "cat > \"$0.stdin\"\nexit 0\n", 0700);
+	setenv("PVM_RSH", path, 1);
+	start_daemon();
+}
+
+static void stop_master(void)
+{
+	char cmd[800];
+
+	stop_daemon();
+	unsetenv("PVM_RSH");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", rsh_dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", rsh_dir);
+}
+
+/* The master's TCP port, from its log. */
+static int master_port(void)
+{
+	char path[800], line[512], *p;
+	int port = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/" PVMI_DAEMON_LOG, dir);
+	f = fopen(path, "r");
+	ck_assert_ptr_ne(f, NULL);
+	while (fgets(line, sizeof(line), f))
+		if ((p = strstr(line, "for daemons on TCP port ")))
+			port = atoi(p + 24);
+	fclose(f);
+	ck_assert_int_gt(port, 0);
+	return port;
+}
+
+/* Waits for the fake remote shell's stdin copy; returns it (static). */
+static const char *shell_stdin(void)
+{
+	static char buf[1024];
+	char path[800];
+	long long end = now_ms() + 5000;
+	ssize_t n = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/rsh.stdin", rsh_dir);
+	while (now_ms() < end) {
+		fd = open(path, O_RDONLY);
+		if (fd >= 0) {
+			n = read(fd, buf, sizeof(buf) - 1);
+			close(fd);
+			if (n > 0 && strstr(buf, "\nend\n"))
+				break;
+		}
+		msleep(20);
+	}
+	ck_assert_int_gt(n, 0);
+	buf[n] = '\0';
+	return buf;
+}
+
+START_TEST(master_starts_a_slave)
+{
+	struct pvmi_wbuf w = { 0 };
+	struct pvmi_frame f;
+	struct pvmi_rbuf r;
+	unsigned char *body, hexkey[PVMI_SECRET_LEN];
+	char args[800], hex[80], path[800];
+	const char *in, *p;
+	int fd, me, link, port, index = 0, kind, id;
+	int32_t v;
+	FILE *af;
+
+	fd = task_connect(&me);
+	/* the host name is looked up: use a numeric ip= for it */
+	pvmi_w_int(&w, 1);
+	pvmi_w_str(&w, "fakehost ip=127.0.0.1 sp=42");
+	send_raw(fd, PVMI_KIND_REQUEST, PVMI_OP_ADDHOSTS, w.data, w.len);
+	pvmi_w_free(&w);
+	in = shell_stdin();
+	/* the command line has no secret; stdin has it */
+	snprintf(path, sizeof(path), "%s/rsh.args", rsh_dir);
+	af = fopen(path, "r");
+	ck_assert_ptr_ne(af, NULL);
+	ck_assert_ptr_ne(fgets(args, sizeof(args), af), NULL);
+	fclose(af);
+	ck_assert_msg(strstr(args, "127.0.0.1 ") == args, "args: %s", args);
+	ck_assert_ptr_ne(strstr(args, " -s "), NULL);
+	ck_assert_ptr_ne(strstr(args, " -nfakehost"), NULL);
+	ck_assert(strncmp(in, PVMI_SLAVE_MAGIC "\n", 14) == 0);
+	p = strstr(in, "\nindex ");
+	ck_assert_ptr_ne(p, NULL);
+	index = atoi(p + 7);
+	ck_assert_int_eq(index, 2);
+	p = strstr(in, "\nsecret ");
+	ck_assert_ptr_ne(p, NULL);
+	snprintf(hex, sizeof(hex), "%.64s", p + 8);
+	ck_assert_int_eq(pvmi_secret_from_hex(hex, hexkey), 0);
+	ck_assert(memcmp(hexkey, fixture_secret, sizeof(hexkey)) == 0);
+	ck_assert_ptr_eq(strstr(args, hex), NULL);
+	ck_assert_ptr_ne(strstr(in, "\nsp 42\n"), NULL);
+	memcpy(key, hexkey, sizeof(key));
+	port = master_port();
+
+	/* strangers first: the master is waiting for host 2 */
+	strangers(port);
+	/* a good handshake as a host nobody is starting */
+	link = tcp_connect(port);
+	ck_assert_int_eq(handshake(link, key, PVMI_AUTH_INITIATOR,
+				   PVMI_AUTH_DAEMON, 9, NULL, NULL),
+			 PVMI_AUTH_DONE);
+	ck_assert(closed_silently(link, 3000));
+	close(link);
+
+	/* now the slave it expects: handshake, DD_HELLO */
+	link = tcp_connect(port);
+	ck_assert_int_eq(handshake(link, key, PVMI_AUTH_INITIATOR,
+				   PVMI_AUTH_DAEMON, index, &kind, &id),
+			 PVMI_AUTH_DONE);
+	ck_assert_int_eq(id, 1);
+	pvmi_w_int(&w, index);
+	pvmi_w_str(&w, "whatever");
+	pvmi_w_str(&w, PVMI_ARCH_NAME);
+	pvmi_w_int(&w, 42);
+	pvmi_w_int(&w, PVMI_DSIG);
+	pvmi_w_str(&w, "127.0.0.1");
+	pvmi_w_int(&w, 1);		/* a port nobody listens on */
+	pvmi_w_int(&w, 4242);
+	send_frame(link, PVMI_KIND_DAEMON, PVMI_DAEMON_TID(index), DTID,
+		   PVMI_DD_HELLO, &w);
+	pvmi_w_free(&w);
+	/* the asking task gets the new host's dtid */
+	ck_assert_int_eq(read_frame(fd, REPLY_MS, &f, &body), 1);
+	ck_assert_int_eq(f.tag, PVMI_OP_ADDHOSTS);
+	pvmi_r_init(&r, body, f.len);
+	ck_assert_int_eq(pvmi_r_int(&r), 1);
+	ck_assert_int_eq(pvmi_r_ints(&r, &v, 1), 0);
+	ck_assert_int_eq(v, SLAVE_DTID);
+	free(body);
+	/* the new "slave" gets the table, with the name the master knows */
+	ck_assert_int_eq(read_frame(link, 3000, &f, &body), 1);
+	ck_assert_int_eq(f.tag, PVMI_DD_HOSTS);
+	pvmi_r_init(&r, body, f.len);
+	ck_assert_int_eq(pvmi_r_int(&r), 2);
+	free(body);
+	body = call(fd, PVMI_OP_CONFIG, NULL, &r);
+	ck_assert_int_eq(pvmi_r_int(&r), 2);
+	free(body);
+	ck_assert_int_eq(op_str(fd, PVMI_OP_MSTAT, "fakehost"), PvmOk);
+	/* and after more strangers, deleting it halts it */
+	strangers(port);
+	pvmi_w_int(&w, 1);
+	pvmi_w_str(&w, "fakehost");
+	body = call(fd, PVMI_OP_DELHOSTS, &w, &r);
+	ck_assert_int_eq(pvmi_r_int(&r), 1);
+	free(body);
+	ck_assert_int_eq(read_frame(link, 3000, &f, &body), 1);
+	ck_assert_int_eq(f.tag, PVMI_DD_HALT);
+	free(body);
+	ck_assert(closed_silently(link, 3000));
+	close(link);
+	ck_assert_int_eq(op_str(fd, PVMI_OP_MSTAT, "fakehost"), PvmNoHost);
+	close(fd);
+	assert_alive();
+}
+END_TEST
+
+static Suite *net_suite(void)
+{
+	Suite *s = suite_create("pvmd_net");
+	TCase *tc;
+
+	tc = tcase_create("slave");
+	tcase_add_checked_fixture(tc, start_slave, stop_slave);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, slave_joins_and_serves);
+	tcase_add_test(tc, slave_port_strangers);
+	tcase_add_test(tc, slave_halts_without_master);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("master");
+	tcase_add_checked_fixture(tc, start_master, stop_master);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, master_starts_a_slave);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(net_suite());
+	int nf;
+
+	srunner_run_all(sr, CK_NORMAL);
+	nf = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nf ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,315 @@
+#!/bin/bash
+# bench-cluster.sh - the benchmark suite on an emulated non-dedicated
+# cluster, stock PVM and copvm side by side (docs/benchmarks.md).
+#
+# Builds N nodes on this machine (network namespaces, each pinned to its
+# own CPU: bench/cluster-lib.sh), sets kernel.sched_autogroup_enabled to
+# 0, measures calcula2 alone on every node (ET_dedicated), then runs the
+# matrix {repetition} x {benchmark} x {local jobs per node k} x {system},
+# the two systems back to back for each point so that their ratio is
+# measured side by side.  Each run gets a fresh virtual machine; the same
+# benchmark binaries serve both systems (Debian's libpvm3.so.3 first on
+# LD_LIBRARY_PATH for stock).  A run that fails (for instance copvm
+# without multi-host support asked for two nodes) is recorded with its
+# reason and the matrix goes on.
+#
+# Writes into the output directory: runs.csv (one line per run), metrics.csv
+# (every RESULT line of every successful run), settings.txt (machine,
+# kernel, parameters), results.md (tables: execution time, Gain =
+# T_stock / T_copvm, LO = ET_dedicated / ET_nondedicated) and PNG plots.
+# Whatever happens (end, error, Ctrl-C, SIGTERM), the namespaces, the
+# sysctl and every process it started are cleaned up.
+#
+# usage: tests/integ/bench-cluster.sh [-q] [-n nodes|auto] [-b benchmarks]
+#            [-k ks] [-s systems] [-r reps] [-w seconds] [-d duty]
+#            [-t seconds] [-o dir] [-K]
+#   (as root, from the top build directory after `make')
+#   -q        quick mode: comms1 (short lengths) and synch1 (2 tasks),
+#             k = 0,1, one repetition, 1 s of calcula2 work, nodes auto
+#             (under 3 minutes)
+#   -n nodes  emulated nodes (default 2; auto: 2 if copvm can add a host,
+#             else 1)
+#   -b list   benchmarks, from comms1,comms2,synch1,sinring,sintree,mslave
+#             (default comms1,comms2,synch1,sintree,mslave)
+#   -k list   local jobs per node (default 0-5)
+#   -s list   systems (default stock,copvm)
+#   -r reps   repetitions of the whole matrix (default 3)
+#   -w secs   calcula2's work, in seconds of CPU on an idle node (default 4)
+#   -d pct    calcula2's CPU duty cycle (its -d: 10, 50, 90...; default 100)
+#   -t secs   time limit of one benchmark run (default 900)
+#   -o dir    output directory (default bench-results/<date>-<time>)
+#   -K        keep the work directory (logs of every run)
+# Benchmark arguments can be replaced through BENCH_ARGS_<name>, e.g.
+# BENCH_ARGS_comms1='-m 64k -r 100'.
+# Exit status: 0 when the report was written (failed runs included),
+# 1 on an error of the harness, 77 when not root or namespaces are
+# unavailable.
+set -u
+
+BC_SRC=$(cd "${srcdir:-$(dirname "$0")/../..}" && pwd)
+BC_B=$(cd "${INTEG_BUILDDIR:-.}" && pwd)
+[ -x "$BC_B/examples/comms1" ] || [ ! -x "$BC_SRC/examples/comms1" ] || BC_B=$BC_SRC
+
+. "$BC_SRC/tests/integ/netns/netns.sh"
+. "$BC_SRC/bench/cluster-lib.sh"
+BC_RSH=$BC_SRC/bench/rsh
+BC_NETNS_RSH=$BC_SRC/tests/integ/netns/rsh
+
+quick=
+nodes=
+benches=
+klist=
+systems=stock,copvm
+reps=
+work=
+duty=
+limit=
+out=
+while getopts qn:b:k:s:r:w:d:t:o:K opt; do
+	case $opt in
+	q) quick=1 ;;
+	n) nodes=$OPTARG ;;
+	b) benches=$OPTARG ;;
+	k) klist=$OPTARG ;;
+	s) systems=$OPTARG ;;
+	r) reps=$OPTARG ;;
+	w) work=$OPTARG ;;
+	d) duty=$OPTARG ;;
+	t) limit=$OPTARG ;;
+	o) out=$OPTARG ;;
+	K) BC_KEEP=1 ;;
+	*) sed -n '/^# usage/,/^# Exit/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 1 ;;
+	esac
+done
+[ $OPTIND -gt $# ] || { bc_log "bench-cluster: unexpected argument ${!OPTIND}"; exit 1; }
+# Defaults: the full run, or the quick mode's small matrix.
+if [ -n "$quick" ]; then
+	: "${nodes:=auto}" "${benches:=comms1,synch1}" "${klist:=0,1}"
+	: "${reps:=1}" "${work:=1}" "${limit:=60}"
+else
+	: "${nodes:=2}" "${benches:=comms1,comms2,synch1,sintree,mslave}"
+	: "${klist:=0-5}" "${reps:=3}" "${work:=4}" "${limit:=900}"
+fi
+[ -n "$out" ] || out=$PWD/bench-results/$(date +%Y%m%d-%H%M%S)
+
+# Arguments of each benchmark's master.
+bench_args() {
+	local var=BENCH_ARGS_$1
+	if [ -n "${!var:-}" ]; then
+		echo "${!var}"
+		return
+	fi
+	if [ -n "$quick" ]; then
+		case $1 in
+		comms1 | comms2) echo "-s 0,8,64,512,1k -r 50" ;;
+		synch1) echo "-n 2 -r 10" ;;
+		sinring | sintree) echo "-n 4 -s 1024 20" ;;
+		mslave) echo "20" ;;
+		esac
+	else
+		case $1 in
+		comms1 | comms2) echo "-m 4M -r 200" ;;
+		synch1) echo "-n 2-8 -r 20" ;;
+		sinring | sintree) echo "-n 4 -s 1024 200" ;;
+		mslave) echo "200" ;;
+		esac
+	fi
+}
+
+# A comma list with ranges (0-5) as words.
+expand() {
+	local w a b
+	for w in ${1//,/ }; do
+		case $w in
+		*-*) a=${w%-*}; b=${w#*-}; seq "$a" "$b" ;;
+		*) echo "$w" ;;
+		esac
+	done
+}
+
+[ "$(id -u)" = 0 ] || { bc_log "SKIP: bench-cluster.sh needs root"; exit 77; }
+for b in $(expand "$benches"); do
+	[ -n "$(bench_args "$b")" ] || bc_die "unknown benchmark $b"
+	[ -x "$BC_B/examples/$b" ] || bc_die "$BC_B/examples/$b is missing (run make)"
+done
+for f in examples/calcula examples/calcula2 bench/pvmhosts daemon/pvmd group/pvmgs \
+	lib/.libs/libpvm3.so.3 group/.libs/libgpvm3.so.3; do
+	[ -e "$BC_B/$f" ] || bc_die "$BC_B/$f is missing (run make)"
+done
+BC_STOCK_LIBDIR=$(bc_stock_libdir) || bc_die "Debian's libpvm3/libgpvm3 are not installed"
+[ -x "$STOCK_ROOT/lib/pvmd" ] || bc_die "stock PVM (package pvm) is not installed"
+for c in gnuplot perl taskset ip unshare timeout flock; do
+	command -v "$c" >/dev/null || bc_die "$c is missing (see docs/benchmarks.md)"
+done
+
+# One harness at a time: two would fight over the sysctl.
+lockdir=/run/lock
+[ -d "$lockdir" ] || lockdir=/tmp
+exec 9>"$lockdir/copvm-bench-cluster.lock"
+flock -w 900 9 || bc_die "another bench-cluster.sh holds $lockdir/copvm-bench-cluster.lock"
+
+BC_W=$(mktemp -d "${TMPDIR:-/tmp}/copvm-bench.XXXXXX") || bc_die "mktemp"
+chmod 755 "$BC_W"
+bc_log "bench-cluster: work directory $BC_W, results in $out"
+trap 'bc_restore' EXIT
+trap 'trap "" INT TERM HUP; bc_log "bench-cluster: interrupted"; exit 130' INT TERM HUP
+mkdir -p "$out" || bc_die "cannot create $out"
+out=$(cd "$out" && pwd)
+
+bc_check_netns
+netns_check
+maxnodes=$nodes
+[ "$nodes" = auto ] && maxnodes=2
+netns_up "$maxnodes" "$BC_W" || bc_die "could not create the namespaces"
+trap 'bc_restore' EXIT
+bc_setup_nodes "$maxnodes"
+bc_autogroup_off
+start=$(date +%s)
+
+if [ "$nodes" = auto ]; then
+	# Two nodes if copvm can add a host and talk across it.
+	mkdir -p "$BC_W/probe"
+	nodes=1
+	if bc_vm_start copvm 2 "$BC_W/probe"; then
+		if bc_prog copvm 30 "$BC_W/probe/comms1" "$BC_B/examples/comms1 -s 8 -r 10"; then
+			nodes=2
+		else
+			echo "comms1 across two nodes: $(tail -n 1 "$BC_W/probe/comms1.err")" \
+				>"$BC_W/probe/vm.note"
+		fi
+	fi
+	bc_vm_stop copvm "$BC_W/probe"
+	[ $nodes = 2 ] || bc_log "bench-cluster: copvm multi-host does not work" \
+		"($(cat "$BC_W/probe/vm.note" 2>/dev/null)); quick mode on one node"
+fi
+
+units=$(awk -v w="$work" 'BEGIN { u = int(w * 100 + 0.5); print u < 1 ? 1 : u }')
+c2args="-u $units${duty:+ -d $duty}"
+bc_log "bench-cluster: calcula2 $c2args alone on each of $nodes node(s)..."
+bc_dedicated "$nodes" "$c2args" "$BC_W/dedicated" || bc_die "calcula2 failed on an idle node"
+ded=($(bc_calcula2_times "$nodes" "$BC_W/dedicated"))
+ded_mean=$(printf '%s\n' "${ded[@]}" | awk '{ s += $1 } END { printf "%.4f", s / NR }')
+bc_log "bench-cluster: ET_dedicated ${ded[*]} s"
+
+{
+	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1), $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"
+	echo "kernel: $(uname -sr), $(sed -n 's/^PRETTY_NAME=//p' /etc/os-release | tr -d '"')"
+	echo "stock PVM: Debian pvm $(dpkg-query -W -f '${Version}' pvm 2>/dev/null), libraries from $BC_STOCK_LIBDIR"
+	echo "copvm: $(git -C "$BC_SRC" describe --always --dirty 2>/dev/null || echo unknown) ($BC_B)"
+	echo "nodes: $nodes network namespace(s), node i pinned to CPU (i-1) mod $(nproc) (taskset); kernel.sched_autogroup_enabled=0 during the run (was $BC_AUTOGROUP_ORIG)"
+	echo "local jobs: k per node = $klist; one calcula2 $c2args (ET_dedicated ${ded[*]} s), the others calcula (10 ms bursts, sched_yield)"
+	echo "repetitions: $reps; time limit per run: $limit s$([ -n "$quick" ] && echo '; quick mode')"
+	for b in $(expand "$benches"); do echo "$b: $b $(bench_args "$b")"; done
+} >"$out/settings.txt"
+
+echo "bench,system,nodes,k,rep,status,time_s,wall_s,calcula2_s,calcula2_ded_s,lo,note" >"$out/runs.csv"
+echo "bench,system,nodes,k,rep,metric,value" >"$out/metrics.csv"
+mkdir -p "$out/logs"
+
+now() { date +%s.%N; }
+clean_note() { tr '\n,"' '  ' | tr -s ' ' | cut -c1-160 | sed 's/ *$//'; }
+
+# run_cell BENCH SYSTEM K REP: one run, one line of runs.csv.
+run_cell() {
+	local b=$1 sys=$2 k=$3 rep=$4 name dir status=ok note= t= wall= c2= lo=
+	local cmd rc t0 i
+	name=$b.$sys.k$k.r$rep
+	dir=$BC_W/cells/$name
+	mkdir -p "$dir"
+	cmd="$BC_B/examples/$b $(bench_args "$b")"
+	bc_vm_start "$sys" "$nodes" "$dir"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		[ $rc = 1 ] && status=novm || status=nohosts
+		note=$(clean_note <"$dir/vm.note")
+	else
+		bc_local_start "$k" "$nodes" "$dir" "$c2args"
+		t0=$(now)
+		bc_prog "$sys" "$limit" "$dir/main" "$cmd"
+		rc=$?
+		wall=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }')
+		t=$(awk '$1 == "RESULT" && $2 == "time_s" { print $3 }' "$dir/main.out")
+		if [ $rc = 124 ] || [ $rc = 137 ]; then
+			status=timeout
+			note="no result after $limit s"
+		elif [ $rc != 0 ]; then
+			status=fail
+			note="exit $rc: $(tail -n 2 "$dir/main.err" | clean_note)"
+		elif [ -z "$t" ]; then
+			status=noresult
+			note=$(tail -n 2 "$dir/main.err" | clean_note)
+		fi
+		# Keep the distributed load on until every calcula2 is done:
+		# untimed runs of the same benchmark, the last one cut short.
+		while [ "$status" = ok ] && [ "$k" -gt 0 ] && ! bc_calcula2_done "$nodes" "$dir"; do
+			if awk -v a="$t0" -v b="$(now)" -v l="$limit" 'BEGIN { exit !(b - a > l) }'; then
+				note="calcula2 outlived the time limit"
+				break
+			fi
+			bc_prog -b "$sys" "$limit" "$dir/filler" "$cmd"
+			while kill -0 "$BC_PROG_PID" 2>/dev/null &&
+				! bc_calcula2_done "$nodes" "$dir"; do
+				sleep 0.1
+			done
+			kill -TERM "$BC_PROG_PID" 2>/dev/null
+			wait "$BC_PROG_PID"
+			rc=$?
+			if [ $rc != 0 ] && [ $rc != 124 ] && [ $rc != 143 ] &&
+			   ! bc_calcula2_done "$nodes" "$dir"; then
+				note="a filler run failed"
+				sleep 0.5
+			fi
+		done
+		if [ "$status" = ok ] && [ "$k" -gt 0 ] && bc_calcula2_done "$nodes" "$dir"; then
+			local times
+			times=$(bc_calcula2_times "$nodes" "$dir" | tr '\n' ' ')
+			c2=$(echo "$times" | awk '{ for (i = 1; i <= NF; i++) s += $i; printf "%.4f", s / NF }')
+			lo=$(echo "$times" | awk -v d="${ded[*]}" '{ split(d, e, " ");
+				for (i = 1; i <= NF; i++) s += e[i] / $i; printf "%.4f", s / NF }')
+		fi
+		bc_local_stop
+	fi
+	bc_vm_stop "$sys" "$dir"
+	cp "$dir/main.out" "$out/logs/$name.out" 2>/dev/null
+	[ "$status" = ok ] || cat "$dir"/*.note "$dir/main.err" "$dir/addhosts.out" \
+		>"$out/logs/$name.err" 2>/dev/null
+	echo "$b,$sys,$nodes,$k,$rep,$status,$t,$wall,$c2,$ded_mean,$lo,$note" >>"$out/runs.csv"
+	[ "$status" = ok ] && awk -v p="$b,$sys,$nodes,$k,$rep" \
+		'$1 == "RESULT" && NF == 3 { print p "," $2 "," $3 }' "$dir/main.out" >>"$out/metrics.csv"
+	CELL_STATUS=$status
+	CELL_SUMMARY="T=${t:-–} s${lo:+ LO=$lo}${note:+ ($note)}"
+}
+
+total=0
+for rep in $(seq "$reps"); do
+	for b in $(expand "$benches"); do
+		for k in $(expand "$klist"); do
+			for sys in $(expand "$systems"); do total=$((total + 1)); done
+		done
+	done
+done
+done_cells=0
+for rep in $(seq "$reps"); do
+	for b in $(expand "$benches"); do
+		for k in $(expand "$klist"); do
+			for sys in $(expand "$systems"); do
+				c0=$(date +%s)
+				run_cell "$b" "$sys" "$k" "$rep"
+				done_cells=$((done_cells + 1))
+				el=$(($(date +%s) - start))
+				eta=$((el * (total - done_cells) / done_cells))
+				printf '[%3d/%d %d:%02d, about %d:%02d left] %-7s %-5s k=%d rep %d: %-8s %s (%ds)\n' \
+					"$done_cells" "$total" $((el / 60)) $((el % 60)) \
+					$((eta / 60)) $((eta % 60)) "$b" "$sys" "$k" "$rep" \
+					"$CELL_STATUS" "$CELL_SUMMARY" $(($(date +%s) - c0)) >&2
+			done
+		done
+	done
+done
+
+perl "$BC_SRC/bench/report.pl" "$out" >/dev/null || bc_die "the report failed"
+ok=$(awk -F, 'NR > 1 && $6 == "ok"' "$out/runs.csv" | wc -l)
+bc_log "bench-cluster: $ok of $total runs succeeded, $(($(date +%s) - start)) s; report: $out/results.md"
+sed -n '/^## Summary/,/^## [^S]/p' "$out/results.md" | sed '$d'
+exit 0

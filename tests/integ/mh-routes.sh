@@ -1,0 +1,41 @@
+#!/bin/bash
+# Messages between tasks of different emulated hosts, on stock PVM and on
+# copvm: 0 B to 4 MiB, each echoed back whole with a checksum, then 500
+# small ones whose order the receiver checks; over direct routes
+# (PvmRouteDirect on both tasks) and over the default route through the
+# daemons (PvmDontRoute), from the master's host and from a slave's host
+# (so that two slaves' daemons must connect to each other).  On copvm the
+# direct runs must have opened a TCP circuit (one more descriptor in
+# pvm_getfds) and the default runs none.
+. "${srcdir:-.}/tests/integ/netns/mh.sh"
+mh_init routes 3
+
+scenario() {
+	local side=$1 tool
+	tool=$(mh_offer_tool "$side")
+	mh_begin "$side"
+	mh_run "$side" node1 direct1 -- "$tool" routes direct
+	mh_run "$side" node1 default1 -- "$tool" routes default
+	mh_run "$side" node3 direct3 -- "$tool" routes direct
+	mh_run "$side" node3 default3 -- "$tool" routes default
+	mh_end "$side"
+}
+mh_sides scenario
+
+for t in direct1 default1 direct3 default3; do
+	expect_status "$t" 0
+	compare_out "$t"
+	compare_rc "$t"
+	grep -q CORRUPT "$W/copvm/out/$t.out" && fail "$t: corrupt messages"
+done
+if [ "${IMPL[copvm]}" = copvm ]; then
+	for t in direct1 direct3; do
+		grep -q "descriptors 3 before, 4 after" "$W/copvm/out/$t.err" ||
+			fail "$t: no direct circuit on copvm: $(cat "$W/copvm/out/$t.err")"
+	done
+	for t in default1 default3; do
+		grep -q "descriptors 3 before, 3 after" "$W/copvm/out/$t.err" ||
+			fail "$t: a circuit on the default route: $(cat "$W/copvm/out/$t.err")"
+	done
+fi
+integ_finish

@@ -1,0 +1,44 @@
+# Multi-host virtual machines: unit tests of the handshake and of pvmd's
+# TCP side, and the integration tests on emulated hosts (network
+# namespaces, tests/integ/netns/).  See docs/multihost.md.
+if HAVE_CHECK
+check_PROGRAMS += tests/check_auth tests/check_pvmd_net
+TESTS += tests/check_auth tests/check_pvmd_net
+
+tests_check_auth_SOURCES = tests/check_auth.c
+tests_check_auth_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_auth_LDADD = common/libcommon.la $(CHECK_LIBS)
+
+# pvmd's TCP side on loopback: the test plays master and slave itself.
+tests_check_pvmd_net_SOURCES = tests/check_pvmd_net.c $(PVMD_TEST_SOURCES)
+tests_check_pvmd_net_CPPFLAGS = $(PVMD_TEST_CPPFLAGS)
+tests_check_pvmd_net_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_pvmd_net_LDADD = common/libcommon.la $(CHECK_LIBS)
+EXTRA_tests_check_pvmd_net_DEPENDENCIES = daemon/pvmd
+endif
+
+# The PVM program the multi-host tests run on each side (the stock one is
+# built by the tests, like pvmrun).  -no-install: a real executable with a
+# run path to our library, which remote daemons can spawn.
+check_PROGRAMS += tests/integ/netns/mhcheck
+tests_integ_netns_mhcheck_SOURCES = tests/integ/netns/mhcheck.c
+tests_integ_netns_mhcheck_LDADD = lib/libpvm3.la
+tests_integ_netns_mhcheck_LDFLAGS = -no-install
+
+MH_TESTS = \
+	tests/integ/mh-basic.sh \
+	tests/integ/mh-routes.sh \
+	tests/integ/mh-fault.sh \
+	tests/integ/mh-ssh.sh
+TESTS += $(MH_TESTS)
+EXTRA_DIST += $(MH_TESTS) \
+	tests/integ/netns/netns.sh \
+	tests/integ/netns/mh.sh \
+	tests/integ/netns/rsh \
+	tests/integ/bench-mh-pingpong.sh \
+	docs/multihost.md
+
+# `make check-mh' runs only these tests.
+check-mh:
+	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(MH_TESTS)'
+.PHONY: check-mh
