@@ -5,7 +5,8 @@
 # (exit 77).  See docs/console.md.
 CONSOLE_TESTS = \
 	tests/integ/console-session.sh \
-	tests/integ/console-pipe.sh
+	tests/integ/console-pipe.sh \
+	tests/integ/mh-console.sh
 TESTS += $(CONSOLE_TESTS)
 EXTRA_DIST += $(CONSOLE_TESTS) \
 	tests/integ/console/tmux.sh \
