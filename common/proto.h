@@ -28,7 +28,8 @@
 #define PVMI_TID_HOST(t)	((t) & PVMI_TID_HOST_MASK)
 #define PVMI_TID_LOCAL(t)	((t) & PVMI_TID_LOCAL_MASK)
 #define PVMI_DAEMON_TID(h)	((h) << PVMI_TID_HOST_SHIFT)
-#define PVMI_TID_INDEX(t)	(((t) & PVMI_TID_HOST_MASK) >> PVMI_TID_HOST_SHIFT)
+#define PVMI_TID_INDEX(t)	\
+	(((t) & PVMI_TID_HOST_MASK) >> PVMI_TID_HOST_SHIFT)
 #define PVMI_MASTER_INDEX	1
 #define PVMI_MAX_HOSTS		4096
 
@@ -183,6 +184,10 @@ enum pvmi_dd_op {
 	PVMI_DD_SIBLINGS,
 	/* master -> slave: halt now (no body) */
 	PVMI_DD_HALT,
+	/* master -> slave: int tid, the master has forgotten that task of
+	 * the slave (DD_TASKGONE): its exit notifies may fire now, so that
+	 * a watcher never finds its mailbox entries after the notify */
+	PVMI_DD_GONE_ACK,
 	PVMI_DD_MAX
 };
 

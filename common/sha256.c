@@ -54,7 +54,7 @@ static void store_be32(unsigned char *p, uint32_t v)
 /* Runs the compression function on one 64-byte block. */
 static void compress(uint32_t h[8], const unsigned char *blk)
 {
-	uint32_t w[16], v[8], s0, s1, ch, maj, t1, t2;
+	uint32_t w[16], v[8], s0, s1, ch, maj, t1, t2, x, y;
 	int i;
 
 	for (i = 0; i < 16; i++)
@@ -62,10 +62,10 @@ static void compress(uint32_t h[8], const unsigned char *blk)
 	memcpy(v, h, sizeof(v));
 	for (i = 0; i < 64; i++) {
 		if (i >= 16) {
-			s0 = ror(w[(i + 1) & 15], 7) ^ ror(w[(i + 1) & 15], 18) ^
-			     (w[(i + 1) & 15] >> 3);
-			s1 = ror(w[(i + 14) & 15], 17) ^
-			     ror(w[(i + 14) & 15], 19) ^ (w[(i + 14) & 15] >> 10);
+			x = w[(i + 1) & 15];	/* W[i - 15] */
+			y = w[(i + 14) & 15];	/* W[i - 2] */
+			s0 = ror(x, 7) ^ ror(x, 18) ^ (x >> 3);
+			s1 = ror(y, 17) ^ ror(y, 19) ^ (y >> 10);
 			w[i & 15] += s0 + w[(i + 9) & 15] + s1;
 		}
 		s1 = ror(v[4], 6) ^ ror(v[4], 11) ^ ror(v[4], 25);

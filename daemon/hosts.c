@@ -285,7 +285,8 @@ void pvmd_op_config(struct pvmd_conn *c, struct pvmi_rbuf *r)
 	}
 	for (h = pvmd_host_next(0); h; h = pvmd_host_next(h->index)) {
 		seen = 0;
-		for (g = pvmd_host_next(0); g != h; g = pvmd_host_next(g->index))
+		for (g = pvmd_host_next(0); g != h;
+		     g = pvmd_host_next(g->index))
 			seen |= !strcmp(g->arch, h->arch);
 		narch += !seen;
 	}

@@ -271,7 +271,8 @@ static void per_tid(const struct pvmd_conn *c, int kind, int cancel, int me,
 			continue;
 		for (j = 0, dup = 0; j < i && !dup; j++)
 			dup = remote_target(c, tids[j]) &&
-			      PVMI_TID_INDEX(tids[j]) == PVMI_TID_INDEX(tids[i]);
+			      PVMI_TID_INDEX(tids[j]) ==
+			      PVMI_TID_INDEX(tids[i]);
 		if (!dup)
 			forward_to(PVMI_TID_INDEX(tids[i]),
 				   kind | (cancel ? PvmNotifyCancel : 0), me,

@@ -87,7 +87,7 @@ struct pvmd_conn {
 	int kick;			/* buffered input to run at turn end */
 	struct pvmd_task *task;		/* registered task, or NULL */
 	int kind;			/* enum pvmd_conn_kind */
-	int host;			/* PEER, PROXY: the other host's index */
+	int host;			/* PEER, PROXY: other host's index */
 	struct pvmi_auth *auth;		/* PEER: handshake under way */
 	int connecting;			/* PEER: connect() under way */
 	long long deadline;		/* PEER: handshake due by then (ms) */

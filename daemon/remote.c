@@ -434,6 +434,7 @@ void pvmd_remote_halt_caller(struct pvmd_conn *c)
 static void daemon_frame(struct pvmd_conn *c, const struct pvmi_frame *f,
 			 struct pvmi_rbuf *r)
 {
+	struct pvmi_wbuf w = { 0 };
 	int32_t v[5], n, *tids;
 
 	switch (f->tag) {
@@ -465,7 +466,16 @@ static void daemon_frame(struct pvmd_conn *c, const struct pvmi_frame *f,
 		    PVMI_TID_INDEX(v[0]) == c->host) {
 			pvmd_mbox_task_gone(v[0]);
 			pvmd_remote_task_gone(v[0]);
+			pvmi_w_int(&w, v[0]);
+			pvmd_peer_send_dd(c->host, PVMI_DD_GONE_ACK, &w);
 		}
+		break;
+	case PVMI_DD_GONE_ACK:
+		v[0] = pvmi_r_int(r);
+		if (pvmd_body_ok(r) && pvmd.slave &&
+		    c->host == PVMI_MASTER_INDEX &&
+		    PVMI_TID_INDEX(v[0]) == pvmd.index)
+			pvmd_notify_task_gone(v[0]);
 		break;
 	case PVMI_DD_SIBLINGS:
 		n = pvmi_r_int(r);
@@ -486,6 +496,7 @@ static void daemon_frame(struct pvmd_conn *c, const struct pvmi_frame *f,
 		pvmd_log("unknown daemon op %d from host %d", f->tag,
 			 c->host);
 	}
+	pvmi_w_free(&w);
 }
 
 /* Handles a frame from another daemon. */

@@ -13,7 +13,9 @@
  * EXIT, when its control connection closes, when its process is reaped,
  * or when it is killed.  That one place unlinks its socket, drops its
  * mailbox entries, sends the PvmTaskExit notifies and frees its contexts;
- * a slave also tells the master, which keeps the mailbox.
+ * a slave tells the master, which keeps the mailbox, and fires the
+ * notifies once the master has answered, so that a watcher that looks
+ * at the mailbox after the notify never finds the task's entries.
  *
  * REGISTER hands the task the machine's secret (for the handshake of its
  * direct routes over TCP).  A task started by a spawn that covers several
@@ -253,15 +255,18 @@ void pvmd_task_gone(struct pvmd_task *t, const char *why)
 	free_task(t);
 	unlink_sock(tid);
 	pvmd_mbox_task_gone(tid);
-	pvmd_notify_task_gone(tid);
-	free_contexts_of(tid);
 	if (pvmd.slave) {
+		/* the master drops its mailbox entries first; its exit
+		 * notifies fire when the master says so (DD_GONE_ACK) */
 		struct pvmi_wbuf w = { 0 };
 
 		pvmi_w_int(&w, tid);
 		pvmd_peer_send_dd(PVMI_MASTER_INDEX, PVMI_DD_TASKGONE, &w);
 		pvmi_w_free(&w);
+	} else {
+		pvmd_notify_task_gone(tid);
 	}
+	free_contexts_of(tid);
 	pvmd_output_kick();
 }
 

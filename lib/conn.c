@@ -134,7 +134,8 @@ int pvmi_conn_daemon_open(void)
 		return PvmSysErr;
 	}
 	if (fcntl(s, F_SETFL, fcntl(s, F_GETFL) | O_NONBLOCK) < 0 ||
-	    !(daemon_link = pvmi_link_add(s, LINK_DAEMON, 0, &pvmi_transport_unix))) {
+	    !(daemon_link = pvmi_link_add(s, LINK_DAEMON, 0,
+					  &pvmi_transport_unix))) {
 		close(s);
 		return PvmSysErr;
 	}
@@ -522,7 +523,8 @@ int pvmi_link_send(struct link *l, struct pvmi_frame *f,
 	struct iovec stack[IOV_INLINE], *iov;
 	int n, rc;
 
-	stack[0].iov_base = NULL;	/* quiets gcc: nothing is read when n == 0 */
+	/* quiets gcc: nothing of it is read when n == 0 */
+	stack[0].iov_base = NULL;
 	stack[0].iov_len = 0;
 	n = body_iov(m, &iov, stack, IOV_INLINE);
 	if (n < 0)

@@ -27,14 +27,14 @@ struct pvmi_auth;
 struct link {
 	int fd;
 	int kind;
-	int peer;			/* the other task (LINK_OUT, LINK_TCP) */
+	int peer;			/* other task (LINK_OUT, LINK_TCP) */
 	const struct pvmi_transport *tp;
 	unsigned char *rx;		/* staging buffer, RX_CAP bytes */
 	size_t rxhead, rxtail;
 	struct pvmi_frame f;		/* header of the frame in progress */
 	unsigned char *body;		/* its body when read directly */
 	size_t got;
-	int dead;			/* ended; dropped by pvmi_link_sweep() */
+	int dead;			/* ended; pvmi_link_sweep() frees */
 	struct pvmi_auth *auth;		/* LINK_TCP: handshake under way */
 	long long auth_end;		/* its deadline (ms) */
 	int connecting;			/* LINK_TCP: connect() under way */

@@ -28,7 +28,7 @@ fail() { log "FAIL: $*"; failed=1; }
 die() { log "FAIL: $*"; exit 1; }
 
 netns_check
-for p in /usr/sbin/sshd ssh ssh-keygen useradd userdel runuser; do
+for p in /usr/sbin/sshd ssh ssh-keygen useradd userdel usermod runuser pgrep; do
 	command -v "$p" >/dev/null 2>&1 ||
 		{ log "SKIP: $p is not installed (openssh-server, openssh-client, passwd)"; exit 77; }
 done
