@@ -65,6 +65,13 @@ struct bench_fit {
 };
 int bench_fit(const double *n, const double *t, int count, struct bench_fit *f);
 
+/* The same model fitted to relative residuals, (t - model) / t, i.e.
+ * weights 1 / t^2 (at most 64 points): short and long messages count
+ * alike, so T0 and NHALF are not at the mercy of the noise of the
+ * longest messages.  Same return values. */
+int bench_fit_rel(const double *n, const double *t, int count,
+		  struct bench_fit *f);
+
 /*
  * Parses "0,8,1k,4M" or "2-8" (or a mix: "0,1-3,16") into out[], at most
  * `max' values; k and M multiply by 1024 and 1024 * 1024.  Returns the
@@ -79,10 +86,12 @@ int bench_pow2_sizes(int max, int *out, int room);
 /*
  * The COMMS1/COMMS2 report: a header, one row per message length (time
  * per message in microseconds: mean, median, 90th percentile; rate from
- * the mean in MB/s of 10^6 bytes), then the fit of the means with its
- * RESULT lines.  With brk > 0, lengths below and from brk on are also
+ * the mean in MB/s of 10^6 bytes), then the fits of the means with their
+ * RESULT lines: rinf_MBps, nhalf_B, t0_us (RINF, NHALF, T0 of ordinary
+ * least squares, PARKBENCH's) and rinf_rel_MBps, nhalf_rel_B, t0_rel_us
+ * (relative residuals).  With brk > 0, lengths below and from brk on are also
  * fitted separately (PARKBENCH's breakpoint for machines whose protocol
- * changes with the length).
+ * changes with the length; printed only).
  */
 void bench_comms_header(void);
 void bench_comms_row(int length, int reps, const struct bench_stats *st);

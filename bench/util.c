@@ -113,9 +113,11 @@ void bench_stats(double *v, int n, struct bench_stats *st)
 	st->max = v[n - 1];
 }
 
-int bench_fit(const double *n, const double *t, int count, struct bench_fit *f)
+/* Weighted least squares of t = t0 + n / rinf; w == NULL: all weights 1. */
+static int fit(const double *n, const double *t, const double *w, int count,
+	       struct bench_fit *f)
 {
-	double mn = 0, mt = 0, sxx = 0, sxt = 0, slope;
+	double sw = 0, mn = 0, mt = 0, sxx = 0, sxt = 0, slope, wi;
 	int i;
 
 	memset(f, 0, sizeof(*f));
@@ -124,14 +126,19 @@ int bench_fit(const double *n, const double *t, int count, struct bench_fit *f)
 		return -1;
 	/* Centred sums: lengths up to megabytes, times in microseconds. */
 	for (i = 0; i < count; i++) {
-		mn += n[i];
-		mt += t[i];
+		wi = w ? w[i] : 1;
+		sw += wi;
+		mn += wi * n[i];
+		mt += wi * t[i];
 	}
-	mn /= count;
-	mt /= count;
+	if (sw <= 0)
+		return -1;
+	mn /= sw;
+	mt /= sw;
 	for (i = 0; i < count; i++) {
-		sxx += (n[i] - mn) * (n[i] - mn);
-		sxt += (n[i] - mn) * (t[i] - mt);
+		wi = w ? w[i] : 1;
+		sxx += wi * (n[i] - mn) * (n[i] - mn);
+		sxt += wi * (n[i] - mn) * (t[i] - mt);
 	}
 	if (sxx <= 0)
 		return -1;
@@ -142,6 +149,24 @@ int bench_fit(const double *n, const double *t, int count, struct bench_fit *f)
 	f->rinf = 1.0 / slope;
 	f->nhalf = f->rinf * f->t0;
 	return 0;
+}
+
+int bench_fit(const double *n, const double *t, int count, struct bench_fit *f)
+{
+	return fit(n, t, NULL, count, f);
+}
+
+int bench_fit_rel(const double *n, const double *t, int count,
+		  struct bench_fit *f)
+{
+	double w[64];
+	int i;
+
+	if (count > 64)
+		count = 64;
+	for (i = 0; i < count; i++)
+		w[i] = t[i] > 0 ? 1.0 / (t[i] * t[i]) : 0;
+	return fit(n, t, w, count, f);
 }
 
 /* One number with an optional k/M suffix; returns 0 or -1. */
@@ -234,19 +259,23 @@ void bench_comms_row(int length, int reps, const struct bench_stats *st)
 	fflush(stdout);
 }
 
-/* Fits lengths[lo..hi) and prints the parameters under `label'. */
+/* Fits lengths[lo..hi) (relative errors if rel) and prints the
+ * parameters under `label'; with a suffix (may be ""), also the RESULT
+ * lines rinf<suffix>_MBps, nhalf<suffix>_B and t0<suffix>_us. */
 static void fit_range(const char *label, const int *lengths,
-		      const struct bench_stats *st, int lo, int hi, int results)
+		      const struct bench_stats *st, int lo, int hi, int rel,
+		      const char *suffix)
 {
 	double n[64], t[64];
 	struct bench_fit f;
-	int i, c = 0;
+	int i, c = 0, rc;
 
 	for (i = lo; i < hi && c < 64; i++, c++) {
 		n[c] = lengths[i];
 		t[c] = st[i].mean;
 	}
-	if (bench_fit(n, t, c, &f) < 0) {
+	rc = rel ? bench_fit_rel(n, t, c, &f) : bench_fit(n, t, c, &f);
+	if (rc < 0) {
 		printf("%s: the times do not grow with the length; no fit "
 		       "(%d points)\n", label, c);
 		return;
@@ -254,10 +283,10 @@ static void fit_range(const char *label, const int *lengths,
 	printf("%s (%d points): RINF = %.3f MB/s, NHALF = %.1f B, "
 	       "T0 = %.3f us, PI0 = %.4g msg/s\n", label, c, f.rinf / 1e6,
 	       f.nhalf, f.t0 * 1e6, f.t0 > 0 ? 1.0 / f.t0 : 0.0);
-	if (results) {
-		bench_result(f.rinf / 1e6, "rinf_MBps");
-		bench_result(f.nhalf, "nhalf_B");
-		bench_result(f.t0 * 1e6, "t0_us");
+	if (suffix) {
+		bench_result(f.rinf / 1e6, "rinf%s_MBps", suffix);
+		bench_result(f.nhalf, "nhalf%s_B", suffix);
+		bench_result(f.t0 * 1e6, "t0%s_us", suffix);
 	}
 }
 
@@ -267,13 +296,17 @@ void bench_comms_fit(const int *lengths, const struct bench_stats *st,
 	int i, split = 0;
 
 	printf("least squares of t = t0 + n / rinf (n in bytes, t per message):\n");
-	fit_range("all lengths", lengths, st, 0, count, 1);
+	fit_range("all lengths", lengths, st, 0, count, 0, "");
 	if (brk > 0) {
 		while (split < count && lengths[split] < brk)
 			split++;
-		fit_range("below breakpoint", lengths, st, 0, split, 0);
-		fit_range("from breakpoint", lengths, st, split, count, 0);
+		fit_range("below breakpoint", lengths, st, 0, split, 0, NULL);
+		fit_range("from breakpoint", lengths, st, split, count, 0, NULL);
 	}
+	/* The long messages dominate the absolute residuals, so the plain
+	 * fit's T0 and NHALF can come out negative; relative residuals
+	 * weigh every length alike. */
+	fit_range("relative errors, all lengths", lengths, st, 0, count, 1, "_rel");
 	for (i = 0; i < count; i++) {
 		bench_result(st[i].mean * 1e6, "t_us.%d", lengths[i]);
 		bench_result(st[i].median * 1e6, "tmed_us.%d", lengths[i]);

@@ -185,11 +185,34 @@ fi
 
 units=$(awk -v w="$work" 'BEGIN { u = int(w * 100 + 0.5); print u < 1 ? 1 : u }')
 c2args="-u $units${duty:+ -d $duty}"
+# ET_dedicated of each node: the smallest of all the measurements made
+# so far (other work on the machine only ever adds to it): several before
+# the matrix, one more before each further repetition.
+ded=()
+ded_all=
+measure_dedicated() {
+	local i t
+	bc_dedicated "$nodes" "$c2args" "$BC_W/dedicated.$1" ||
+		bc_die "calcula2 failed on an idle node"
+	t=($(bc_calcula2_times "$nodes" "$BC_W/dedicated.$1"))
+	for i in "${!t[@]}"; do
+		if [ -z "${ded[$i]:-}" ] ||
+		   awk -v a="${t[$i]}" -v b="${ded[$i]}" 'BEGIN { exit !(a < b) }'; then
+			ded[$i]=${t[$i]}
+		fi
+	done
+	ded_all="$ded_all${ded_all:+; }${t[*]}"
+	for i in "${!t[@]}"; do
+		echo "$1,node$((i + 1)),${t[$i]}" >>"$out/dedicated.csv"
+	done
+	ded_mean=$(printf '%s\n' "${ded[@]}" | awk '{ s += $1 } END { printf "%.4f", s / NR }')
+}
+echo "measurement,node,elapsed_s" >"$out/dedicated.csv"
 bc_log "bench-cluster: calcula2 $c2args alone on each of $nodes node(s)..."
-bc_dedicated "$nodes" "$c2args" "$BC_W/dedicated" || bc_die "calcula2 failed on an idle node"
-ded=($(bc_calcula2_times "$nodes" "$BC_W/dedicated"))
-ded_mean=$(printf '%s\n' "${ded[@]}" | awk '{ s += $1 } END { printf "%.4f", s / NR }')
-bc_log "bench-cluster: ET_dedicated ${ded[*]} s"
+for i in $(seq "$([ -n "$quick" ] && echo 1 || echo 3)"); do
+	measure_dedicated "start$i"
+done
+bc_log "bench-cluster: ET_dedicated ${ded[*]} s (all: $ded_all)"
 
 {
 	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
@@ -198,7 +221,7 @@ bc_log "bench-cluster: ET_dedicated ${ded[*]} s"
 	echo "stock PVM: Debian pvm $(dpkg-query -W -f '${Version}' pvm 2>/dev/null), libraries from $BC_STOCK_LIBDIR"
 	echo "copvm: $(git -C "$BC_SRC" describe --always --dirty 2>/dev/null || echo unknown) ($BC_B)"
 	echo "nodes: $nodes network namespace(s), node i pinned to CPU (i-1) mod $(nproc) (taskset); kernel.sched_autogroup_enabled=0 during the run (was $BC_AUTOGROUP_ORIG)"
-	echo "local jobs: k per node = $klist; one calcula2 $c2args (ET_dedicated ${ded[*]} s), the others calcula (10 ms bursts, sched_yield)"
+	echo "local jobs: k per node = $klist; one calcula2 $c2args, the others calcula (10 ms bursts, sched_yield)"
 	echo "repetitions: $reps; time limit per run: $limit s$([ -n "$quick" ] && echo '; quick mode')"
 	for b in $(expand "$benches"); do echo "$b: $b $(bench_args "$b")"; done
 } >"$out/settings.txt"
@@ -213,7 +236,7 @@ clean_note() { tr '\n,"' '  ' | tr -s ' ' | cut -c1-160 | sed 's/ *$//'; }
 # run_cell BENCH SYSTEM K REP: one run, one line of runs.csv.
 run_cell() {
 	local b=$1 sys=$2 k=$3 rep=$4 name dir status=ok note= t= wall= c2= lo=
-	local cmd rc t0 i
+	local cmd rc t0 i et
 	name=$b.$sys.k$k.r$rep
 	dir=$BC_W/cells/$name
 	mkdir -p "$dir"
@@ -265,8 +288,7 @@ run_cell() {
 			local times
 			times=$(bc_calcula2_times "$nodes" "$dir" | tr '\n' ' ')
 			c2=$(echo "$times" | awk '{ for (i = 1; i <= NF; i++) s += $i; printf "%.4f", s / NF }')
-			lo=$(echo "$times" | awk -v d="${ded[*]}" '{ split(d, e, " ");
-				for (i = 1; i <= NF; i++) s += e[i] / $i; printf "%.4f", s / NF }')
+			lo=$(awk -v d="$ded_mean" -v e="$c2" 'BEGIN { printf "%.4f", d / e }')
 		fi
 		bc_local_stop
 	fi
@@ -277,6 +299,13 @@ run_cell() {
 	echo "$b,$sys,$nodes,$k,$rep,$status,$t,$wall,$c2,$ded_mean,$lo,$note" >>"$out/runs.csv"
 	[ "$status" = ok ] && awk -v p="$b,$sys,$nodes,$k,$rep" \
 		'$1 == "RESULT" && NF == 3 { print p "," $2 "," $3 }' "$dir/main.out" >>"$out/metrics.csv"
+	if [ -n "$c2" ]; then
+		i=0
+		for et in $(bc_calcula2_times "$nodes" "$dir"); do
+			i=$((i + 1))
+			echo "$b,$sys,$nodes,$k,$rep,calcula2_s.node$i,$et" >>"$out/metrics.csv"
+		done
+	fi
 	CELL_STATUS=$status
 	CELL_SUMMARY="T=${t:-–} s${lo:+ LO=$lo}${note:+ ($note)}"
 }
@@ -291,6 +320,7 @@ for rep in $(seq "$reps"); do
 done
 done_cells=0
 for rep in $(seq "$reps"); do
+	[ "$rep" -gt 1 ] && measure_dedicated "rep$rep"
 	for b in $(expand "$benches"); do
 		for k in $(expand "$klist"); do
 			for sys in $(expand "$systems"); do
@@ -308,6 +338,7 @@ for rep in $(seq "$reps"); do
 	done
 done
 
+echo "ET_dedicated (calcula2 alone, per node, smallest of all measurements): ${ded[*]} s; all measurements: $ded_all" >>"$out/settings.txt"
 perl "$BC_SRC/bench/report.pl" "$out" >/dev/null || bc_die "the report failed"
 ok=$(awk -F, 'NR > 1 && $6 == "ok"' "$out/runs.csv" | wc -l)
 bc_log "bench-cluster: $ok of $total runs succeeded, $(($(date +%s) - start)) s; report: $out/results.md"

@@ -110,7 +110,8 @@ stop_group_server() {
 scenario() {
 	local s=$1
 	run_prog "$s" comms1 -- "$E/comms1" -s 0,8,64k,1M -r 20
-	check_run "$s" comms1 rinf_MBps nhalf_B t0_us t_us.8 tp90_us.1048576 time_s
+	check_run "$s" comms1 rinf_MBps nhalf_B t0_us rinf_rel_MBps nhalf_rel_B t0_rel_us \
+		t_us.8 tmed_us.8 tp90_us.1048576 time_s
 	grep -q 'LENGTH(B) *NREPT *TIME(us)' "$W/$s/out/comms1.out" ||
 		fail "$s: comms1 printed no table header"
 	run_prog "$s" comms2 -- "$E/comms2" -s 0,1k,64k,1M -r 20

@@ -9,7 +9,7 @@
 #    words, numbers where numbers belong, and every stock run succeeded
 #    (stock PVM is the reference: if it fails, the harness is broken);
 #    metrics.csv has RESULT figures of the successful runs; settings.txt
-#    names the kernel; results.md has the summary table and a section per
+#    names the kernel; dedicated.csv has the times of calcula2 alone; results.md has the summary table and a section per
 #    benchmark; the PNG plots exist and are PNG files.
 # 2. The harness is interrupted (SIGTERM) in the middle of a run, once its
 #    namespaces, daemons and local jobs exist.
@@ -134,6 +134,9 @@ else
 	done
 fi
 grep -q '^kernel: ' "$out/settings.txt" 2>/dev/null || fail "settings.txt names no kernel"
+[ "$(head -n 1 "$out/dedicated.csv" 2>/dev/null)" = "measurement,node,elapsed_s" ] &&
+	grep -Eq '^start1,node1,[0-9.]+$' "$out/dedicated.csv" ||
+	fail "dedicated.csv is missing or malformed"
 md=$out/results.md
 if [ ! -s "$md" ]; then
 	fail "no results.md"
