@@ -13,6 +13,7 @@ lib_libpvm3_la_SOURCES = \
 	lib/task.c lib/task.h \
 	lib/send.c \
 	lib/recv.c lib/recv.h \
+	lib/wait.c lib/wait.h \
 	lib/output.c \
 	lib/control.c \
 	lib/mbox.c \

@@ -10,6 +10,7 @@
 #include "pvmi.h"
 #include "recv.h"
 #include "task.h"
+#include "wait.h"
 
 extern int pvmnoresetindex;	/* lib/compat_data.c */
 

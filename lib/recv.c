@@ -5,15 +5,13 @@
  *
  * Messages are queued in arrival order; a receive takes the first one
  * that matches (source, tag, current context), so messages from one
- * sender are received in the order sent.  Waiting spins for a short,
- * bounded time before blocking in poll(), so a busy partner's reply is
- * picked up without a wake-up while an idle wait costs no CPU.
+ * sender are received in the order sent.  How a receive waits
+ * for input is wait.c's business.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sched.h>
 #include <time.h>
 
 #include "conn.h"
@@ -22,6 +20,7 @@
 #include "pvmi.h"
 #include "recv.h"
 #include "task.h"
+#include "wait.h"
 
 struct mhf {
 	int id;
@@ -35,22 +34,6 @@ static int (*match_fn)(int, int, int);
 static struct mhf *mhfs;
 static int nmhf, mhfcap, mhf_next_id;
 static int in_handler;
-
-/* Spin budget before blocking, in ns (see DESIGN.md "Waiting"). */
-static long spin_ns = 40000;
-/* Waits that block at once, without spinning: set after a spin that
- * failed or that a yield stretched past twice its budget (a CPU-bound
- * job shares our CPU and took a time slice), so a loaded node does not
- * lose a slice on every receive; spinning is tried again afterwards. */
-static int spin_skip;
-#define SPIN_BACKOFF	32
-
-/* Records how a spin went: `took' ns until it ended. */
-static void spin_note(long took)
-{
-	if (took >= spin_ns)
-		spin_skip = SPIN_BACKOFF;
-}
 
 void pvmi_rxq_deliver(struct pvmi_msg *m)
 {
@@ -198,46 +181,6 @@ static void run_handlers(void)
 	}
 }
 
-static long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000L + ts.tv_nsec;
-}
-
-/* Waits for more input until `deadline' (ns, monotonic; < 0 = none).
- * Returns 1 when something arrived, 0 at the deadline, PvmSysErr when
- * nothing can arrive any more. */
-static int wait_input(long deadline)
-{
-	long start = now_ns(), t = start;
-	int r;
-
-	if (spin_skip > 0) {
-		spin_skip--;
-	} else {
-		while (t - start < spin_ns && (deadline < 0 || t < deadline)) {
-			r = pvmi_pump(0);
-			if (r != 0) {
-				spin_note(now_ns() - start);
-				return r;
-			}
-			/* Lets a partner that shares our CPU run and answer. */
-			sched_yield();
-			t = now_ns();
-		}
-		spin_note(t - start);
-	}
-	if (!pvmi_conn_daemon_up())
-		return PvmSysErr;
-	if (deadline < 0)
-		return pvmi_pump(-1);
-	if (t >= deadline)
-		return 0;
-	return pvmi_pump((int)((deadline - t + 999999) / 1000000));
-}
-
 /* Makes `m' the active receive buffer, freeing the previous one. */
 static int take(struct pvmi_msg *m)
 {
@@ -282,10 +225,10 @@ static int receive(int tid, int tag, long deadline, int peek)
 			return peek ? ensure_mid(m) : take(m);
 		if (deadline == 0)
 			return 0;
-		rc = wait_input(deadline);
+		rc = pvmi_wait_input(deadline);
 		if (rc == PvmSysErr)
 			return PvmSysErr;
-		if (rc == 0 && deadline > 0 && now_ns() >= deadline)
+		if (rc == 0 && deadline > 0 && pvmi_now_ns() >= deadline)
 			return 0;
 	}
 }
@@ -319,7 +262,7 @@ PVMI_EXPORT int pvm_trecv(int tid, int tag, struct timeval *tmout)
 		if (tmout->tv_sec == 0 && tmout->tv_usec == 0)
 			deadline = 0;
 		else
-			deadline = now_ns() + tmout->tv_sec * 1000000000L +
+			deadline = pvmi_now_ns() + tmout->tv_sec * 1000000000L +
 				   tmout->tv_usec * 1000L;
 	}
 	rc = receive(tid, tag, deadline, 0);
@@ -475,9 +418,4 @@ PVMI_EXPORT void pvmdisplaymhfinfo(const char *who, const char *msg, int tid)
 		       mhfs[i].ctx, mhfs[i].tag);
 	printf("\n\n");
 	fflush(stdout);
-}
-
-void pvmi_set_spin_ns(long ns)
-{
-	spin_ns = ns < 0 ? 0 : ns;
 }

@@ -10,8 +10,6 @@
 void pvmi_rxq_flush(void);
 /* Forgets queued messages and message handlers (on leaving, as stock). */
 void pvmi_recv_reset(void);
-/* Sets how long a receive spins before it blocks, in ns. */
-void pvmi_set_spin_ns(long ns);
 /* Consumes library-internal messages (caught output); returns non-zero
  * when `m' was one of them and has been taken. */
 int pvmi_output_take(struct pvmi_msg *m);

@@ -33,9 +33,16 @@ expect_status trsg4 1
 expect_status frsg4 0
 expect_status gexample4 0
 expect_status gexample3s 0
-for t in trsg4 trsg1 trsg16 frsg4 gexample4 gexample1; do
+for t in trsg4 trsg1 trsg16 gexample4 gexample1; do
 	compare $t
 done
+# frsg.f adds its row to PSum, which it never sets: Sum1 (the gathered
+# partial sums) holds whatever the loader left on the stack and differs
+# between runs and environments, on stock too.  Sum2 (the PvmSum reduce)
+# is well defined: both lines are reduced to it.
+compare frsg4 \
+	--subst 's{^ / Test OK: Sum of Squares of first +(\d+) +integers is +(-?\d+)$}{ / Sum of squares of the first $1 integers, by reduce: $2}' \
+	--subst 's{^ / ERROR: The Sum of Squares of the first +(\d+) +integers / was calculated by Sum1 as +-?\d+ +and by Sum2 as +(-?\d+) +for both.*$}{ / Sum of squares of the first $1 integers, by reduce: $2}'
 # Which sibling joins first and talks is not fixed: keep its lines only.
 compare gexample3s --drop '\] (BEGIN|EOF)$' --subst 's/^\[t[0-9a-f]+\] //'
 integ_finish

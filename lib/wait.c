@@ -1,0 +1,111 @@
+/*
+ * wait.c - the wait of a receive: a short spin, then a blocking poll().
+ *
+ * A reply that comes within the spin is picked up without a wake-up
+ * (tens of microseconds on these machines).  The spin never yields: on a
+ * CPU shared with a CPU-bound job, sched_yield() hands that job a whole
+ * time slice.  Instead the spin stops as soon as the kernel has switched
+ * us out involuntarily (someone else wants this CPU), and spinning is
+ * then left off for a while, as it is after a spin that found nothing:
+ * blocking at once lets the other work run and the wake-up on arrival
+ * brings us back.  DESIGN.md, "Waiting".
+ */
+#include <sys/resource.h>
+#include <time.h>
+
+#include "conn.h"
+#include "pvmi.h"
+#include "wait.h"
+
+/* Spin budget before blocking, in ns. */
+static long spin_ns = 40000;
+/* Waits that block at once, without spinning. */
+static int spin_skip;
+/* After a spin that found nothing. */
+#define SKIP_AFTER_IDLE_SPIN	32
+/* After a spin cut short because another task wanted the CPU. */
+#define SKIP_AFTER_PREEMPTION	256
+/* Pump calls between two looks at the involuntary switch count. */
+#define PUMPS_PER_LOOK		8
+
+#if defined(__x86_64__) || defined(__i386__)
+#define cpu_relax()	__builtin_ia32_pause()
+#else
+#define cpu_relax()	do { } while (0)
+#endif
+
+long pvmi_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+/* Times this thread was switched out while it could have run. */
+static long involuntary_switches(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru) < 0)
+		return 0;
+	return ru.ru_nivcsw;
+}
+
+/* Spins until input arrives, the budget or `deadline' runs out, or the
+ * CPU turns out to be shared.  Returns what pvmi_pump(0) returned last
+ * (0: nothing yet); `*now' is the time the spin ended. */
+static int spin(long deadline, long *now)
+{
+	long start = pvmi_now_ns(), t = start, switches;
+	int r, n = 0;
+
+	switches = involuntary_switches();
+	while (t - start < spin_ns && (deadline < 0 || t < deadline)) {
+		r = pvmi_pump(0);
+		if (r != 0) {
+			*now = pvmi_now_ns();
+			return r;
+		}
+		if (++n % PUMPS_PER_LOOK == 0 &&
+		    involuntary_switches() != switches) {
+			spin_skip = SKIP_AFTER_PREEMPTION;
+			*now = pvmi_now_ns();
+			return 0;
+		}
+		cpu_relax();
+		t = pvmi_now_ns();
+	}
+	*now = t;
+	if (t - start >= spin_ns)
+		spin_skip = SKIP_AFTER_IDLE_SPIN;
+	return 0;
+}
+
+int pvmi_wait_input(long deadline)
+{
+	long t;
+	int r;
+
+	if (spin_skip > 0 || spin_ns == 0) {
+		if (spin_skip > 0)
+			spin_skip--;
+		t = pvmi_now_ns();
+	} else {
+		r = spin(deadline, &t);
+		if (r != 0)
+			return r;
+	}
+	if (!pvmi_conn_daemon_up())
+		return PvmSysErr;
+	if (deadline < 0)
+		return pvmi_pump(-1);
+	if (t >= deadline)
+		return 0;
+	return pvmi_pump((int)((deadline - t + 999999) / 1000000));
+}
+
+void pvmi_set_spin_ns(long ns)
+{
+	spin_ns = ns < 0 ? 0 : ns;
+}
