@@ -11,8 +11,10 @@
  *                  leaves the machine (deleted, or its daemon failed);
  *                  a dtid that is not in the machine fires at once.
  *   PvmHostAdd     a count of messages (-1: no limit, 0: off), replacing
- *                  the watcher's previous one; body "int n, ints[n]
- *                  dtids".  Fires each time hosts join the machine.
+ *                  the watcher's previous one with the same tag and
+ *                  context (others stay: Debian's console keeps one for
+ *                  its `add' and one for its handler); body "int n,
+ *                  ints[n] dtids".  Fires each time hosts join.
  * Adding PvmNotifyCancel removes the matching requests and, as the man
  * page documents, delivers their messages as if the event had happened
  * (TaskExit and HostDelete; a cancelled HostAdd just stops).  PvmRouteAdd
@@ -125,9 +127,12 @@ static int same_request(const struct notify *n, const void *arg)
 	       (q->kind == PvmHostAdd || n->target == q->target);
 }
 
-static int hostadd_of(const struct notify *n, const void *arg)
+static int same_hostadd(const struct notify *n, const void *arg)
 {
-	return n->kind == PvmHostAdd && n->watcher == *(const int *)arg;
+	const struct notify *q = arg;
+
+	return n->kind == PvmHostAdd && n->watcher == q->watcher &&
+	       n->tag == q->tag && n->ctx == q->ctx;
 }
 
 static int exit_of(const struct notify *n, const void *arg)
@@ -288,6 +293,7 @@ void pvmd_op_notify(struct pvmd_conn *c, struct pvmi_rbuf *r)
 {
 	int32_t what, tag, ctx, cnt, *tids = NULL;
 	int kind, cancel, me = c->task->tid;
+	struct notify q = { 0 };
 
 	what = pvmi_r_int(r);
 	tag = pvmi_r_int(r);
@@ -315,7 +321,11 @@ void pvmd_op_notify(struct pvmd_conn *c, struct pvmi_rbuf *r)
 	case PvmHostAdd:
 		/* whatever follows cnt is not needed and not checked */
 		pvmd_reply_status(c, PVMI_OP_NOTIFY, PvmOk);
-		remove_if(hostadd_of, &me, 0);
+		q.kind = PvmHostAdd;
+		q.watcher = me;
+		q.tag = tag;
+		q.ctx = ctx;
+		remove_if(same_hostadd, &q, 0);
 		if (!cancel && cnt != 0)
 			add(PvmHostAdd, me, tag, ctx, cnt);
 		return;

@@ -3,9 +3,9 @@
 # machine of one emulated host grows with `add', then conf and ps -a show
 # both hosts and a task spawned on the new one, and halt leaves nothing on
 # either host.  Run with Debian's console on stock PVM (checks the
-# assertions) and with copvm's own console.  Debian's console on copvm
-# (MHCON_SIDES=debian) still stops after `add': the host is added, but the
-# console prints nothing; that side is left out until it is fixed.
+# assertions), with copvm's own console, and with Debian's console on
+# copvm's library (after a successful `add' it waits for the PvmHostAdd
+# notify it asked for with tag 0, beside the one its handler asked for).
 . "${srcdir:-.}/tests/integ/netns/mh.sh"
 . "${srcdir:-.}/tests/integ/console/tmux.sh"
 mh_init console 2
@@ -15,7 +15,7 @@ trap 'rc=$?; [ -n "$CON_TMUX" ] && $CON_TMUX kill-server >/dev/null 2>&1; (exit 
 
 IMPL[debian]=copvm
 mkdir -p "$W/debian/hosts" "$W/debian/out"
-SIDES=${MHCON_SIDES:-"stock copvm"}
+SIDES=${MHCON_SIDES:-"stock copvm debian"}
 OUR_CONSOLE=$top_builddir/console/pvm
 [ -x "$OUR_CONSOLE" ] || SIDES="stock debian"
 echo node1 >"$W/hf1"

@@ -11,7 +11,8 @@
 #     dropped, as for any task that has exited), pvm_pstat says PvmNoTask,
 #     pvm_mstat PvmNoHost, and the host table has two hosts;
 #   - the rest keeps working: a spawn on node2, adding node3 and node4
-#     again (one HostAdd notify with both), a spawn on the new node3.
+#     again (one HostAdd notify with both, to each of two requests made
+#     with different tags), a spawn on the new node3.
 # Then a task on node2, a slave, halts the machine, and nothing may be
 # left on any host: node3's old tasks went with their daemon, node4's with
 # the deletion.  Last, a fresh machine with tasks on every host loses its
@@ -58,6 +59,7 @@ mstat(nosuchhost)=-6
 pstat of a new task on node2 = 0
 addhosts node3 node4 again = 2
 host add notify: 2 hosts
+second host add notify: 2 hosts
 pstat of a new task on node3 = 0
 4 hosts, 1 arch
 node1 dtid=40000 arch=LINUX64 speed=1000 dsig=408c41 mstat=0

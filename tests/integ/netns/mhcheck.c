@@ -41,6 +41,7 @@
 #define TAG_HDEL	16
 #define TAG_HADD	17
 #define TAG_TOKEN	18
+#define TAG_HADD_ONCE	19
 #define MAX_SIZE	(4 << 20)
 
 static int failed;
@@ -541,6 +542,8 @@ static void do_fault(void)
 	pvm_notify(PvmTaskExit, TAG_EXIT, 4, all);
 	pvm_notify(PvmHostDelete, TAG_HDEL, 2, dt);
 	pvm_notify(PvmHostAdd, TAG_HADD, -1, NULL);
+	/* a second request, other tag, once: both are kept */
+	pvm_notify(PvmHostAdd, TAG_HADD_ONCE, 1, NULL);
 	rc = pvm_delhosts(hn, 3, infos);
 	printf("delhosts node4 nosuch node1 = %d: %d %d %d\n", rc, infos[0],
 	       infos[1], infos[2]);
@@ -587,6 +590,11 @@ static void do_fault(void)
 	if (bufid > 0) {
 		pvm_upkint(&v, 1, 1);
 		printf("host add notify: %d hosts\n", v);
+	}
+	bufid = pvm_trecv(-1, TAG_HADD_ONCE, &tmo);
+	if (bufid > 0) {
+		pvm_upkint(&v, 1, 1);
+		printf("second host add notify: %d hosts\n", v);
 	}
 	if (spawn_on("node3", args, 1, t3) != 1)
 		bad("spawn on the re-added node3 failed");
