@@ -86,6 +86,17 @@ PVMI_EXPORT int pvm_freebuf(int mid)
 	return PvmOk;
 }
 
+void pvmi_rbuf_replace(int mid)
+{
+	if (pvmi_rbuf > 0 && pvmi_rbuf != mid) {
+		struct pvmi_msg *old = pvmi_mid_lookup(pvmi_rbuf);
+
+		pvmi_mid_forget(pvmi_rbuf);
+		pvmi_msg_free(old);
+	}
+	pvmi_rbuf = mid;
+}
+
 /* Replaces the active send buffer with a new one of encoding `enc'.
  * Returns the new buffer's id or a negative error code. */
 PVMI_EXPORT int pvm_initsend(int enc)

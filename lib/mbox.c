@@ -104,7 +104,8 @@ static int get(const char *name, int index, int flags)
 }
 
 /* Fetches entry `index' of `name' (see pvm_recvinfo(3PVM) for `flags')
- * as a new message buffer; returns its id. */
+ * as a new message buffer, which becomes the receive buffer (the old one
+ * is freed, as by pvm_recv); returns its id. */
 PVMI_EXPORT int pvm_recvinfo(char *name, int index, int flags)
 {
 	int rc;
@@ -116,7 +117,10 @@ PVMI_EXPORT int pvm_recvinfo(char *name, int index, int flags)
 		pvm_errno = rc;
 		return rc;
 	}
-	return rc < 0 ? pvmi_error("pvm_recvinfo", rc) : rc;
+	if (rc < 0)
+		return pvmi_error("pvm_recvinfo", rc);
+	pvmi_rbuf_replace(rc);
+	return rc;
 }
 
 /* Deletes entry `index' of `name'. */

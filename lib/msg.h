@@ -83,6 +83,10 @@ int pvmi_unpack(struct pvmi_msg *m, int type, void *data, int count,
 extern int pvmi_sbuf;		/* buffer id of the send buffer, 0 if none */
 extern int pvmi_rbuf;		/* buffer id of the receive buffer, 0 if none */
 
+/* Makes registered buffer `mid' the receive buffer and frees the one it
+ * replaces, as a receive does. */
+void pvmi_rbuf_replace(int mid);
+
 /*
  * Additions for the pack module and its users (pack.c, packf.c).
  */

@@ -192,13 +192,7 @@ static int take(struct pvmi_msg *m)
 		pvmi_msg_free(m);
 		return PvmNoMem;
 	}
-	if (pvmi_rbuf > 0 && pvmi_rbuf != mid) {
-		struct pvmi_msg *old = pvmi_mid_lookup(pvmi_rbuf);
-
-		pvmi_mid_forget(pvmi_rbuf);
-		pvmi_msg_free(old);
-	}
-	pvmi_rbuf = mid;
+	pvmi_rbuf_replace(mid);
 	pvmi_msg_rewind(m);
 	return mid;
 }

@@ -56,6 +56,32 @@ START_TEST(default_entry_is_replaced_by_its_owner)
 }
 END_TEST
 
+/* As pvm_recv: the entry's buffer becomes the receive buffer and the
+ * previous receive buffer is freed. */
+START_TEST(recvinfo_makes_its_buffer_the_receive_buffer)
+{
+	int me, old, b, v = 0;
+
+	me = pvm_mytid();
+	pvm_setopt(PvmAutoErr, 0);
+	ck_assert_int_eq(pvm_putinfo("active", make_int_buf(33),
+				     PvmMboxDefault), 0);
+	pvm_initsend(PvmDataDefault);
+	pvm_pkint(&v, 1, 1);
+	ck_assert_int_eq(pvm_send(me, 7), PvmOk);
+	old = pvm_recv(me, 7);
+	ck_assert_int_gt(old, 0);
+	b = pvm_recvinfo("active", 0, PvmMboxDefault);
+	ck_assert_int_gt(b, 0);
+	ck_assert_int_eq(pvm_getrbuf(), b);
+	ck_assert_int_eq(pvm_upkint(&v, 1, 1), PvmOk);
+	ck_assert_int_eq(v, 33);
+	ck_assert_int_eq(pvm_bufinfo(old, NULL, NULL, NULL), PvmNoSuchBuf);
+	ck_assert_int_eq(pvm_delinfo("active", 0, 0), PvmOk);
+	pvm_exit();
+}
+END_TEST
+
 START_TEST(multi_instance_and_first_available)
 {
 	int i, n;
@@ -185,6 +211,7 @@ static Suite *mbox_suite(void)
 	tcase_add_unchecked_fixture(tc, vm_fixture_setup, vm_fixture_teardown);
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, default_entry_is_replaced_by_its_owner);
+	tcase_add_test(tc, recvinfo_makes_its_buffer_the_receive_buffer);
 	tcase_add_test(tc, multi_instance_and_first_available);
 	tcase_add_test(tc, read_and_delete_removes_the_entry);
 	tcase_add_test(tc, owner_rights_and_persistence);
