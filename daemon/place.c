@@ -207,7 +207,7 @@ void pvmd_place_spawn(struct pvmd_conn *c, struct spawn_req *q)
 	struct placing *pl = NULL;
 	int *e = NULL, n, i, j, ptid, tid = pvmd_conn_tid(c);
 
-	ptid = (q->flags & PvmNoSpawnParent) ? 0 : tid;
+	ptid = (q->flags & PvmNoSpawnParent) ? PvmParentNotSet : tid;
 	e = calloc((size_t)pvmd_host_count() + 1, sizeof(*e));
 	pl = calloc(1, sizeof(*pl));
 	if (!e || !pl || !(pl->parts = calloc((size_t)pvmd_host_count() +

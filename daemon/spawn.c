@@ -507,7 +507,8 @@ void pvmd_op_spawn(struct pvmd_conn *c, struct pvmi_rbuf *r)
 		pvmd_reply_status(c, PVMI_OP_SPAWN, PvmNoMem);
 		goto out;
 	}
-	ptid = (q.flags & PvmNoSpawnParent) ? 0 : pvmd_conn_tid(c);
+	ptid = (q.flags & PvmNoSpawnParent) ? PvmParentNotSet :
+						 pvmd_conn_tid(c);
 	nok = pvmd_spawn_here(&q, ptid, c->host, res, q.count);
 	pvmi_w_int(&w, nok);
 	pvmi_w_ints(&w, res, (size_t)q.count);

@@ -185,7 +185,8 @@ static int do_register(int claimed, int tcp_fd)
 	pvmi.dtid = PVMI_TID_HOST(rc);
 	if (pvmi_r_ints(&r, v, 1) || pvmi_r_ints(&r, v + 1, 1))
 		return PvmSysErr;
-	pvmi.ptid = v[0] > 0 ? v[0] : PvmNoParent;
+	/* PvmParentNotSet: spawned with PvmNoSpawnParent (stock's value) */
+	pvmi.ptid = v[0] > 0 || v[0] == PvmParentNotSet ? v[0] : PvmNoParent;
 	if (!ever_attached)
 		pvmi.ctx = v[1];
 	for (i = 2; i < 8; i++)
@@ -324,9 +325,7 @@ PVMI_EXPORT int pvm_parent(void)
 
 	if (rc != PvmOk)
 		return pvmi_error("pvm_parent", rc);
-	if (pvmi.ptid <= 0)
-		return PvmNoParent;	/* not an error worth printing */
-	return pvmi.ptid;
+	return pvmi.ptid;	/* PvmNoParent, PvmParentNotSet: not printed */
 }
 
 /* Points *tids at the tasks started by the same pvm_spawn call as the

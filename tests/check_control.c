@@ -79,6 +79,27 @@ START_TEST(siblings_and_parent_are_those_of_the_spawn)
 }
 END_TEST
 
+/* Stock marks such a child's parent PvmParentNotSet (pvm_tasks, and
+ * what the child's pvm_parent returns). */
+START_TEST(no_spawn_parent_leaves_the_parent_unset)
+{
+	char *av[] = { args("wait"), NULL };
+	struct pvmtaskinfo *ti;
+	int tid, n, i, ptid = 0;
+
+	pvm_mytid();
+	ck_assert_int_eq(pvm_spawn(TASK_CHILD, av, PvmNoSpawnParent, NULL, 1,
+				   &tid), 1);
+	ck_assert_int_eq(pvm_tasks(0, &n, &ti), PvmOk);
+	for (i = 0; i < n; i++)
+		if (ti[i].ti_tid == tid)
+			ptid = ti[i].ti_ptid;
+	ck_assert_int_eq(ptid, PvmParentNotSet);
+	ck_assert_int_eq(pvm_kill(tid), PvmOk);
+	pvm_exit();
+}
+END_TEST
+
 START_TEST(notify_task_exit_fires_for_kill_and_for_dead_tids)
 {
 	char *av[] = { args("wait"), NULL };
@@ -184,6 +205,7 @@ static Suite *control_suite(void)
 	tcase_add_test(tc, spawn_runs_a_task_that_talks_back);
 	tcase_add_test(tc, spawn_failures_are_reported_in_the_tid_array);
 	tcase_add_test(tc, siblings_and_parent_are_those_of_the_spawn);
+	tcase_add_test(tc, no_spawn_parent_leaves_the_parent_unset);
 	tcase_add_test(tc, notify_task_exit_fires_for_kill_and_for_dead_tids);
 	tcase_add_test(tc, config_and_mstat_describe_this_host);
 	tcase_add_test(tc, catchout_copies_child_output_with_tids);
