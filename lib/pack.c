@@ -707,82 +707,35 @@ static int upk(const char *fn, int type, void *p, int n, int stride)
 	return cc ? pvmi_error(fn, cc) : PvmOk;
 }
 
-/* Packs `n' bytes taken every `stride' bytes of `xp' into the active send
- * buffer.  Returns PvmOk or a negative error code. */
-PVMI_EXPORT int pvm_pkbyte(char *xp, int n, int stride)
-{
-	return pk("pvm_pkbyte", PVM_BYTE, xp, n, stride);
-}
+/*
+ * The typed pairs pvm_pk<type> / pvm_upk<type>: pack `n' elements taken
+ * every `stride' elements of the array into the active send buffer, or
+ * unpack `n' elements from the active receive buffer into every
+ * `stride'-th element.  Complex types count (re, im) pairs; longs are 8
+ * bytes in XDR, so nothing overflows.  Each returns PvmOk or a negative
+ * error code.
+ */
+#define TYPED_PACK_PAIR(suffix, ctype, code)				\
+	PVMI_EXPORT int pvm_pk##suffix(ctype *p, int n, int stride)	\
+	{								\
+		return pk("pvm_pk" #suffix, code, p, n, stride);	\
+	}								\
+	PVMI_EXPORT int pvm_upk##suffix(ctype *p, int n, int stride)	\
+	{								\
+		return upk("pvm_upk" #suffix, code, p, n, stride);	\
+	}
 
-/* Packs `n' complex floats (re, im pairs) every `stride' pairs.
- * Returns PvmOk or a negative error code. */
-PVMI_EXPORT int pvm_pkcplx(float *cp, int n, int stride)
-{
-	return pk("pvm_pkcplx", PVM_CPLX, cp, n, stride);
-}
-
-/* Packs `n' complex doubles (re, im pairs) every `stride' pairs.
- * Returns PvmOk or a negative error code. */
-PVMI_EXPORT int pvm_pkdcplx(double *zp, int n, int stride)
-{
-	return pk("pvm_pkdcplx", PVM_DCPLX, zp, n, stride);
-}
-
-/* Packs `n' doubles every `stride' elements of `dp'.
- * Returns PvmOk or a negative error code. */
-PVMI_EXPORT int pvm_pkdouble(double *dp, int n, int stride)
-{
-	return pk("pvm_pkdouble", PVM_DOUBLE, dp, n, stride);
-}
-
-/* Packs `n' floats every `stride' elements of `fp'.
- * Returns PvmOk or a negative error code. */
-PVMI_EXPORT int pvm_pkfloat(float *fp, int n, int stride)
-{
-	return pk("pvm_pkfloat", PVM_FLOAT, fp, n, stride);
-}
-
-/* Packs `n' ints every `stride' elements of `ip'.
- * Returns PvmOk or a negative error code. */
-PVMI_EXPORT int pvm_pkint(int *ip, int n, int stride)
-{
-	return pk("pvm_pkint", PVM_INT, ip, n, stride);
-}
-
-/* Packs `n' unsigned ints every `stride' elements of `ip'.
- * Returns PvmOk or a negative error code. */
-PVMI_EXPORT int pvm_pkuint(unsigned int *ip, int n, int stride)
-{
-	return pk("pvm_pkuint", PVM_UINT, ip, n, stride);
-}
-
-/* Packs `n' longs every `stride' elements of `ip' (8 bytes in XDR, so
- * nothing overflows).  Returns PvmOk or a negative error code. */
-PVMI_EXPORT int pvm_pklong(long *ip, int n, int stride)
-{
-	return pk("pvm_pklong", PVM_LONG, ip, n, stride);
-}
-
-/* Packs `n' unsigned longs every `stride' elements of `ip'.
- * Returns PvmOk or a negative error code. */
-PVMI_EXPORT int pvm_pkulong(unsigned long *ip, int n, int stride)
-{
-	return pk("pvm_pkulong", PVM_ULONG, ip, n, stride);
-}
-
-/* Packs `n' shorts every `stride' elements of `jp'.
- * Returns PvmOk or a negative error code. */
-PVMI_EXPORT int pvm_pkshort(short *jp, int n, int stride)
-{
-	return pk("pvm_pkshort", PVM_SHORT, jp, n, stride);
-}
-
-/* Packs `n' unsigned shorts every `stride' elements of `ip'.
- * Returns PvmOk or a negative error code. */
-PVMI_EXPORT int pvm_pkushort(unsigned short *ip, int n, int stride)
-{
-	return pk("pvm_pkushort", PVM_USHORT, ip, n, stride);
-}
+TYPED_PACK_PAIR(byte, char, PVM_BYTE)
+TYPED_PACK_PAIR(cplx, float, PVM_CPLX)
+TYPED_PACK_PAIR(dcplx, double, PVM_DCPLX)
+TYPED_PACK_PAIR(double, double, PVM_DOUBLE)
+TYPED_PACK_PAIR(float, float, PVM_FLOAT)
+TYPED_PACK_PAIR(int, int, PVM_INT)
+TYPED_PACK_PAIR(uint, unsigned int, PVM_UINT)
+TYPED_PACK_PAIR(long, long, PVM_LONG)
+TYPED_PACK_PAIR(ulong, unsigned long, PVM_ULONG)
+TYPED_PACK_PAIR(short, short, PVM_SHORT)
+TYPED_PACK_PAIR(ushort, unsigned short, PVM_USHORT)
 
 /* Packs the NUL-terminated string `sp' (copied even with PvmDataInPlace).
  * Returns PvmOk or a negative error code (PvmBadParam for NULL). */
@@ -796,83 +749,6 @@ PVMI_EXPORT int pvm_pkstr(char *sp)
 	if (len > INT_MAX)
 		return pvmi_error("pvm_pkstr", PvmBadParam);
 	return pk("pvm_pkstr", PVM_STR, sp, (int)len, 1);
-}
-
-/* Unpacks `n' bytes into every `stride'-th byte of `xp' from the active
- * receive buffer.  Returns PvmOk or a negative error code. */
-PVMI_EXPORT int pvm_upkbyte(char *xp, int n, int stride)
-{
-	return upk("pvm_upkbyte", PVM_BYTE, xp, n, stride);
-}
-
-/* Unpacks `n' complex floats into every `stride'-th pair of `cp'.
- * Returns PvmOk or a negative error code. */
-PVMI_EXPORT int pvm_upkcplx(float *cp, int n, int stride)
-{
-	return upk("pvm_upkcplx", PVM_CPLX, cp, n, stride);
-}
-
-/* Unpacks `n' complex doubles into every `stride'-th pair of `zp'.
- * Returns PvmOk or a negative error code. */
-PVMI_EXPORT int pvm_upkdcplx(double *zp, int n, int stride)
-{
-	return upk("pvm_upkdcplx", PVM_DCPLX, zp, n, stride);
-}
-
-/* Unpacks `n' doubles into every `stride'-th element of `dp'.
- * Returns PvmOk or a negative error code. */
-PVMI_EXPORT int pvm_upkdouble(double *dp, int n, int stride)
-{
-	return upk("pvm_upkdouble", PVM_DOUBLE, dp, n, stride);
-}
-
-/* Unpacks `n' floats into every `stride'-th element of `fp'.
- * Returns PvmOk or a negative error code. */
-PVMI_EXPORT int pvm_upkfloat(float *fp, int n, int stride)
-{
-	return upk("pvm_upkfloat", PVM_FLOAT, fp, n, stride);
-}
-
-/* Unpacks `n' ints into every `stride'-th element of `ip'.
- * Returns PvmOk or a negative error code. */
-PVMI_EXPORT int pvm_upkint(int *ip, int n, int stride)
-{
-	return upk("pvm_upkint", PVM_INT, ip, n, stride);
-}
-
-/* Unpacks `n' unsigned ints into every `stride'-th element of `ip'.
- * Returns PvmOk or a negative error code. */
-PVMI_EXPORT int pvm_upkuint(unsigned int *ip, int n, int stride)
-{
-	return upk("pvm_upkuint", PVM_UINT, ip, n, stride);
-}
-
-/* Unpacks `n' longs into every `stride'-th element of `ip'.
- * Returns PvmOk or a negative error code. */
-PVMI_EXPORT int pvm_upklong(long *ip, int n, int stride)
-{
-	return upk("pvm_upklong", PVM_LONG, ip, n, stride);
-}
-
-/* Unpacks `n' unsigned longs into every `stride'-th element of `ip'.
- * Returns PvmOk or a negative error code. */
-PVMI_EXPORT int pvm_upkulong(unsigned long *ip, int n, int stride)
-{
-	return upk("pvm_upkulong", PVM_ULONG, ip, n, stride);
-}
-
-/* Unpacks `n' shorts into every `stride'-th element of `jp'.
- * Returns PvmOk or a negative error code. */
-PVMI_EXPORT int pvm_upkshort(short *jp, int n, int stride)
-{
-	return upk("pvm_upkshort", PVM_SHORT, jp, n, stride);
-}
-
-/* Unpacks `n' unsigned shorts into every `stride'-th element of `ip'.
- * Returns PvmOk or a negative error code. */
-PVMI_EXPORT int pvm_upkushort(unsigned short *ip, int n, int stride)
-{
-	return upk("pvm_upkushort", PVM_USHORT, ip, n, stride);
 }
 
 /* Unpacks one string, its NUL included, into `sp' (which must be big
