@@ -152,4 +152,32 @@ int bench_send_ints(int tid, int tag, const int *v, int n);
  * n ints into v[]; returns the sender's tid or an error code. */
 int bench_recv_ints(int from, int tag, int *v, int n);
 
+/* ---- synthetic.c: the driver of sinring and sintree ---- */
+
+#define BENCH_SYN_MAX_LENGTH	8192	/* longest message, bytes */
+
+/* What one synthetic benchmark adds to the common driver. */
+struct bench_synthetic {
+	const char *name;	/* the program, for messages */
+	const char *title;	/* its setup line: "SINRING logical ring" */
+	int tag_quit;		/* master -> task: leave */
+	int tag_exit;		/* the tasks' exit notices */
+	/* What a spawned copy runs (compute: seconds per received message);
+	 * returns its exit status. */
+	int (*member)(double compute);
+	/* After the spawn, before the first iteration (NULL: nothing);
+	 * 0 or -1. */
+	int (*start)(const int *tids, int n);
+	/* One timed iteration of the master with messages of `len' bytes
+	 * (buf holds BENCH_SYN_MAX_LENGTH); 0 or -1. */
+	int (*iteration)(const int *tids, int n, char *buf, int len,
+			 double compute);
+};
+
+/* The whole program: `[-n tasks] [-s lengths] [-c compute_ms]
+ * [iterations]', spawning, the timed loop, the report; returns the exit
+ * status. */
+int bench_synthetic_main(const struct bench_synthetic *s, int argc,
+			 char **argv);
+
 #endif /* COPVM_BENCH_H */

@@ -11,11 +11,12 @@
 # libtool wrapper scripts: the daemons spawn them directly.
 
 # util.c: clocks, the floating-point kernel, statistics, the fit (no PVM).
-# pvmbench.c: placement, spawning, waiting (PVM 3.4 API only).
+# pvmbench.c: placement, spawning, waiting (PVM 3.4 API only);
+# synthetic.c: the driver of sinring and sintree.
 noinst_LTLIBRARIES += bench/libbenchutil.la bench/libbenchpvm.la
 bench_libbenchutil_la_SOURCES = bench/bench.h bench/util.c
 bench_libbenchutil_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bench
-bench_libbenchpvm_la_SOURCES = bench/bench.h bench/pvmbench.c
+bench_libbenchpvm_la_SOURCES = bench/bench.h bench/pvmbench.c bench/synthetic.c
 bench_libbenchpvm_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bench
 
 BENCH_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bench
