@@ -152,6 +152,27 @@ int bench_send_ints(int tid, int tag, const int *v, int n);
  * n ints into v[]; returns the sender's tid or an error code. */
 int bench_recv_ints(int from, int tag, int *v, int n);
 
+/* ---- comms_driver.c: the driver of COMMS1 and COMMS2 ---- */
+
+/* What one of the two adds to the common driver. */
+struct bench_comms {
+	const char *name;	/* the program, for messages */
+	const char *title;	/* its setup line: "COMMS1 ping-pong" */
+	const char *what;	/* one step, for messages: "ping-pong" */
+	const char *time_per_message;	/* how t comes from a step */
+	int tag_done;		/* master -> slave: leave */
+	int tag_exit;		/* the slave's exit notice */
+	/* What the spawned copy runs; returns its exit status. */
+	int (*slave)(void);
+	/* Times `reps' steps of `len' bytes with `peer' after `warm' untimed
+	 * ones; t[i] gets the time per message in seconds.  0 or -1. */
+	int (*step)(int peer, int len, int warm, int reps, double *t);
+};
+
+/* The whole program: `[-m maxlen] [-s lengths] [-r nrept] [-b brk]
+ * [-H host]', the slave, the table, the fit; returns the exit status. */
+int bench_comms_main(const struct bench_comms *c, int argc, char **argv);
+
 /* ---- synthetic.c: the driver of sinring and sintree ---- */
 
 #define BENCH_SYN_MAX_LENGTH	8192	/* longest message, bytes */

@@ -12,11 +12,13 @@
 
 # util.c: clocks, the floating-point kernel, statistics, the fit (no PVM).
 # pvmbench.c: placement, spawning, waiting (PVM 3.4 API only);
-# synthetic.c: the driver of sinring and sintree.
+# synthetic.c, comms_driver.c: the drivers of sinring/sintree and of
+# COMMS1/COMMS2.
 noinst_LTLIBRARIES += bench/libbenchutil.la bench/libbenchpvm.la
 bench_libbenchutil_la_SOURCES = bench/bench.h bench/util.c
 bench_libbenchutil_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bench
-bench_libbenchpvm_la_SOURCES = bench/bench.h bench/pvmbench.c bench/synthetic.c
+bench_libbenchpvm_la_SOURCES = bench/bench.h bench/pvmbench.c bench/synthetic.c \
+	bench/comms_driver.c
 bench_libbenchpvm_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bench
 
 BENCH_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bench

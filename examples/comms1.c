@@ -29,8 +29,6 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 #include "pvm3.h"
 #include "bench.h"
@@ -39,8 +37,6 @@
 #define TAG_PONG	12
 #define TAG_DONE	13
 #define TAG_EXIT	14
-
-#define MAX_LENGTHS	64
 
 /* The slave: return every message unchanged until told to stop. */
 static int slave(void)
@@ -75,23 +71,18 @@ static int slave(void)
 	return 0;
 }
 
-static int nrept_for(int len, int nrept)
-{
-	long r = nrept;
-
-	if (len > 1024)
-		r = (long)nrept * 1024 / len;
-	return r < 10 ? 10 : (int)r;
-}
-
 /* Times `reps' round trips of len bytes after `warm' untimed ones; t[]
  * gets half of each round trip in seconds.  0, or -1 on a failure. */
-static int pingpong(int peer, char *out, char *in, int len, int warm,
-		    int reps, double *t)
+static int pingpong(int peer, int len, int warm, int reps, double *t)
 {
-	int i, bufid, got;
+	char *out = malloc((size_t)len + 1), *in = malloc((size_t)len + 1);
+	int i, bufid, got, rc = -1;
 	double t0;
 
+	if (out == NULL || in == NULL)
+		goto out;
+	for (i = 0; i < len; i++)
+		out[i] = (char)(i * 31 + 7);
 	for (i = -warm; i < reps; i++) {
 		if (len > 0) {
 			out[0] = (char)i;
@@ -101,136 +92,35 @@ static int pingpong(int peer, char *out, char *in, int len, int warm,
 		if (pvm_initsend(PvmDataRaw) < 0 ||
 		    (len > 0 && pvm_pkbyte(out, len, 1) < 0) ||
 		    pvm_send(peer, TAG_PING) < 0)
-			return -1;
+			goto out;
 		bufid = pvm_recv(peer, TAG_PONG);
 		if (bufid < 0 || pvm_bufinfo(bufid, &got, NULL, NULL) < 0 ||
 		    got != len || (len > 0 && pvm_upkbyte(in, len, 1) < 0))
-			return -1;
+			goto out;
 		if (i >= 0)
 			t[i] = (bench_now() - t0) / 2;
 		if (len > 0 && (in[0] != out[0] || in[len - 1] != out[len - 1]))
-			return -1;
+			goto out;
 	}
-	return 0;
+	rc = 0;
+out:
+	free(out);
+	free(in);
+	return rc;
 }
 
-static void usage(void)
-{
-	fprintf(stderr, "usage: comms1 [-m maxlen] [-s lengths] [-r nrept] "
-		"[-b breakpoint] [-H host]\n");
-}
+static const struct bench_comms comms1 = {
+	.name = "comms1",
+	.title = "COMMS1 ping-pong",
+	.what = "ping-pong",
+	.time_per_message = "round trip / 2",
+	.tag_done = TAG_DONE,
+	.tag_exit = TAG_EXIT,
+	.slave = slave,
+	.step = pingpong,
+};
 
 int main(int argc, char **argv)
 {
-	int lengths[MAX_LENGTHS], nlen = -1, maxlen = 4 << 20, nrept = 1000;
-	int brk = 0, opt, i, peer = 0, status = 1, maxl = 0;
-	const char *host = NULL;
-	struct bench_stats st[MAX_LENGTHS];
-	struct bench_vm vm;
-	char *out = NULL, *in = NULL;
-	double *t = NULL, start, total;
-
-	if (argc > 1 && strcmp(argv[1], BENCH_CHILD_ARG) == 0)
-		return slave();
-
-	while ((opt = getopt(argc, argv, "m:s:r:b:H:")) != -1) {
-		switch (opt) {
-		case 'm':
-			if (bench_parse_list(optarg, &maxlen, 1) != 1)
-				return usage(), 1;
-			break;
-		case 's':
-			nlen = bench_parse_list(optarg, lengths, MAX_LENGTHS);
-			if (nlen < 1)
-				return usage(), 1;
-			break;
-		case 'r':
-			nrept = atoi(optarg);
-			break;
-		case 'b':
-			brk = atoi(optarg);
-			break;
-		case 'H':
-			host = optarg;
-			break;
-		default:
-			return usage(), 1;
-		}
-	}
-	if (nrept < 1 || optind != argc)
-		return usage(), 1;
-	if (nlen < 0)
-		nlen = bench_pow2_sizes(maxlen, lengths, MAX_LENGTHS);
-	for (i = 0; i < nlen; i++)
-		if (lengths[i] > maxl)
-			maxl = lengths[i];
-
-	if (pvm_mytid() < 0)
-		return 1;
-	pvm_setopt(PvmRoute, PvmRouteDirect);
-	if (bench_vm_get(&vm) < 0) {
-		fprintf(stderr, "comms1: cannot read the host table\n");
-		pvm_exit();
-		return 1;
-	}
-	if (host == NULL)
-		host = bench_vm_place(&vm, 1);
-	peer = bench_spawn_self(host, NULL);
-	if (peer < 0) {
-		fprintf(stderr, "comms1: cannot spawn the slave on %s (%d)\n",
-			host, peer);
-		pvm_exit();
-		return 1;
-	}
-	bench_watch(&peer, 1, TAG_EXIT);
-
-	out = malloc((size_t)maxl + 1);
-	in = malloc((size_t)maxl + 1);
-	t = calloc((size_t)nrept_for(0, nrept), sizeof(*t));
-	if (out == NULL || in == NULL || t == NULL)
-		goto fail;
-	for (i = 0; i < maxl; i++)
-		out[i] = (char)(i * 31 + 7);
-
-	bench_print_setup("COMMS1 ping-pong", &vm);
-	printf("# master on %s, slave on %s; time per message = round trip / 2\n",
-	       vm.names[0], bench_host_of(&vm, peer));
-	bench_comms_header();
-	start = bench_now();
-	for (i = 0; i < nlen; i++) {
-		int reps = nrept_for(lengths[i], nrept);
-
-		if (pingpong(peer, out, in, lengths[i], reps / 10 + 2, reps, t) < 0) {
-			fprintf(stderr, "comms1: ping-pong of %d bytes failed\n",
-				lengths[i]);
-			goto fail;
-		}
-		bench_stats(t, reps, &st[i]);
-		bench_comms_row(lengths[i], reps, &st[i]);
-	}
-	total = bench_now() - start;
-	bench_comms_fit(lengths, st, nlen, brk);
-	bench_result(total, "time_s");
-	status = 0;
-
-	pvm_initsend(PvmDataRaw);
-	pvm_send(peer, TAG_DONE);
-	if (bench_wait_exits(1, TAG_EXIT, 30) != 1) {
-		fprintf(stderr, "comms1: the slave did not exit\n");
-		status = 1;
-	}
-	free(out);
-	free(in);
-	free(t);
-	bench_vm_free(&vm);
-	pvm_exit();
-	return status;
-
-fail:
-	free(out);
-	free(in);
-	free(t);
-	bench_vm_free(&vm);
-	bench_abort(&peer, 1);
-	return 1;
+	return bench_comms_main(&comms1, argc, argv);
 }

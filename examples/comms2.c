@@ -25,8 +25,6 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 #include "pvm3.h"
 #include "bench.h"
@@ -35,8 +33,6 @@
 #define TAG_DATA	22	/* both ways: the exchanged messages */
 #define TAG_DONE	23
 #define TAG_EXIT	24
-
-#define MAX_LENGTHS	64
 
 /* Sends len bytes of buf to peer. */
 static int put(int peer, const char *buf, int len)
@@ -120,21 +116,6 @@ static int slave(void)
 	return rc;
 }
 
-static int nrept_for(int len, int nrept)
-{
-	long r = nrept;
-
-	if (len > 1024)
-		r = (long)nrept * 1024 / len;
-	return r < 10 ? 10 : (int)r;
-}
-
-static void usage(void)
-{
-	fprintf(stderr, "usage: comms2 [-m maxlen] [-s lengths] [-r nrept] "
-		"[-b breakpoint] [-H host]\n");
-}
-
 /* Times `reps' steps of len bytes after `warm' untimed ones; t[] gets a
  * quarter of each step.  0, or -1 on a failure. */
 static int exchange(int peer, int len, int warm, int reps, double *t)
@@ -166,105 +147,18 @@ out:
 	return rc;
 }
 
+static const struct bench_comms comms2 = {
+	.name = "comms2",
+	.title = "COMMS2 exchange",
+	.what = "exchange",
+	.time_per_message = "(exchange + return) / 4",
+	.tag_done = TAG_DONE,
+	.tag_exit = TAG_EXIT,
+	.slave = slave,
+	.step = exchange,
+};
+
 int main(int argc, char **argv)
 {
-	int lengths[MAX_LENGTHS], nlen = -1, maxlen = 4 << 20, nrept = 1000;
-	int brk = 0, opt, i, peer = 0, status = 1;
-	const char *host = NULL;
-	struct bench_stats st[MAX_LENGTHS];
-	struct bench_vm vm;
-	double *t = NULL, start, total;
-
-	if (argc > 1 && strcmp(argv[1], BENCH_CHILD_ARG) == 0)
-		return slave();
-
-	while ((opt = getopt(argc, argv, "m:s:r:b:H:")) != -1) {
-		switch (opt) {
-		case 'm':
-			if (bench_parse_list(optarg, &maxlen, 1) != 1)
-				return usage(), 1;
-			break;
-		case 's':
-			nlen = bench_parse_list(optarg, lengths, MAX_LENGTHS);
-			if (nlen < 1)
-				return usage(), 1;
-			break;
-		case 'r':
-			nrept = atoi(optarg);
-			break;
-		case 'b':
-			brk = atoi(optarg);
-			break;
-		case 'H':
-			host = optarg;
-			break;
-		default:
-			return usage(), 1;
-		}
-	}
-	if (nrept < 1 || optind != argc)
-		return usage(), 1;
-	if (nlen < 0)
-		nlen = bench_pow2_sizes(maxlen, lengths, MAX_LENGTHS);
-
-	if (pvm_mytid() < 0)
-		return 1;
-	pvm_setopt(PvmRoute, PvmRouteDirect);
-	if (bench_vm_get(&vm) < 0) {
-		fprintf(stderr, "comms2: cannot read the host table\n");
-		pvm_exit();
-		return 1;
-	}
-	if (host == NULL)
-		host = bench_vm_place(&vm, 1);
-	peer = bench_spawn_self(host, NULL);
-	if (peer < 0) {
-		fprintf(stderr, "comms2: cannot spawn the slave on %s (%d)\n",
-			host, peer);
-		bench_vm_free(&vm);
-		pvm_exit();
-		return 1;
-	}
-	bench_watch(&peer, 1, TAG_EXIT);
-	t = calloc((size_t)nrept_for(0, nrept), sizeof(*t));
-	if (t == NULL)
-		goto fail;
-
-	bench_print_setup("COMMS2 exchange", &vm);
-	printf("# master on %s, slave on %s; time per message = "
-	       "(exchange + return) / 4\n", vm.names[0], bench_host_of(&vm, peer));
-	bench_comms_header();
-	start = bench_now();
-	for (i = 0; i < nlen; i++) {
-		int reps = nrept_for(lengths[i], nrept);
-
-		if (exchange(peer, lengths[i], reps / 10 + 2, reps, t) < 0) {
-			fprintf(stderr, "comms2: exchange of %d bytes failed\n",
-				lengths[i]);
-			goto fail;
-		}
-		bench_stats(t, reps, &st[i]);
-		bench_comms_row(lengths[i], reps, &st[i]);
-	}
-	total = bench_now() - start;
-	bench_comms_fit(lengths, st, nlen, brk);
-	bench_result(total, "time_s");
-	status = 0;
-
-	pvm_initsend(PvmDataRaw);
-	pvm_send(peer, TAG_DONE);
-	if (bench_wait_exits(1, TAG_EXIT, 30) != 1) {
-		fprintf(stderr, "comms2: the slave did not exit\n");
-		status = 1;
-	}
-	free(t);
-	bench_vm_free(&vm);
-	pvm_exit();
-	return status;
-
-fail:
-	free(t);
-	bench_vm_free(&vm);
-	bench_abort(&peer, 1);
-	return 1;
+	return bench_comms_main(&comms2, argc, argv);
 }
