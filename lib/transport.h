@@ -54,6 +54,11 @@ extern const struct pvmi_transport pvmi_transport_unix;
 /* Tasks of other hosts: TCP (IPv4), no Nagle delay, large buffers. */
 extern const struct pvmi_transport pvmi_transport_tcp;
 
+/* writev and read for any stream socket, nonblocking, no SIGPIPE: the
+ * same for both transports. */
+ssize_t pvmi_sock_writev(int fd, const struct iovec *iov, int iovcnt);
+ssize_t pvmi_sock_read(int fd, void *buf, size_t len);
+
 /* The per-user directory "$PVM_TMP/copvm-<uid>"; a static string. */
 const char *pvmi_rundir(void);
 

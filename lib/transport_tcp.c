@@ -101,19 +101,6 @@ static void tcp_unlisten(int tid)
 {
 }
 
-static ssize_t tcp_writev(int fd, const struct iovec *iov, int iovcnt)
-{
-	struct msghdr mh = { .msg_iov = (struct iovec *)iov,
-			     .msg_iovlen = iovcnt };
-
-	return sendmsg(fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
-}
-
-static ssize_t tcp_read(int fd, void *buf, size_t len)
-{
-	return recv(fd, buf, len, MSG_DONTWAIT);
-}
-
 const struct pvmi_transport pvmi_transport_tcp = {
 	.name = "tcp",
 	.open = NULL,
@@ -122,6 +109,6 @@ const struct pvmi_transport pvmi_transport_tcp = {
 	.port = tcp_port,
 	.accept = tcp_accept,
 	.unlisten = tcp_unlisten,
-	.writev = tcp_writev,
-	.read = tcp_read,
+	.writev = pvmi_sock_writev,
+	.read = pvmi_sock_read,
 };

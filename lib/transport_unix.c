@@ -126,7 +126,7 @@ static void unix_unlisten(int tid)
 		unlink(sa.sun_path);
 }
 
-static ssize_t unix_writev(int fd, const struct iovec *iov, int iovcnt)
+ssize_t pvmi_sock_writev(int fd, const struct iovec *iov, int iovcnt)
 {
 	struct msghdr mh = { .msg_iov = (struct iovec *)iov,
 			     .msg_iovlen = iovcnt };
@@ -134,7 +134,7 @@ static ssize_t unix_writev(int fd, const struct iovec *iov, int iovcnt)
 	return sendmsg(fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
 }
 
-static ssize_t unix_read(int fd, void *buf, size_t len)
+ssize_t pvmi_sock_read(int fd, void *buf, size_t len)
 {
 	return recv(fd, buf, len, MSG_DONTWAIT);
 }
@@ -147,6 +147,6 @@ const struct pvmi_transport pvmi_transport_unix = {
 	.port = NULL,
 	.accept = unix_accept,
 	.unlisten = unix_unlisten,
-	.writev = unix_writev,
-	.read = unix_read,
+	.writev = pvmi_sock_writev,
+	.read = pvmi_sock_read,
 };
