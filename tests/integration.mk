@@ -48,6 +48,7 @@ EXTRA_DIST += $(INTEG_TESTS) \
 	tests/integ/lib.sh \
 	tests/integ/normalize.pl \
 	tests/integ/bench-pingpong.sh \
+	tests/integ/pingpong-report.pl \
 	tests/tools/errlist.c \
 	docs/testing.md \
 	docs/stock-behaviour.md \

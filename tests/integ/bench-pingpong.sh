@@ -58,28 +58,5 @@ echo "copvm: $(head -n 1 "$W/copvm/out/run1.out")"
 # Columns of pingpong: bytes reps median_us mean_us p90_us MB/s.
 cat "$W"/stock/out/run*.out | awk '!/^#/ && $1 ~ /^[0-9]+$/ { print "stock", $0 }' >"$W/all"
 cat "$W"/copvm/out/run*.out | awk '!/^#/ && $1 ~ /^[0-9]+$/ { print "copvm", $0 }' >>"$W/all"
-echo "medians of $runs runs (round trip in microseconds; MB/s = 2 * bytes / median)"
-printf '%10s %12s %12s %10s %10s %12s %12s\n' bytes stock_us copvm_us stock_MB/s \
-	copvm_MB/s stock/copvm stock_mean/copvm
-perl -e '
-	my (%med, %mean, %bw, %sizes);
-	while (<STDIN>) {
-		my ($side, $bytes, $reps, $median, $mean, $p90, $mbs) = split;
-		push @{$med{$side}{$bytes}}, $median;
-		push @{$mean{$side}{$bytes}}, $mean;
-		push @{$bw{$side}{$bytes}}, $mbs;
-		$sizes{$bytes} = 1;
-	}
-	sub median { my @v = sort { $a <=> $b } @_; return 0 unless @v;
-		return @v % 2 ? $v[$#v / 2] : ($v[@v / 2 - 1] + $v[@v / 2]) / 2; }
-	for my $b (sort { $a <=> $b } keys %sizes) {
-		my $s = median(@{$med{stock}{$b} // []});
-		my $c = median(@{$med{copvm}{$b} // []});
-		my $sm = median(@{$mean{stock}{$b} // []});
-		my $cm = median(@{$mean{copvm}{$b} // []});
-		printf "%10d %12.2f %12.2f %10.2f %10.2f %12s %12s\n", $b, $s, $c,
-			median(@{$bw{stock}{$b} // []}), median(@{$bw{copvm}{$b} // []}),
-			$c > 0 ? sprintf("%.2f", $s / $c) : "-",
-			$cm > 0 ? sprintf("%.2f", $sm / $cm) : "-";
-	}' <"$W/all"
+perl "$top_srcdir/tests/integ/pingpong-report.pl" "$runs" <"$W/all"
 integ_finish
