@@ -24,18 +24,25 @@ check_PROGRAMS += tests/integ/netns/mhcheck
 tests_integ_netns_mhcheck_SOURCES = tests/integ/netns/mhcheck.c
 tests_integ_netns_mhcheck_LDADD = lib/libpvm3.la
 tests_integ_netns_mhcheck_LDFLAGS = -no-install
+# The same for the group test (mh-group.sh) and bench-mh-barrier.sh.
+check_PROGRAMS += tests/integ/netns/mhgroup
+tests_integ_netns_mhgroup_SOURCES = tests/integ/netns/mhgroup.c
+tests_integ_netns_mhgroup_LDADD = group/libgpvm3.la lib/libpvm3.la
+tests_integ_netns_mhgroup_LDFLAGS = -no-install
 
 MH_TESTS = \
 	tests/integ/mh-basic.sh \
 	tests/integ/mh-routes.sh \
 	tests/integ/mh-fault.sh \
-	tests/integ/mh-ssh.sh
+	tests/integ/mh-ssh.sh \
+	tests/integ/mh-group.sh
 TESTS += $(MH_TESTS)
 EXTRA_DIST += $(MH_TESTS) \
 	tests/integ/netns/netns.sh \
 	tests/integ/netns/mh.sh \
 	tests/integ/netns/rsh \
 	tests/integ/bench-mh-pingpong.sh \
+	tests/integ/bench-mh-barrier.sh \
 	docs/multihost.md
 
 # `make check-mh' runs only these tests.

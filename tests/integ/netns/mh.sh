@@ -117,11 +117,11 @@ mh_begin() {
 	n=$(grep -cv '^[&*#]' "$hf")
 	if [ "${IMPL[$side]}" = copvm ]; then
 		check_copvm_lib "$(prog_path hello copvm)"
-		timeout 60 env $(mh_env copvm) "$MH_RSH" node1 "$COPVM_PVMD" "$hf" \
+		timeout 60 env $(mh_env "$side") "$MH_RSH" node1 "$COPVM_PVMD" "$hf" \
 			</dev/null >"$W/$side/pvmd.out" 2>&1 ||
 			{ cat "$W/$side/pvmd.out" >&2; die "copvm's master did not start"; }
 	else
-		env $(mh_env stock) "$MH_RSH" node1 "$STOCK_ROOT/lib/pvmd" "$hf" \
+		env $(mh_env "$side") "$MH_RSH" node1 "$STOCK_ROOT/lib/pvmd" "$hf" \
 			</dev/null >"$W/$side/pvmd.out" 2>&1 &
 		MH_PVMD[$side]=$!
 		# a task started before the daemon is up would start another
@@ -168,9 +168,9 @@ mh_left() {
 mh_halt() {
 	local side=$1
 	if [ "${IMPL[$side]}" = copvm ]; then
-		timeout 20 env $(mh_env copvm) "$MH_RSH" node1 "$PVMHALT" >/dev/null 2>&1
+		timeout 20 env $(mh_env "$side") "$MH_RSH" node1 "$PVMHALT" >/dev/null 2>&1
 	else
-		(echo halt | timeout 20 env $(mh_env stock) "$MH_RSH" node1 \
+		(echo halt | timeout 20 env $(mh_env "$side") "$MH_RSH" node1 \
 			"$STOCK_ROOT/lib/pvm") >/dev/null 2>&1
 		[ -n "${MH_PVMD[$side]:-}" ] && wait "${MH_PVMD[$side]}" 2>/dev/null
 		MH_PVMD[$side]=
