@@ -2,18 +2,14 @@
  * wait.c - the wait of a receive: a short spin, then a blocking poll().
  *
  * A reply that comes within the spin is picked up without a wake-up
- * (tens of microseconds on these machines).  While spinning, the task
- * yields its CPU between looks, so that a partner sharing the CPU (the
- * group server, the other end of a same-host exchange) can run and
- * answer.  A yield that did not come back for a long time gave a
- * CPU-bound job its time slice: from then on, for a while, the spin does
- * not yield but pauses, and it stops as soon as the kernel switches the
- * task out involuntarily (blocking lets the other work run; the wake-up
- * on arrival brings the task back).  After a spin that found nothing,
- * the next waits block at once.  DESIGN.md, "Waiting";
- * docs/stock-behaviour.md, "Waiting in a receive".
+ * (tens of microseconds on these machines).  The spin never yields: on a
+ * CPU shared with a CPU-bound job, sched_yield() hands that job a whole
+ * time slice.  Instead the spin stops as soon as the kernel has switched
+ * us out involuntarily (someone else wants this CPU), and spinning is
+ * then left off for a while, as it is after a spin that found nothing:
+ * blocking at once lets the other work run and the wake-up on arrival
+ * brings us back.  DESIGN.md, "Waiting".
  */
-#include <sched.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -29,14 +25,6 @@ static int spin_skip;
 #define SKIP_AFTER_IDLE_SPIN	32
 /* After a spin cut short because another task wanted the CPU. */
 #define SKIP_AFTER_PREEMPTION	256
-/* A yield that took longer than this gave someone a time slice (a
- * partner that answers takes tens of microseconds). */
-#define SLICE_GIVEN_NS		250000L
-/* Then the spin does not yield for this long (one slice lost per
- * period at most). */
-#define NO_YIELD_NS		100000000L
-/* Until then (pvmi_now_ns() units) the spin pauses instead of yielding. */
-static long no_yield_until;
 /* Pump calls between two looks at the involuntary switch count. */
 #define PUMPS_PER_LOOK		8
 
@@ -64,32 +52,23 @@ static long involuntary_switches(void)
 	return ru.ru_nivcsw;
 }
 
-/* Spins until input arrives, the budget or `deadline' runs out, or (when
- * not yielding) the task is switched out.  Returns what pvmi_pump(0)
- * returned last (0: nothing yet); `*now' is the time the spin ended. */
+/* Spins until input arrives, the budget or `deadline' runs out, or the
+ * CPU turns out to be shared.  Returns what pvmi_pump(0) returned last
+ * (0: nothing yet); `*now' is the time the spin ended. */
 static int spin(long deadline, long *now)
 {
-	long start = pvmi_now_ns(), t = start, prev, switches = -1;
+	long start = pvmi_now_ns(), t = start, switches;
 	int r, n = 0;
 
+	switches = involuntary_switches();
 	while (t - start < spin_ns && (deadline < 0 || t < deadline)) {
 		r = pvmi_pump(0);
 		if (r != 0) {
 			*now = pvmi_now_ns();
 			return r;
 		}
-		prev = t;
-		if (t >= no_yield_until) {
-			sched_yield();
-			t = pvmi_now_ns();
-			if (t - prev > SLICE_GIVEN_NS)
-				no_yield_until = t + NO_YIELD_NS;
-			continue;
-		}
-		if (switches < 0)
-			switches = involuntary_switches();
-		else if (++n % PUMPS_PER_LOOK == 0 &&
-			 involuntary_switches() != switches) {
+		if (++n % PUMPS_PER_LOOK == 0 &&
+		    involuntary_switches() != switches) {
 			spin_skip = SKIP_AFTER_PREEMPTION;
 			*now = pvmi_now_ns();
 			return 0;
