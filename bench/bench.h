@@ -136,6 +136,12 @@ void bench_watch(const int *tids, int n, int tag);
  * returns how many arrived. */
 int bench_wait_exits(int n, int tag, double timeout);
 
+/* Tells the n tasks to leave (an empty message with `tag_quit') and waits
+ * up to 30 s for their exit notices; 0, or 1 after saying on stderr that
+ * not every task exited. */
+int bench_dismiss(const char *name, const int *tids, int n, int tag_quit,
+		  int tag_exit);
+
 /* Kills the tasks that were spawned (after a failure) and leaves PVM. */
 void bench_abort(const int *tids, int n);
 

@@ -142,14 +142,7 @@ int bench_comms_main(const struct bench_comms *c, int argc, char **argv)
 	       vm.names[0], bench_host_of(&vm, peer), c->time_per_message);
 	if (measure(c, &r, peer, t) < 0)
 		goto fail;
-	status = 0;
-
-	pvm_initsend(PvmDataRaw);
-	pvm_send(peer, c->tag_done);
-	if (bench_wait_exits(1, c->tag_exit, 30) != 1) {
-		fprintf(stderr, "%s: the slave did not exit\n", c->name);
-		status = 1;
-	}
+	status = bench_dismiss(c->name, &peer, 1, c->tag_done, c->tag_exit);
 	free(t);
 	bench_vm_free(&vm);
 	pvm_exit();

@@ -143,6 +143,22 @@ int bench_wait_exits(int n, int tag, double timeout)
 	return got;
 }
 
+int bench_dismiss(const char *name, const int *tids, int n, int tag_quit,
+		  int tag_exit)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		pvm_initsend(PvmDataDefault);
+		pvm_send(tids[i], tag_quit);
+	}
+	if (bench_wait_exits(n, tag_exit, 30) != n) {
+		fprintf(stderr, "%s: not every task exited\n", name);
+		return 1;
+	}
+	return 0;
+}
+
 void bench_abort(const int *tids, int n)
 {
 	int i;

@@ -167,16 +167,7 @@ int bench_synthetic_main(const struct bench_synthetic *s, int argc,
 	printf("; compute %.3f ms per received message\n", r.compute * 1e3);
 	if (measure(s, &r, tids, n, t) < 0)
 		goto fail;
-	status = 0;
-
-	for (i = 0; i < n; i++) {
-		pvm_initsend(PvmDataDefault);
-		pvm_send(tids[i], s->tag_quit);
-	}
-	if (bench_wait_exits(n, s->tag_exit, 30) != n) {
-		fprintf(stderr, "%s: not every task exited\n", s->name);
-		status = 1;
-	}
+	status = bench_dismiss(s->name, tids, n, s->tag_quit, s->tag_exit);
 	free(t);
 	bench_vm_free(&vm);
 	pvm_exit();

@@ -203,16 +203,7 @@ int main(int argc, char **argv)
 		bench_result(per > 0 ? 1.0 / per : 0, "barr_s.%d", counts[c]);
 	}
 	bench_result(total, "time_s");
-	status = 0;
-
-	for (i = 0; i < nspawned; i++) {
-		pvm_initsend(PvmDataDefault);
-		pvm_send(tids[i], TAG_QUIT);
-	}
-	if (bench_wait_exits(nspawned, TAG_EXIT, 30) != nspawned) {
-		fprintf(stderr, "synch1: not every helper exited\n");
-		status = 1;
-	}
+	status = bench_dismiss("synch1", tids, nspawned, TAG_QUIT, TAG_EXIT);
 	bench_vm_free(&vm);
 	pvm_exit();
 	return status;
