@@ -40,24 +40,6 @@ static void setup(void)
 	setenv(GS_ENV_PROGRAM, PVMGS_PATH, 1);
 }
 
-static void send_int(int tid, int tag, int v)
-{
-	int old = pvm_setsbuf(pvm_mkbuf(PvmDataDefault));
-
-	pvm_pkint(&v, 1, 1);
-	pvm_send(tid, tag);
-	pvm_freebuf(pvm_setsbuf(old));
-}
-
-static int recv_int(int tid, int tag)
-{
-	int v = -12345, b = pvm_recv(tid, tag);
-
-	if (b > 0)
-		pvm_upkint(&v, 1, 1);
-	return v;
-}
-
 /* Forks a member task running fn(arg); the child reports its tid first
  * (TAG_HELLO) and exits with fn's result. */
 static pid_t fork_task(int (*fn)(int), int arg, int *tid)
@@ -70,12 +52,12 @@ static pid_t fork_task(int (*fn)(int), int arg, int *tid)
 	if (pid == 0) {
 		int rc;
 
-		send_int(parent_tid, TAG_HELLO, pvm_mytid());
+		vm_send_int(parent_tid, TAG_HELLO, pvm_mytid());
 		rc = fn(arg);
 		pvm_exit();
 		_exit(rc);
 	}
-	*tid = recv_int(-1, TAG_HELLO);
+	*tid = vm_recv_int(-1, TAG_HELLO);
 	ck_assert_int_gt(*tid, 0);
 	return pid;
 }
@@ -119,8 +101,8 @@ static int kid_join_and_wait(int arg)
 	int inst = pvm_joingroup((char *)kid_group);
 
 	(void)arg;
-	send_int(parent_tid, TAG_UP, inst);
-	if (recv_int(parent_tid, TAG_GO) == 1)
+	vm_send_int(parent_tid, TAG_UP, inst);
+	if (vm_recv_int(parent_tid, TAG_GO) == 1)
 		return pvm_lvgroup((char *)kid_group) == 0 ? 0 : 1;
 	return 0;
 }
@@ -155,22 +137,22 @@ START_TEST(instances_are_lowest_free_and_reused)
 	kid_group = "reuse";
 	ck_assert_int_eq(pvm_joingroup("reuse"), 0);
 	k1 = fork_task(kid_join_and_wait, 0, &t1);
-	ck_assert_int_eq(recv_int(t1, TAG_UP), 1);
+	ck_assert_int_eq(vm_recv_int(t1, TAG_UP), 1);
 	k2 = fork_task(kid_join_and_wait, 0, &t2);
-	ck_assert_int_eq(recv_int(t2, TAG_UP), 2);
+	ck_assert_int_eq(vm_recv_int(t2, TAG_UP), 2);
 	ck_assert_int_eq(pvm_gsize("reuse"), 3);
 	ck_assert_int_eq(pvm_getinst("reuse", me), 0);
 	ck_assert_int_eq(pvm_getinst("reuse", t1), 1);
 	ck_assert_int_eq(pvm_gettid("reuse", 2), t2);
 
 	/* The first child leaves: instance 1 is free and taken again. */
-	send_int(t1, TAG_GO, 1);
+	vm_send_int(t1, TAG_GO, 1);
 	ck_assert_int_eq(reap(k1), 0);
 	ck_assert_int_eq(pvm_gsize("reuse"), 2);
 	ck_assert_int_eq(pvm_gettid("reuse", 1), PvmNoInst);
 	ck_assert_int_eq(pvm_getinst("reuse", t1), PvmNotInGroup);
 	k3 = fork_task(kid_join_and_wait, 0, &t3);
-	ck_assert_int_eq(recv_int(t3, TAG_UP), 1);
+	ck_assert_int_eq(vm_recv_int(t3, TAG_UP), 1);
 
 	/* So is ours, after a leave and a new join. */
 	ck_assert_int_eq(pvm_lvgroup("reuse"), 0);
@@ -185,7 +167,7 @@ START_TEST(instances_are_lowest_free_and_reused)
 	ck_assert_int_eq(pvm_gettid("reuse", 1), t3);
 
 	/* The last member to leave takes the group with it. */
-	send_int(t3, TAG_GO, 1);
+	vm_send_int(t3, TAG_GO, 1);
 	ck_assert_int_eq(reap(k3), 0);
 	ck_assert_int_eq(pvm_lvgroup("reuse"), 0);
 	ck_assert_int_eq(pvm_gsize("reuse"), PvmNoGroup);
@@ -258,10 +240,10 @@ static int kid_barrier(int arg)
 
 	if (pvm_joingroup((char *)kid_group) < 0)
 		return 1;
-	send_int(parent_tid, TAG_UP, 0);
+	vm_send_int(parent_tid, TAG_UP, 0);
 	rc = pvm_barrier((char *)kid_group, arg);
-	send_int(parent_tid, TAG_UP, rc);
-	recv_int(parent_tid, TAG_GO);
+	vm_send_int(parent_tid, TAG_UP, rc);
+	vm_recv_int(parent_tid, TAG_GO);
 	return pvm_lvgroup((char *)kid_group) == 0 ? 0 : 1;
 }
 
@@ -280,53 +262,53 @@ START_TEST(barrier_counts)
 
 	/* Three members with 3, or with -1 once all three are in. */
 	k1 = fork_task(kid_barrier, 3, &t1);
-	ck_assert_int_eq(recv_int(t1, TAG_UP), 0);
+	ck_assert_int_eq(vm_recv_int(t1, TAG_UP), 0);
 	k2 = fork_task(kid_barrier, -1, &t2);
-	ck_assert_int_eq(recv_int(t2, TAG_UP), 0);
+	ck_assert_int_eq(vm_recv_int(t2, TAG_UP), 0);
 	ck_assert_int_eq(pvm_barrier("bar", -1), 0);
-	ck_assert_int_eq(recv_int(t1, TAG_UP), 0);
-	ck_assert_int_eq(recv_int(t2, TAG_UP), 0);
-	send_int(t1, TAG_GO, 1);
-	send_int(t2, TAG_GO, 1);
+	ck_assert_int_eq(vm_recv_int(t1, TAG_UP), 0);
+	ck_assert_int_eq(vm_recv_int(t2, TAG_UP), 0);
+	vm_send_int(t1, TAG_GO, 1);
+	vm_send_int(t2, TAG_GO, 1);
 	ck_assert_int_eq(reap(k1), 0);
 	ck_assert_int_eq(reap(k2), 0);
 
 	/* The first arrival sets the count: a later one that disagrees gets
 	 * PvmMismatch and is not counted. */
 	k1 = fork_task(kid_barrier, 2, &t1);
-	ck_assert_int_eq(recv_int(t1, TAG_UP), 0);
+	ck_assert_int_eq(vm_recv_int(t1, TAG_UP), 0);
 	pause_ms(300);		/* its barrier request is in */
 	pvmgs_tmout = &limit;	/* fail rather than hang if it is not */
 	ck_assert_int_eq(pvm_barrier("bar", 3), PvmMismatch);
 	pvmgs_tmout = NULL;
 	ck_assert_int_eq(pvm_barrier("bar", 2), 0);
-	ck_assert_int_eq(recv_int(t1, TAG_UP), 0);
-	send_int(t1, TAG_GO, 1);
+	ck_assert_int_eq(vm_recv_int(t1, TAG_UP), 0);
+	vm_send_int(t1, TAG_GO, 1);
 	ck_assert_int_eq(reap(k1), 0);
 
 	/* A count above the size waits for members still to join. */
 	k1 = fork_task(kid_barrier, 3, &t1);
-	ck_assert_int_eq(recv_int(t1, TAG_UP), 0);
+	ck_assert_int_eq(vm_recv_int(t1, TAG_UP), 0);
 	pause_ms(100);
 	k2 = fork_task(kid_barrier, 3, &t2);
-	ck_assert_int_eq(recv_int(t2, TAG_UP), 0);
+	ck_assert_int_eq(vm_recv_int(t2, TAG_UP), 0);
 	pause_ms(100);
 	ck_assert_int_eq(pvm_nrecv(t1, TAG_UP), 0);	/* still waiting */
 	ck_assert_int_eq(pvm_barrier("bar", 3), 0);
-	ck_assert_int_eq(recv_int(t1, TAG_UP), 0);
-	ck_assert_int_eq(recv_int(t2, TAG_UP), 0);
-	send_int(t1, TAG_GO, 1);
-	send_int(t2, TAG_GO, 1);
+	ck_assert_int_eq(vm_recv_int(t1, TAG_UP), 0);
+	ck_assert_int_eq(vm_recv_int(t2, TAG_UP), 0);
+	vm_send_int(t1, TAG_GO, 1);
+	vm_send_int(t2, TAG_GO, 1);
 	ck_assert_int_eq(reap(k1), 0);
 	ck_assert_int_eq(reap(k2), 0);
 
 	/* Only members may wait. */
 	kid_group = "bar-other";
 	k3 = fork_task(kid_barrier, 1, &t3);
-	ck_assert_int_eq(recv_int(t3, TAG_UP), 0);
-	ck_assert_int_eq(recv_int(t3, TAG_UP), 0);
+	ck_assert_int_eq(vm_recv_int(t3, TAG_UP), 0);
+	ck_assert_int_eq(vm_recv_int(t3, TAG_UP), 0);
 	ck_assert_int_eq(pvm_barrier("bar-other", 1), PvmNotInGroup);
-	send_int(t3, TAG_GO, 1);
+	vm_send_int(t3, TAG_GO, 1);
 	ck_assert_int_eq(reap(k3), 0);
 	ck_assert_int_eq(pvm_lvgroup("bar"), 0);
 	pvm_exit();
@@ -343,8 +325,8 @@ START_TEST(member_dying_in_a_barrier_releases_the_others)
 	ck_assert_int_eq(pvm_joingroup("die"), 0);
 	k1 = fork_task(kid_barrier, 3, &t1);
 	k2 = fork_task(kid_barrier, 3, &t2);
-	ck_assert_int_eq(recv_int(t1, TAG_UP), 0);
-	ck_assert_int_eq(recv_int(t2, TAG_UP), 0);
+	ck_assert_int_eq(vm_recv_int(t1, TAG_UP), 0);
+	ck_assert_int_eq(vm_recv_int(t2, TAG_UP), 0);
 	pause_ms(100);		/* both wait in the barrier */
 	kill(k1, SIGKILL);
 	ck_assert_int_eq(reap(k1), 128 + SIGKILL);
@@ -352,18 +334,18 @@ START_TEST(member_dying_in_a_barrier_releases_the_others)
 	/* The barrier needed all three; it now completes with the two left,
 	 * and a count of 3 (or -1) still matches. */
 	ck_assert_int_eq(pvm_barrier("die", 3), 0);
-	ck_assert_int_eq(recv_int(t2, TAG_UP), 0);
+	ck_assert_int_eq(vm_recv_int(t2, TAG_UP), 0);
 
 	/* A member exiting before it arrives releases those who wait. */
 	k3 = fork_task(kid_barrier, 3, &t3);
-	ck_assert_int_eq(recv_int(t3, TAG_UP), 0);
+	ck_assert_int_eq(vm_recv_int(t3, TAG_UP), 0);
 	pause_ms(100);
-	send_int(t2, TAG_GO, 0);	/* t2 exits, still a member */
+	vm_send_int(t2, TAG_GO, 0);	/* t2 exits, still a member */
 	ck_assert_int_eq(reap(k2), 0);
 	ck_assert_int_eq(pvm_barrier("die", 3), 0);
-	ck_assert_int_eq(recv_int(t3, TAG_UP), 0);
+	ck_assert_int_eq(vm_recv_int(t3, TAG_UP), 0);
 	ck_assert_int_eq(pvm_gsize("die"), 2);
-	send_int(t3, TAG_GO, 1);
+	vm_send_int(t3, TAG_GO, 1);
 	ck_assert_int_eq(reap(k3), 0);
 	ck_assert_int_eq(pvm_lvgroup("die"), 0);
 	pvm_exit();
@@ -378,10 +360,10 @@ static int kid_freeze(int arg)
 
 	if (pvm_joingroup((char *)kid_group) < 0)
 		return 1;
-	send_int(parent_tid, TAG_UP, 0);
+	vm_send_int(parent_tid, TAG_UP, 0);
 	rc = pvm_freezegroup((char *)kid_group, arg);
-	send_int(parent_tid, TAG_UP, rc);
-	if (recv_int(parent_tid, TAG_GO) == 1)
+	vm_send_int(parent_tid, TAG_UP, rc);
+	if (vm_recv_int(parent_tid, TAG_GO) == 1)
 		return pvm_lvgroup((char *)kid_group) == 0 ? 0 : 1;
 	return 0;
 }
@@ -395,9 +377,9 @@ START_TEST(static_group_losing_a_member_breaks_its_barriers)
 	kid_group = "brk";
 	ck_assert_int_eq(pvm_joingroup("brk"), 0);
 	k1 = fork_task(kid_freeze, 2, &t1);
-	ck_assert_int_eq(recv_int(t1, TAG_UP), 0);
+	ck_assert_int_eq(vm_recv_int(t1, TAG_UP), 0);
 	ck_assert_int_eq(pvm_freezegroup("brk", 2), 2);
-	ck_assert_int_eq(recv_int(t1, TAG_UP), 2);
+	ck_assert_int_eq(vm_recv_int(t1, TAG_UP), 2);
 	kill(k1, SIGKILL);
 	ck_assert_int_eq(reap(k1), 128 + SIGKILL);
 	pause_ms(200);
@@ -422,14 +404,14 @@ START_TEST(freeze_makes_the_group_static)
 	ck_assert_int_eq(pvm_freezegroup("frz", 0), PvmBadParam);
 	/* Freezing waits until `size' members have asked for it. */
 	k1 = fork_task(kid_freeze, 3, &t1);
-	ck_assert_int_eq(recv_int(t1, TAG_UP), 0);
+	ck_assert_int_eq(vm_recv_int(t1, TAG_UP), 0);
 	k2 = fork_task(kid_freeze, -1, &t2);
-	ck_assert_int_eq(recv_int(t2, TAG_UP), 0);
+	ck_assert_int_eq(vm_recv_int(t2, TAG_UP), 0);
 	pause_ms(100);
 	ck_assert_int_eq(pvm_nrecv(t1, TAG_UP), 0);
 	ck_assert_int_eq(pvm_freezegroup("frz", 3), 3);
-	ck_assert_int_eq(recv_int(t1, TAG_UP), 3);
-	ck_assert_int_eq(recv_int(t2, TAG_UP), 3);
+	ck_assert_int_eq(vm_recv_int(t1, TAG_UP), 3);
+	ck_assert_int_eq(vm_recv_int(t2, TAG_UP), 3);
 	ck_assert_int_eq(pvm_freezegroup("frz", -1), PvmDupGroup);
 	/* Answered from the local copy; nobody may join any more. */
 	ck_assert_int_eq(pvm_gsize("frz"), 3);
@@ -438,8 +420,8 @@ START_TEST(freeze_makes_the_group_static)
 	ck_assert_int_eq(pvm_gettid("frz", 2), t2);
 	ck_assert_int_eq(pvm_gettid("frz", 3), PvmNoInst);
 	ck_assert_int_eq(pvm_joingroup("frz"), PvmNotInGroup);
-	send_int(t1, TAG_GO, 1);
-	send_int(t2, TAG_GO, 1);
+	vm_send_int(t1, TAG_GO, 1);
+	vm_send_int(t2, TAG_GO, 1);
 	ck_assert_int_eq(reap(k1), 0);
 	ck_assert_int_eq(reap(k2), 0);
 	ck_assert_int_eq(pvm_lvgroup("frz"), 0);
@@ -454,10 +436,10 @@ static int kid_echo(int arg)
 	int v;
 
 	(void)arg;
-	send_int(parent_tid, TAG_UP, pvm_joingroup((char *)kid_group));
+	vm_send_int(parent_tid, TAG_UP, pvm_joingroup((char *)kid_group));
 	do {
-		v = recv_int(-1, 55);
-		send_int(parent_tid, TAG_UP, v);
+		v = vm_recv_int(-1, 55);
+		vm_send_int(parent_tid, TAG_UP, v);
 	} while (v != 0);
 	return pvm_lvgroup((char *)kid_group) == 0 ? 0 : 1;
 }
@@ -478,30 +460,30 @@ START_TEST(bcast_reaches_the_members_as_they_change)
 	kid_group = "bc";
 	ck_assert_int_eq(pvm_joingroup("bc"), 0);
 	k1 = fork_task(kid_echo, 0, &t1);
-	ck_assert_int_eq(recv_int(t1, TAG_UP), 1);
+	ck_assert_int_eq(vm_recv_int(t1, TAG_UP), 1);
 	ck_assert_int_eq(bcast_int("bc", 1), 0);
-	ck_assert_int_eq(recv_int(t1, TAG_UP), 1);
+	ck_assert_int_eq(vm_recv_int(t1, TAG_UP), 1);
 	/* A new member: our copy of the member list is refreshed. */
 	k2 = fork_task(kid_echo, 0, &t2);
-	ck_assert_int_eq(recv_int(t2, TAG_UP), 2);
+	ck_assert_int_eq(vm_recv_int(t2, TAG_UP), 2);
 	ck_assert_int_eq(bcast_int("bc", 2), 0);
-	ck_assert_int_eq(recv_int(t1, TAG_UP), 2);
-	ck_assert_int_eq(recv_int(t2, TAG_UP), 2);
+	ck_assert_int_eq(vm_recv_int(t1, TAG_UP), 2);
+	ck_assert_int_eq(vm_recv_int(t2, TAG_UP), 2);
 	/* A member leaves: it gets nothing more. */
 	ck_assert_int_eq(bcast_int("bc", 0), 0);
-	ck_assert_int_eq(recv_int(t1, TAG_UP), 0);
-	ck_assert_int_eq(recv_int(t2, TAG_UP), 0);
+	ck_assert_int_eq(vm_recv_int(t1, TAG_UP), 0);
+	ck_assert_int_eq(vm_recv_int(t2, TAG_UP), 0);
 	ck_assert_int_eq(reap(k1), 0);
 	ck_assert_int_eq(reap(k2), 0);
 	ck_assert_int_eq(bcast_int("bc", 3), PvmNoInst);
 	k1 = fork_task(kid_echo, 0, &t1);
-	ck_assert_int_eq(recv_int(t1, TAG_UP), 1);
+	ck_assert_int_eq(vm_recv_int(t1, TAG_UP), 1);
 	/* Non-members may broadcast too. */
 	ck_assert_int_eq(pvm_lvgroup("bc"), 0);
 	ck_assert_int_eq(bcast_int("bc", 4), 0);
-	ck_assert_int_eq(recv_int(t1, TAG_UP), 4);
+	ck_assert_int_eq(vm_recv_int(t1, TAG_UP), 4);
 	ck_assert_int_eq(bcast_int("bc", 0), 0);
-	ck_assert_int_eq(recv_int(t1, TAG_UP), 0);
+	ck_assert_int_eq(vm_recv_int(t1, TAG_UP), 0);
 	ck_assert_int_eq(reap(k1), 0);
 	ck_assert_int_eq(pvm_nrecv(-1, -1), 0);
 	pvm_exit();
@@ -514,7 +496,7 @@ START_TEST(group_calls_keep_the_callers_buffers_and_context)
 
 	ctx = pvm_newcontext();
 	pvm_setcontext(ctx);
-	send_int(me, 7, 4242);
+	vm_send_int(me, 7, 4242);
 	ck_assert_int_gt(pvm_recv(me, 7), 0);
 	rbuf = pvm_getrbuf();
 	sbuf = pvm_initsend(PvmDataDefault);
@@ -533,7 +515,7 @@ START_TEST(group_calls_keep_the_callers_buffers_and_context)
 	ck_assert_int_eq(w, 4242);
 	/* The send buffer still holds 99: send it to ourselves. */
 	ck_assert_int_eq(pvm_send(me, 8), PvmOk);
-	ck_assert_int_eq(recv_int(me, 8), 99);
+	ck_assert_int_eq(vm_recv_int(me, 8), 99);
 	ck_assert_int_eq(pvm_lvgroup("buf"), 0);
 	ck_assert_int_eq(pvm_nrecv(-1, -1), 0);
 	pvm_exit();

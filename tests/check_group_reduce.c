@@ -46,24 +46,6 @@ static void setup(void)
 	setenv(GS_ENV_PROGRAM, PVMGS_PATH, 1);
 }
 
-static void send_int(int tid, int tag, int v)
-{
-	int old = pvm_setsbuf(pvm_mkbuf(PvmDataDefault));
-
-	pvm_pkint(&v, 1, 1);
-	pvm_send(tid, tag);
-	pvm_freebuf(pvm_setsbuf(old));
-}
-
-static int recv_int(int tid, int tag)
-{
-	int v = -12345, b = pvm_recv(tid, tag);
-
-	if (b > 0)
-		pvm_upkint(&v, 1, 1);
-	return v;
-}
-
 static int is_cplx(int t)
 {
 	return t == PVM_CPLX || t == PVM_DCPLX;
@@ -352,7 +334,7 @@ static int kid_script(int arg)
 	pvm_initsend(PvmDataDefault);
 	pvm_pkint(&fails, 1, 1);
 	pvm_send(parent_tid, TAG_UP);
-	recv_int(parent_tid, TAG_GO);
+	vm_recv_int(parent_tid, TAG_GO);
 	return pvm_lvgroup(GROUP) == 0 ? 0 : 3;
 }
 
@@ -368,19 +350,19 @@ START_TEST(reduce_gather_scatter_over_three_members)
 		kids[i] = fork();
 		ck_assert_int_ge(kids[i], 0);
 		if (kids[i] == 0) {
-			send_int(parent_tid, TAG_UP, pvm_mytid());
+			vm_send_int(parent_tid, TAG_UP, pvm_mytid());
 			st = kid_script(0);
 			pvm_exit();
 			_exit(st);
 		}
-		tids[i] = recv_int(-1, TAG_UP);
+		tids[i] = vm_recv_int(-1, TAG_UP);
 	}
 	ck_assert_int_eq(pvm_barrier(GROUP, NMEMBERS), 0);
 	ck_assert_int_eq(script(0), 0);
 	for (i = 0; i < NMEMBERS - 1; i++)
-		ck_assert_int_eq(recv_int(tids[i], TAG_UP), 0);
+		ck_assert_int_eq(vm_recv_int(tids[i], TAG_UP), 0);
 	for (i = 0; i < NMEMBERS - 1; i++)
-		send_int(tids[i], TAG_GO, 0);
+		vm_send_int(tids[i], TAG_GO, 0);
 	for (i = 0; i < NMEMBERS - 1; i++) {
 		ck_assert_int_eq(waitpid(kids[i], &st, 0), kids[i]);
 		ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pvm3.h"
 #include "vm_fixture.h"
 
 #ifndef PVMD_PATH
@@ -71,4 +72,22 @@ void vm_fixture_teardown(void)
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", tmpdir, homedir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "vm_fixture: could not remove %s\n", tmpdir);
+}
+
+void vm_send_int(int tid, int tag, int v)
+{
+	int old = pvm_setsbuf(pvm_mkbuf(PvmDataDefault));
+
+	pvm_pkint(&v, 1, 1);
+	pvm_send(tid, tag);
+	pvm_freebuf(pvm_setsbuf(old));
+}
+
+int vm_recv_int(int tid, int tag)
+{
+	int v = -12345, b = pvm_recv(tid, tag);
+
+	if (b > 0)
+		pvm_upkint(&v, 1, 1);
+	return v;
 }

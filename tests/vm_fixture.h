@@ -17,4 +17,10 @@ void vm_fixture_teardown(void);
 /* The fixture's PVM_TMP directory. */
 const char *vm_fixture_tmp(void);
 
+/* Sends one int to `tid' with `tag' from a private buffer (the active
+ * send buffer is left alone); errors are not reported. */
+void vm_send_int(int tid, int tag, int v);
+/* Receives an int from `tid' with `tag'; -12345 when the receive fails. */
+int vm_recv_int(int tid, int tag);
+
 #endif
