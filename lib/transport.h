@@ -58,6 +58,10 @@ extern const struct pvmi_transport pvmi_transport_tcp;
  * same for both transports. */
 ssize_t pvmi_sock_writev(int fd, const struct iovec *iov, int iovcnt);
 ssize_t pvmi_sock_read(int fd, void *buf, size_t len);
+/* A nonblocking listening stream socket of `domain' bound to `sa'; puts
+ * it in *fd and returns PvmOk, or PvmSysErr. */
+int pvmi_sock_listen(int domain, const struct sockaddr *sa, socklen_t len,
+		     int *fd);
 
 /* The per-user directory "$PVM_TMP/copvm-<uid>"; a static string. */
 const char *pvmi_rundir(void);

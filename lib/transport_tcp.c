@@ -60,21 +60,11 @@ static int tcp_connect(const char *addr, int port, int *fd)
 static int tcp_listen(int tid, int *fd)
 {
 	struct sockaddr_in sa;
-	int s;
 
-	s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	if (s < 0)
-		return PvmSysErr;
 	memset(&sa, 0, sizeof(sa));
 	sa.sin_family = AF_INET;
 	sa.sin_addr.s_addr = htonl(INADDR_ANY);
-	if (bind(s, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    listen(s, 128) < 0) {
-		close(s);
-		return PvmSysErr;
-	}
-	*fd = s;
-	return PvmOk;
+	return pvmi_sock_listen(AF_INET, (struct sockaddr *)&sa, sizeof(sa), fd);
 }
 
 static int tcp_port(int lfd)

@@ -83,21 +83,11 @@ static int unix_open(int tid, int *fd)
 static int unix_listen(int tid, int *fd)
 {
 	struct sockaddr_un sa;
-	int s;
 
 	if (task_addr(tid, &sa))
 		return PvmSysErr;
-	s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	if (s < 0)
-		return PvmSysErr;
 	unlink(sa.sun_path);
-	if (bind(s, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    listen(s, 128) < 0) {
-		close(s);
-		return PvmSysErr;
-	}
-	*fd = s;
-	return PvmOk;
+	return pvmi_sock_listen(AF_UNIX, (struct sockaddr *)&sa, sizeof(sa), fd);
 }
 
 static int unix_accept(int lfd)
@@ -124,6 +114,21 @@ static void unix_unlisten(int tid)
 
 	if (!task_addr(tid, &sa))
 		unlink(sa.sun_path);
+}
+
+int pvmi_sock_listen(int domain, const struct sockaddr *sa, socklen_t len,
+		     int *fd)
+{
+	int s = socket(domain, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+
+	if (s < 0)
+		return PvmSysErr;
+	if (bind(s, sa, len) < 0 || listen(s, 128) < 0) {
+		close(s);
+		return PvmSysErr;
+	}
+	*fd = s;
+	return PvmOk;
 }
 
 ssize_t pvmi_sock_writev(int fd, const struct iovec *iov, int iovcnt)
