@@ -1039,8 +1039,6 @@ PVMI_EXPORT int pvmmcast(int mid, int *tids, int count, int tag)
 		if ((i && dst[i] == dst[i - 1]) || dst[i] == pvmi.mytid)
 			continue;
 		rc = pvmi_send_msg(m, dst[i], tag);
-		if (rc == PvmNoHost)
-			rc = PvmOk;	/* skipped, as by pvm_mcast() */
 	}
 	free(dst);
 	return rc;

@@ -125,7 +125,7 @@ PVMI_EXPORT int pvm_mcast(int *tids, int ntask, int msgtag)
 		if (dup)
 			continue;
 		rc = pvmi_send_msg(m, tids[i], msgtag);
-		if (rc < 0 && rc != PvmNoHost)
+		if (rc < 0)
 			return pvmi_error("pvm_mcast", rc);
 	}
 	return PvmOk;
