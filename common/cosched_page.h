@@ -1,0 +1,101 @@
+/*
+ * cosched_page.h - the coscheduling page of one task: the probe's counts,
+ * its frequency F and its boost state, in a file that the task maps
+ * shared, so that the daemon, the boost backends, correspondents on this
+ * host and the observability tools read them with no system call on the
+ * task's message path.
+ *
+ * Where: $PVM_TMP/copvm-<uid>/cosched/t<tid in hex> (COSCHED_DIR and
+ * COSCHED_PAGE_FMT below), mode 0600 in the user's 0700 run directory, so
+ * only the owning user's processes (and root) can open it.  The task
+ * creates it when it enrols and removes it when it leaves; a page whose
+ * pid is gone is stale and readers skip it (the daemon removes it).
+ *
+ * Who writes what: the task writes every field except those marked
+ * "peers" (written by correspondents with atomic operations) and "req"
+ * (written by the console or copvm-cosched; the task applies them at the
+ * end of its current interval and clears them).  Readers must tolerate a
+ * torn read of the 64-bit counters' relation to each other: each field is
+ * naturally aligned and updated as a whole.
+ */
+#ifndef COPVM_COSCHED_PAGE_H
+#define COPVM_COSCHED_PAGE_H
+
+#include <stdint.h>
+
+#define COSCHED_PAGE_MAGIC	0x63767063u	/* "cpvc" little-endian */
+#define COSCHED_PAGE_VERSION	1
+#define COSCHED_PAGE_SIZE	4096
+#define COSCHED_DIR		"cosched"	/* inside the run directory */
+#define COSCHED_PAGE_FMT	"t%x"		/* task id in hex */
+#define COSCHED_MAX_PEERS	8
+/* A "req" field holding this value asks for nothing. */
+#define COSCHED_REQ_NONE	(-1)
+
+/* One recent correspondent on this host. */
+struct cosched_peer {
+	int32_t tid;
+	int32_t pid;		/* 0 until its page was found */
+	uint64_t last_ns;	/* CLOCK_MONOTONIC of the last exchange */
+	uint32_t sends;		/* messages we sent it (all time) */
+	uint32_t recvs;		/* messages we received from it */
+};
+
+struct cosched_page {
+	uint32_t magic;		/* COSCHED_PAGE_MAGIC once initialised */
+	uint32_t version;	/* COSCHED_PAGE_VERSION */
+	int32_t pid;
+	int32_t tid;
+	uint32_t uid;
+	int32_t model;		/* COPVM_MODEL_* (copvm.h) */
+	int32_t backend;	/* COPVM_BACKEND_* in use */
+	uint32_t p_milli;	/* P in thousandths */
+	uint32_t interval_us;	/* the probe's interval */
+	uint32_t spin_ns;	/* the receive's spin bound now */
+
+	/* The probe: counts of the current interval and of all time. */
+	uint64_t sends_now;
+	uint64_t recvs_now;
+	uint64_t sends_total;
+	uint64_t recvs_total;
+	uint64_t interval_start_ns;	/* CLOCK_MONOTONIC */
+	double freq;		/* F, messages per second */
+
+	/* The engine's decision and what the backend applied. */
+	int32_t boost;		/* COPVM_BOOST_* in force */
+	int32_t boost_nice;	/* the nice value set while boosted */
+	uint64_t boost_until_ns;	/* end of the time box; 0: none */
+	uint64_t boosts;	/* boosts of itself applied */
+	uint64_t peer_boosts;	/* boosts of correspondents requested */
+	uint64_t demotions;	/* boosts withdrawn by the CPU budget */
+	uint64_t boosted_cpu_ns;	/* CPU used while boosted (budget) */
+	uint64_t budget_window_ns;	/* the budget's window */
+	int32_t waiting;	/* 1 while blocked in a receive */
+	int32_t npeers;		/* entries used in peers[] */
+
+	/* peers: written by correspondents (atomic). */
+	uint64_t last_boosted_ns;	/* DCS's Tp: last boost by anyone */
+	uint64_t boosted_by_peers;	/* boosts others gave this task */
+
+	/* req: set by the console or copvm-cosched (atomic exchange). */
+	int32_t req_model;
+	int32_t req_p_milli;
+	int32_t req_interval_ms;
+	int32_t pad0;
+
+	struct cosched_peer peers[COSCHED_MAX_PEERS];
+};
+
+_Static_assert(sizeof(struct cosched_page) <= COSCHED_PAGE_SIZE,
+	       "the coscheduling page fits in one page");
+
+/*
+ * The boost trace (COPVM_COSCHED_TRACE=FILE): one line per boost event,
+ * appended by every task of the host with O_APPEND:
+ *   <CLOCK_MONOTONIC ns> <pid> <tid hex> <event> <level> <target tid hex> <F>
+ * event: boost, unboost, peer (a correspondent boosted), demote (budget),
+ * block, wake.  The harness plots it as a timeline.
+ */
+#define COSCHED_TRACE_ENV	"COPVM_COSCHED_TRACE"
+
+#endif /* COPVM_COSCHED_PAGE_H */
