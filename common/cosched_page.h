@@ -64,6 +64,8 @@ struct cosched_page {
 	/* The engine's decision and what the backend applied. */
 	int32_t boost;		/* COPVM_BOOST_* in force */
 	int32_t boost_nice;	/* the nice value set while boosted */
+	int32_t base_nice;	/* the nice value to restore on undo */
+	int32_t boost_slice;	/* 1 while a short slice is requested */
 	uint64_t boost_until_ns;	/* end of the time box; 0: none */
 	uint64_t boosts;	/* boosts of itself applied */
 	uint64_t peer_boosts;	/* boosts of correspondents requested */
