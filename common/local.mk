@@ -3,4 +3,6 @@
 noinst_LTLIBRARIES += common/libcommon.la
 common_libcommon_la_SOURCES = common/wire.c common/wire.h \
 	common/codec.c common/codec.h common/proto.h \
-	common/sha256.c common/sha256.h common/auth.c common/auth.h
+	common/sha256.c common/sha256.h common/auth.c common/auth.h \
+	common/cosched_model.c common/cosched_model.h common/cosched_page.h
+common_libcommon_la_LIBADD = -lm

@@ -18,8 +18,12 @@ lib_libpvm3_la_SOURCES = \
 	lib/control.c \
 	lib/mbox.c \
 	lib/options.c \
-	lib/compat.c lib/compat_data.c lib/compat_trace.c
-lib_libpvm3_la_LIBADD = common/libcommon.la
+	lib/compat.c lib/compat_data.c lib/compat_trace.c \
+	lib/cosched/cosched.h lib/cosched/backend.h \
+	lib/cosched/cosched.c lib/cosched/settings.c lib/cosched/page.c \
+	lib/cosched/freq.c lib/cosched/ctxsw.c \
+	lib/cosched/backend_none.c lib/cosched/backend_self.c
+lib_libpvm3_la_LIBADD = common/libcommon.la -lm -lpthread
 lib_libpvm3_la_LDFLAGS = -version-info 3:6:0 \
 	-Wl,--version-script=$(top_srcdir)/lib/libpvm3.map
 EXTRA_lib_libpvm3_la_DEPENDENCIES = lib/libpvm3.map

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "conn.h"
+#include "cosched/cosched.h"
 #include "wire.h"
 #include "msg.h"
 #include "pvmi.h"
@@ -39,6 +40,8 @@ void pvmi_rxq_deliver(struct pvmi_msg *m)
 {
 	if (pvmi_output_take(m))
 		return;
+	if (m->src != pvmi.mytid)
+		pvmi_cosched_received(m->src);
 	m->next = NULL;
 	m->seq = ++q_seq;
 	if (q_tail)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "conn.h"
+#include "cosched/cosched.h"
 #include "msg.h"
 #include "proto.h"
 #include "pvmi.h"
@@ -66,11 +67,15 @@ int pvmi_send_msg(struct pvmi_msg *m, int tid, int tag)
 	f.ctx = pvmi.ctx;
 	f.enc = m->enc;
 	f.kind = PVMI_KIND_USER;
-	if (PVMI_TID_HOST(tid) != PVMI_TID_HOST(pvmi.mytid))
-		return pvmi_route_send(tid, &f, m);
-	rc = pvmi_conn_send(tid, &f, m);
-	if (rc == PvmNoTask)
-		rc = PvmOk;	/* asynchronous: a gone task's mail is dropped */
+	if (PVMI_TID_HOST(tid) != PVMI_TID_HOST(pvmi.mytid)) {
+		rc = pvmi_route_send(tid, &f, m);
+	} else {
+		rc = pvmi_conn_send(tid, &f, m);
+		if (rc == PvmNoTask)
+			return PvmOk;	/* asynchronous: a gone task's mail is dropped */
+	}
+	if (rc == PvmOk)
+		pvmi_cosched_sent(tid);
 	return rc;
 }
 

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cosched/cosched.h"
 #include "codec.h"
 #include "conn.h"
 #include "proto.h"
@@ -235,6 +236,7 @@ int pvmi_attach(void)
 		 * none of its parent's circuits or queued messages. */
 		pvmi_conn_close_all(0);
 		pvmi_rxq_flush();
+		pvmi_cosched_forget();
 		attached = 0;
 	}
 	pvmi.pid = getpid();
@@ -262,6 +264,7 @@ int pvmi_attach(void)
 	attached = 1;
 	ever_attached = 1;
 	pvmi_compat_sync();
+	pvmi_cosched_attach();
 	return PvmOk;
 }
 
@@ -283,6 +286,7 @@ void pvmi_detach(int tell_daemon)
 		pvmi_conn_tcp_drain(2000);
 	if (tell_daemon && pvmi_conn_daemon_up())
 		pvmi_call(PVMI_OP_EXIT, &w, &r);
+	pvmi_cosched_detach();
 	pvmi_conn_close_all(pvmi.mytid);
 	pvmi_route_reset();
 	pvmi_recv_reset();

@@ -9,11 +9,18 @@
  * then left off for a while, as it is after a spin that found nothing:
  * blocking at once lets the other work run and the wake-up on arrival
  * brings us back.  DESIGN.md, "Waiting".
+ *
+ * The coscheduling model (lib/cosched/) sets the spin bound: IMP spins
+ * for two context switches and always spins first (the papers'
+ * two-phase spin-block, without the skipping above); a task holding a
+ * real-time boost never spins.  Around the block the model is told, so
+ * DCS can see who is waiting.
  */
 #include <sys/resource.h>
 #include <time.h>
 
 #include "conn.h"
+#include "cosched/cosched.h"
 #include "pvmi.h"
 #include "wait.h"
 
@@ -55,13 +62,13 @@ static long involuntary_switches(void)
 /* Spins until input arrives, the budget or `deadline' runs out, or the
  * CPU turns out to be shared.  Returns what pvmi_pump(0) returned last
  * (0: nothing yet); `*now' is the time the spin ended. */
-static int spin(long deadline, long *now)
+static int spin(long bound, long deadline, long *now)
 {
 	long start = pvmi_now_ns(), t = start, switches;
 	int r, n = 0;
 
 	switches = involuntary_switches();
-	while (t - start < spin_ns && (deadline < 0 || t < deadline)) {
+	while (t - start < bound && (deadline < 0 || t < deadline)) {
 		r = pvmi_pump(0);
 		if (r != 0) {
 			*now = pvmi_now_ns();
@@ -77,32 +84,47 @@ static int spin(long deadline, long *now)
 		t = pvmi_now_ns();
 	}
 	*now = t;
-	if (t - start >= spin_ns)
+	if (t - start >= bound)
 		spin_skip = SKIP_AFTER_IDLE_SPIN;
 	return 0;
 }
 
-int pvmi_wait_input(long deadline)
+/* Blocks in the pump until input or `deadline' (-1: none), `t' being
+ * the time now; returns what pvmi_pump returned. */
+static int block(long deadline, long t)
 {
-	long t;
 	int r;
 
-	if (spin_skip > 0 || spin_ns == 0) {
+	if (deadline >= 0 && t >= deadline)
+		return 0;
+	pvmi_cosched_blocking(1);
+	if (deadline < 0)
+		r = pvmi_pump(-1);
+	else
+		r = pvmi_pump((int)((deadline - t + 999999) / 1000000));
+	pvmi_cosched_blocking(0);
+	return r;
+}
+
+int pvmi_wait_input(long deadline)
+{
+	long t, bound = pvmi_cosched_spin_ns(spin_ns);
+	int r;
+
+	if (pvmi_cosched_pure_spin())
+		spin_skip = 0;
+	if (spin_skip > 0 || bound == 0) {
 		if (spin_skip > 0)
 			spin_skip--;
 		t = pvmi_now_ns();
 	} else {
-		r = spin(deadline, &t);
+		r = spin(bound, deadline, &t);
 		if (r != 0)
 			return r;
 	}
 	if (!pvmi_conn_daemon_up())
 		return PvmSysErr;
-	if (deadline < 0)
-		return pvmi_pump(-1);
-	if (t >= deadline)
-		return 0;
-	return pvmi_pump((int)((deadline - t + 999999) / 1000000));
+	return block(deadline, t);
 }
 
 void pvmi_set_spin_ns(long ns)

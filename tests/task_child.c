@@ -6,6 +6,7 @@
  *   sibs     send the parent its sibling count and parent tid (tag 3)
  *   wait     block in pvm_recv until killed
  *   env      send the parent the value of $COPVM_TEST_VAR (tag 4)
+ *   pingpong N   N times: receive an int (tag 1), send it back + 1 (tag 2)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,17 @@ int main(int argc, char **argv)
 		pvm_pkint(&parent, 1, 1);
 		pvm_pkint(sibs, n, 1);
 		pvm_send(parent, 3);
+	} else if (!strcmp(mode, "pingpong")) {
+		int i, n = argc > 2 ? atoi(argv[2]) : 1;
+
+		for (i = 0; i < n; i++) {
+			pvm_recv(parent, 1);
+			pvm_upkint(&v, 1, 1);
+			v++;
+			pvm_initsend(PvmDataDefault);
+			pvm_pkint(&v, 1, 1);
+			pvm_send(parent, 2);
+		}
 	} else if (!strcmp(mode, "wait")) {
 		pvm_recv(-1, 12345);
 	} else if (!strcmp(mode, "env")) {

@@ -1,0 +1,487 @@
+/*
+ * cosched.c - the policy engine: one implementation of every model that
+ * turns the probe's frequency F, the task's correspondents and message
+ * arrivals into a wanted boost, applied through one backend ops table
+ * (backend.h: none, self, agent).
+ *
+ * - LIN, IMP and EXP never boost (IMP only changes the wait's spin; EXP
+ *   is the daemons' business, daemon/gang.c).
+ * - HPDT asks for the strongest boost the backend allows, always.
+ * - DYN and PRE ask, at the end of each interval, for the boost F earns
+ *   (cosched_boost_for); PRE also boosts a local correspondent it sends
+ *   to, up to its own level.
+ * - DCS boosts a local correspondent blocked in a receive when a message
+ *   is sent to it, and the task itself when it wakes, both within the
+ *   fairness predicate 2^E (Tc - Tp) + C >= Tq R.
+ * Every boost is bounded (the backend's caps and nice floor) and carries
+ * a time box; the agent, or for `self' the daemon's watch, undoes a boost
+ * whose box ended even if the task never calls the library again.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "copvm.h"
+#include "cosched.h"
+#include "cosched_model.h"
+#include "cosched_page.h"
+#include "proto.h"
+#include "pvmi.h"
+
+/* The CPU budget window the watchers use (page->budget_window_ns). */
+#define BUDGET_WINDOW_NS	100000000ULL
+/* Time boxes: two intervals, within these bounds. */
+#define BOX_MIN_NS		10000000ULL
+#define BOX_MAX_NS		100000000ULL
+/* The nice floor a backend may not go below, whatever it may do. */
+#define NICE_FLOOR		(-10)
+/* How long a run-queue estimate (for DCS's R) is reused. */
+#define RUNQ_TTL_NS		10000000ULL
+
+/* Until lib/cosched/backend_agent.c is part of the build. */
+#pragma weak cosched_backend_agent
+
+static const struct cosched_backend_ops *backend;
+static struct cosched_caps caps;
+static const struct cosched_thresholds thresholds = {
+	COSCHED_F_SLICE, COSCHED_F_NICE, COSCHED_F_RT
+};
+static uint64_t ctxsw_ns;
+static int trace_fd = -1;
+static int page_tid;
+
+/* DCS's parameters: E, C and the quantum Tq (copvm(7)). */
+static int dcs_e = -1;
+static int64_t dcs_c_ns;
+static uint64_t dcs_tq_ns = 4000000;
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t interval_ns(void)
+{
+	return (uint64_t)pvmi_cosched_set.interval_ms * 1000000ULL;
+}
+
+static uint64_t box_ns(void)
+{
+	uint64_t b = 2 * interval_ns();
+
+	return b < BOX_MIN_NS ? BOX_MIN_NS : b > BOX_MAX_NS ? BOX_MAX_NS : b;
+}
+
+void pvmi_cosched_trace(const char *event, int level, int target)
+{
+	char line[160];
+	int n;
+
+	if (trace_fd < 0 || !pvmi_cosched_page)
+		return;
+	n = snprintf(line, sizeof(line), "%llu %d %x %s %d %x %.1f\n",
+		     (unsigned long long)mono_ns(), (int)getpid(),
+		     (unsigned)page_tid, event, level, (unsigned)target,
+		     pvmi_cosched_page->freq);
+	if (n > 0 && write(trace_fd, line, (size_t)n) < 0)
+		trace_fd = -1;
+}
+
+/* The strongest level at most `want' that the backend can apply. */
+static int clamp_level(int want)
+{
+	if (want == COPVM_BOOST_RT && !caps.rt)
+		want = COPVM_BOOST_NICE;
+	if (want == COPVM_BOOST_NICE && caps.nice_floor >= 0)
+		want = COPVM_BOOST_SLICE;
+	if (want == COPVM_BOOST_SLICE && !caps.slice)
+		want = COPVM_BOOST_NONE;
+	return want;
+}
+
+/* The nice value that goes with `level' at frequency `f'. */
+static int nice_for(int level, double f)
+{
+	int floor = caps.nice_floor < NICE_FLOOR ? NICE_FLOOR : caps.nice_floor;
+	int nice;
+
+	if (level == COPVM_BOOST_RT || pvmi_cosched_set.model == COPVM_MODEL_HPDT ||
+	    pvmi_cosched_set.model == COPVM_MODEL_DCS)
+		return floor;
+	if (level != COPVM_BOOST_NICE)
+		return 0;
+	nice = cosched_nice_for(f, floor, &thresholds);
+	return nice < 0 ? nice : -1;
+}
+
+/* Puts this task at `level' for a box from `now'; records it. */
+static void apply_self(int level, int nice, uint64_t box, uint64_t now)
+{
+	struct cosched_page *pg = pvmi_cosched_page;
+	int old = pg->boost;
+
+	if (backend->apply(level, nice, box) < 0)
+		return;
+	pg->boost_nice = level == COPVM_BOOST_NONE ? 0 : nice;
+	pg->boost_slice = level != COPVM_BOOST_NONE && caps.slice;
+	__atomic_store_n(&pg->boost_until_ns,
+			 level == COPVM_BOOST_NONE ? 0 : now + box, __ATOMIC_RELEASE);
+	__atomic_store_n(&pg->boost, level, __ATOMIC_RELEASE);
+	if (level > old)
+		pg->boosts++;
+	if (level != old)
+		pvmi_cosched_trace(level ? "boost" : "unboost", level, page_tid);
+}
+
+/* The boost F earns now, and applying it when it changed or its box is
+ * running out. */
+static void decide(uint64_t now)
+{
+	struct cosched_page *pg = pvmi_cosched_page;
+	int want, nice, cur;
+	uint64_t until;
+
+	if (pvmi_cosched_set.model == COPVM_MODEL_DCS)
+		want = COPVM_BOOST_NONE;	/* boosts come with arrivals */
+	else
+		want = clamp_level(cosched_boost_for(pvmi_cosched_set.model,
+						     pg->freq, &thresholds));
+	nice = nice_for(want, pg->freq);
+	cur = __atomic_load_n(&pg->boost, __ATOMIC_ACQUIRE);
+	until = __atomic_load_n(&pg->boost_until_ns, __ATOMIC_ACQUIRE);
+	if (want == COPVM_BOOST_NONE) {
+		/* A boost of ours or a correspondent's: ours to end once
+		 * its box ran out (DCS), or at once (the others). */
+		if (cur != COPVM_BOOST_NONE &&
+		    (pvmi_cosched_set.model != COPVM_MODEL_DCS || now >= until))
+			apply_self(COPVM_BOOST_NONE, 0, 0, now);
+		return;
+	}
+	if (want != cur || nice != pg->boost_nice ||
+	    now + interval_ns() / 2 >= until)
+		apply_self(want, nice, box_ns(), now);
+}
+
+/* Applies what the console or copvm-cosched asked for through the page. */
+static void take_requests(struct cosched_page *pg)
+{
+	int v;
+
+	v = __atomic_exchange_n(&pg->req_model, COSCHED_REQ_NONE, __ATOMIC_ACQ_REL);
+	if (v >= 0 && v < COPVM_NMODELS) {
+		pvmi_cosched_set.model = v;
+		pg->model = v;
+	}
+	v = __atomic_exchange_n(&pg->req_p_milli, COSCHED_REQ_NONE, __ATOMIC_ACQ_REL);
+	if (v >= 0 && v <= 1000) {
+		pvmi_cosched_set.p_milli = v;
+		pg->p_milli = v;
+	}
+	v = __atomic_exchange_n(&pg->req_interval_ms, COSCHED_REQ_NONE,
+				__ATOMIC_ACQ_REL);
+	if (v >= 1 && v <= 10000) {
+		pvmi_cosched_set.interval_ms = v;
+		pg->interval_us = v * 1000;
+	}
+}
+
+void pvmi_cosched_roll(uint64_t now)
+{
+	struct cosched_page *pg = pvmi_cosched_page;
+	uint64_t count, iv, n, elapsed, left;
+
+	if (!pg)
+		return;
+	if (!now)
+		now = mono_ns();
+	take_requests(pg);
+	iv = interval_ns();
+	elapsed = now > pg->interval_start_ns ? now - pg->interval_start_ns : 0;
+	count = pg->recvs_now;
+	if (cosched_counts_sends(pvmi_cosched_set.model))
+		count += pg->sends_now;
+	pg->freq = cosched_freq_roll(pg->freq, pvmi_cosched_set.p_milli / 1000.0,
+				     count, elapsed, iv, &n);
+	if (n > 0) {
+		pg->sends_now = 0;
+		pg->recvs_now = 0;
+		pg->interval_start_ns += n * iv;
+		/* Without a backend there is nothing to apply, and a boost a
+		 * correspondent gave us is left to the watchers' time box. */
+		if (backend != &cosched_backend_none)
+			decide(now);
+	}
+	left = pg->interval_start_ns + iv > now ? pg->interval_start_ns + iv - now : 0;
+	pvmi_cosched_next_roll = pvmi_cosched_coarse_ns() + left;
+}
+
+/* Runnable tasks per CPU, for DCS's R: /proc/loadavg's running count
+ * over the CPUs, read at most every RUNQ_TTL_NS. */
+static int runq_length(uint64_t now)
+{
+	static uint64_t read_at;
+	static int r = 1;
+	static long ncpu;
+	char buf[128];
+	int fd, running = 0;
+	ssize_t n;
+	char *slash;
+
+	if (read_at && now - read_at < RUNQ_TTL_NS)
+		return r;
+	read_at = now;
+	if (!ncpu)
+		ncpu = sysconf(_SC_NPROCESSORS_ONLN) > 0 ?
+		       sysconf(_SC_NPROCESSORS_ONLN) : 1;
+	fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return r;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return r;
+	buf[n] = 0;
+	slash = strchr(buf, '/');
+	if (slash) {
+		while (slash > buf && slash[-1] != ' ')
+			slash--;
+		running = atoi(slash);
+	}
+	r = (int)((running + ncpu - 1) / ncpu);
+	return r;
+}
+
+/* DCS: may a boost of the task whose page is `pp' be given now?  Claims
+ * the slot (Tp) when it may. */
+static int dcs_claim(struct cosched_page *pp, uint64_t now)
+{
+	uint64_t tp = __atomic_load_n(&pp->last_boosted_ns, __ATOMIC_ACQUIRE);
+
+	if (!cosched_dcs_fair(dcs_e, now, tp, dcs_c_ns, dcs_tq_ns,
+			      runq_length(now)))
+		return 0;
+	return __atomic_compare_exchange_n(&pp->last_boosted_ns, &tp, now, 0,
+					   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+/* Boosts correspondent `tid' whose page is `pp' to `level'. */
+static void boost_peer(struct cosched_page *pp, int tid, int level, int nice,
+		       uint64_t box, uint64_t now)
+{
+	if (pp->pid <= 0 || backend->boost_peer(pp->pid, tid, level, nice, box) < 0)
+		return;
+	pp->boost_nice = nice;
+	pp->boost_slice = caps.slice;
+	__atomic_store_n(&pp->boost_until_ns, now + box, __ATOMIC_RELEASE);
+	__atomic_store_n(&pp->boost, level, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&pp->boosted_by_peers, 1, __ATOMIC_RELAXED);
+	pvmi_cosched_page->peer_boosts++;
+	pvmi_cosched_trace("peer", level, tid);
+}
+
+void pvmi_cosched_peer_sent(int tid)
+{
+	struct cosched_page *pg = pvmi_cosched_page, *pp;
+	int model = pvmi_cosched_set.model, level;
+	uint64_t now, box;
+
+	if ((model != COPVM_MODEL_PRE && model != COPVM_MODEL_DCS) ||
+	    !caps.peers || PVMI_TID_HOST(tid) != PVMI_TID_HOST(pvmi.mytid))
+		return;
+	if (model == COPVM_MODEL_PRE) {
+		level = pg->boost;
+		if (level == COPVM_BOOST_NONE)
+			return;
+		pp = pvmi_cosched_peer_page(tid);
+		if (!pp)
+			return;
+		/* Already at our level for a while yet: nothing to do, the
+		 * common case, without a clock read. */
+		now = pvmi_cosched_coarse_ns();
+		box = box_ns();
+		if (__atomic_load_n(&pp->boost, __ATOMIC_ACQUIRE) >= level &&
+		    __atomic_load_n(&pp->boost_until_ns, __ATOMIC_ACQUIRE) >
+		    now + box / 2)
+			return;
+		boost_peer(pp, tid, level, pg->boost_nice, box, now);
+		return;
+	}
+	pp = pvmi_cosched_peer_page(tid);
+	if (!pp || !__atomic_load_n(&pp->waiting, __ATOMIC_ACQUIRE))
+		return;
+	now = mono_ns();
+	if (!dcs_claim(pp, now))
+		return;
+	level = clamp_level(COPVM_BOOST_RT);
+	if (level != COPVM_BOOST_NONE)
+		boost_peer(pp, tid, level, nice_for(level, 0), dcs_tq_ns, now);
+}
+
+long pvmi_cosched_spin_ns(long lin_ns)
+{
+	struct cosched_page *pg = pvmi_cosched_page;
+	long s;
+
+	if (!pg)
+		return lin_ns;
+	s = (long)cosched_spin_ns(pvmi_cosched_set.model, pg->boost, ctxsw_ns,
+				  (uint64_t)lin_ns);
+	pg->spin_ns = (uint32_t)s;
+	return s;
+}
+
+int pvmi_cosched_pure_spin(void)
+{
+	return pvmi_cosched_page && pvmi_cosched_set.model == COPVM_MODEL_IMP;
+}
+
+void pvmi_cosched_blocking(int blocked)
+{
+	struct cosched_page *pg = pvmi_cosched_page;
+	uint64_t now;
+	int level;
+
+	if (!pg)
+		return;
+	/* A task about to block brings F up to date first, so the tools
+	 * and its correspondents see it decay while it waits. */
+	if (blocked && pvmi_cosched_coarse_ns() >= pvmi_cosched_next_roll)
+		pvmi_cosched_roll(0);
+	__atomic_store_n(&pg->waiting, blocked, __ATOMIC_RELEASE);
+	if (trace_fd >= 0)
+		pvmi_cosched_trace(blocked ? "block" : "wake", pg->boost, page_tid);
+	if (blocked || pvmi_cosched_set.model != COPVM_MODEL_DCS ||
+	    pg->boost != COPVM_BOOST_NONE)
+		return;
+	/* DCS: an arrival woke us; boost ourselves if it is fair. */
+	now = mono_ns();
+	if (!dcs_claim(pg, now))
+		return;
+	level = clamp_level(COPVM_BOOST_RT);
+	if (level != COPVM_BOOST_NONE)
+		apply_self(level, nice_for(level, 0), dcs_tq_ns, now);
+}
+
+/* The backend to use: the wanted one if its probe succeeds, else (for
+ * auto) the next in order of preference, else none. */
+static const struct cosched_backend_ops *choose_backend(int model)
+{
+	const struct cosched_backend_ops *const order[] = {
+		&cosched_backend_agent, &cosched_backend_self,
+	};
+	int want = pvmi_cosched_set.backend;
+	size_t i;
+
+	if (model == COPVM_MODEL_LIN || model == COPVM_MODEL_IMP ||
+	    model == COPVM_MODEL_EXP || want == COPVM_BACKEND_NONE)
+		return &cosched_backend_none;
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		if (!order[i] ||
+		    (want != COPVM_BACKEND_AUTO && want != order[i]->id))
+			continue;
+		memset(&caps, 0, sizeof(caps));
+		if (order[i]->probe(&caps) == 0)
+			return order[i];
+	}
+	return &cosched_backend_none;
+}
+
+static void load_dcs_params(void)
+{
+	const char *s;
+
+	if ((s = getenv("COPVM_DCS_E")) && *s)
+		dcs_e = atoi(s);
+	if (dcs_e < -16 || dcs_e > 16)
+		dcs_e = -1;
+	if ((s = getenv("COPVM_DCS_C_US")) && *s)
+		dcs_c_ns = atoll(s) * 1000;
+	if ((s = getenv("COPVM_DCS_TQ_US")) && *s && atoll(s) > 0)
+		dcs_tq_ns = (uint64_t)atoll(s) * 1000;
+}
+
+void pvmi_cosched_attach(void)
+{
+	struct cosched_page *pg;
+	const char *trace;
+	uint64_t now;
+
+	if (pvmi_cosched_page)
+		return;
+	pvmi_cosched_settings_load();
+	pg = pvmi_cosched_page_create(pvmi.mytid);
+	if (!pg)
+		return;
+	page_tid = pvmi.mytid;
+	pg->version = COSCHED_PAGE_VERSION;
+	pg->pid = getpid();
+	pg->tid = pvmi.mytid;
+	pg->uid = getuid();
+	pg->model = pvmi_cosched_set.model;
+	pg->p_milli = pvmi_cosched_set.p_milli;
+	pg->interval_us = pvmi_cosched_set.interval_ms * 1000;
+	pg->budget_window_ns = BUDGET_WINDOW_NS;
+	pg->req_model = pg->req_p_milli = pg->req_interval_ms = COSCHED_REQ_NONE;
+	errno = 0;
+	pg->base_nice = getpriority(PRIO_PROCESS, 0);
+	if (errno)
+		pg->base_nice = 0;
+	load_dcs_params();
+	if (pvmi_cosched_set.model == COPVM_MODEL_IMP)
+		ctxsw_ns = pvmi_cosched_ctxsw_ns();
+	trace = getenv(COSCHED_TRACE_ENV);
+	if (trace && *trace && trace_fd < 0)
+		trace_fd = open(trace, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
+				0644);
+	backend = choose_backend(pvmi_cosched_set.model);
+	if (backend->attach(pg) < 0) {
+		backend = &cosched_backend_none;
+		memset(&caps, 0, sizeof(caps));
+	}
+	pg->backend = backend->id;
+	now = mono_ns();
+	pg->interval_start_ns = now;
+	pvmi_cosched_next_roll = pvmi_cosched_coarse_ns() + interval_ns();
+	pvmi_cosched_page = pg;
+	__atomic_store_n(&pg->magic, COSCHED_PAGE_MAGIC, __ATOMIC_RELEASE);
+	if (pvmi_cosched_set.model == COPVM_MODEL_HPDT)
+		decide(now);
+}
+
+void pvmi_cosched_detach(void)
+{
+	struct cosched_page *pg = pvmi_cosched_page;
+
+	if (!pg)
+		return;
+	if (pg->boost != COPVM_BOOST_NONE)
+		apply_self(COPVM_BOOST_NONE, 0, 0, mono_ns());
+	backend->detach();
+	pvmi_cosched_page = NULL;
+	pvmi_cosched_page_release(pg, page_tid, 1);
+	pvmi_cosched_peer_pages_drop();
+	if (trace_fd >= 0) {
+		close(trace_fd);
+		trace_fd = -1;
+	}
+}
+
+void pvmi_cosched_forget(void)
+{
+	struct cosched_page *pg = pvmi_cosched_page;
+
+	if (!pg)
+		return;
+	pvmi_cosched_page = NULL;
+	pvmi_cosched_page_release(pg, page_tid, 0);
+	pvmi_cosched_peer_pages_drop();
+}

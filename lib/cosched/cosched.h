@@ -1,0 +1,89 @@
+/*
+ * cosched.h - the coscheduling engine inside libpvm3, as the rest of the
+ * library sees it: hooks on the message paths (sent, received), on the
+ * wait of a receive (spin bound, block, wake) and on enrolment.
+ *
+ * The hooks cost a few nanoseconds and no system call per message: they
+ * count into the task's shared page (common/cosched_page.h) and look at a
+ * coarse clock; the decisions (F, the wanted boost, the backend's calls)
+ * happen once per interval.  With coscheduling off (no page), every hook
+ * returns at once.
+ */
+#ifndef COPVM_COSCHED_H
+#define COPVM_COSCHED_H
+
+#include <stdint.h>
+
+struct cosched_page;
+
+/* The calling task's page, or NULL while coscheduling is off. */
+extern struct cosched_page *pvmi_cosched_page;
+
+/* Starts coscheduling for the just-enrolled task: settings, page,
+ * backend.  Never fails the enrolment: on any error the task runs LIN. */
+void pvmi_cosched_attach(void);
+/* Undoes every boost and removes the page (pvm_exit, detach). */
+void pvmi_cosched_detach(void);
+/* In a forked child: drops the parent's page and backend state without
+ * undoing the parent's boosts. */
+void pvmi_cosched_forget(void);
+
+/* A user message to task `tid' was sent. */
+void pvmi_cosched_sent(int tid);
+/* A user message from task `src' was received. */
+void pvmi_cosched_received(int src);
+
+/* The spin bound of the next wait, in ns; `lin_ns' is LIN's bound. */
+long pvmi_cosched_spin_ns(long lin_ns);
+/* Non-zero when the model wants a plain two-phase spin-block (IMP),
+ * without copvm's adaptive spin skipping. */
+int pvmi_cosched_pure_spin(void);
+/* The task is about to block in a receive (1) or has woken (0). */
+void pvmi_cosched_blocking(int blocked);
+
+/* ---- inside lib/cosched ---- */
+
+/* Settings of the calling task. */
+struct cosched_settings {
+	int model;		/* COPVM_MODEL_* */
+	int p_milli;		/* P in thousandths */
+	int interval_ms;
+	int backend;		/* wanted COPVM_BACKEND_* */
+};
+extern struct cosched_settings pvmi_cosched_set;
+/* Reads COPVM_MODEL, COPVM_P, COPVM_INTERVAL_MS, COPVM_BACKEND into
+ * pvmi_cosched_set over the defaults. */
+void pvmi_cosched_settings_load(void);
+
+/* Creates and maps the page of task `tid' in the run directory; the
+ * page or NULL. */
+struct cosched_page *pvmi_cosched_page_create(int tid);
+/* Unmaps `page'; removes its file too when `unlink_it'. */
+void pvmi_cosched_page_release(struct cosched_page *page, int tid, int unlink_it);
+/* The page of correspondent `tid' on this host, mapped on first use
+ * (cached), or NULL when it has none. */
+struct cosched_page *pvmi_cosched_peer_page(int tid);
+/* Drops every cached correspondent page. */
+void pvmi_cosched_peer_pages_drop(void);
+
+/* The end of an interval: brings F up to date, applies requests from
+ * the tools, and asks the backend for the wanted boost.  `now' is
+ * CLOCK_MONOTONIC in ns, or 0 to read the clock. */
+void pvmi_cosched_roll(uint64_t now);
+/* After a send to task `tid': the models that boost correspondents
+ * (PRE, DCS) decide whether to boost it. */
+void pvmi_cosched_peer_sent(int tid);
+/* Next end of interval, CLOCK_MONOTONIC_COARSE ns; hooks compare. */
+extern uint64_t pvmi_cosched_next_roll;
+
+/* The context-switch cost on this host, in ns: measured once per run
+ * directory and cached there. */
+uint64_t pvmi_cosched_ctxsw_ns(void);
+
+/* Appends a line to the boost trace when COPVM_COSCHED_TRACE is set. */
+void pvmi_cosched_trace(const char *event, int level, int target);
+
+/* CLOCK_MONOTONIC_COARSE in ns (vDSO, a few ns). */
+uint64_t pvmi_cosched_coarse_ns(void);
+
+#endif /* COPVM_COSCHED_H */

@@ -1,0 +1,149 @@
+/*
+ * settings.c - the coscheduling settings of the calling task: defaults,
+ * then the environment (COPVM_MODEL, COPVM_P, COPVM_INTERVAL_MS,
+ * COPVM_BACKEND), then copvm_setopt; and copvm_getopt.  A running task
+ * also takes requests from the console and copvm-cosched through its
+ * page (cosched.c applies them).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "copvm.h"
+#include "cosched.h"
+#include "cosched_model.h"
+#include "cosched_page.h"
+#include "pvmi.h"
+
+/* What a user who sets nothing gets (docs/results/cosched/ shows why). */
+#define DEFAULT_MODEL		COPVM_MODEL_LIN
+#define DEFAULT_P_MILLI		500
+#define DEFAULT_INTERVAL_MS	20
+
+struct cosched_settings pvmi_cosched_set = {
+	DEFAULT_MODEL, DEFAULT_P_MILLI, DEFAULT_INTERVAL_MS, COPVM_BACKEND_AUTO
+};
+static int loaded;
+
+/* Parses a P from text, a fraction from 0 to 1 ("0.5"); in thousandths,
+ * or -1 if bad. */
+static int parse_p(const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || *end || !(v >= 0.0 && v <= 1.0))
+		return -1;
+	return (int)(v * 1000.0 + 0.5);
+}
+
+static int parse_ms(const char *s)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	return end != s && !*end && v >= 1 && v <= 10000 ? (int)v : -1;
+}
+
+void pvmi_cosched_settings_load(void)
+{
+	const char *s;
+	int v;
+
+	if (loaded)
+		return;
+	loaded = 1;
+	if ((s = getenv("COPVM_MODEL")) && *s &&
+	    (v = cosched_model_parse(s)) >= 0)
+		pvmi_cosched_set.model = v;
+	if ((s = getenv("COPVM_P")) && *s && (v = parse_p(s)) >= 0)
+		pvmi_cosched_set.p_milli = v;
+	if ((s = getenv("COPVM_INTERVAL_MS")) && *s && (v = parse_ms(s)) > 0)
+		pvmi_cosched_set.interval_ms = v;
+	if ((s = getenv("COPVM_BACKEND")) && *s &&
+	    (v = cosched_backend_parse(s)) >= 0)
+		pvmi_cosched_set.backend = v;
+}
+
+/* Makes a new setting take effect in a running task. */
+static void settings_changed(int reprobe)
+{
+	struct cosched_page *pg = pvmi_cosched_page;
+
+	if (!pg)
+		return;
+	if (reprobe) {
+		pvmi_cosched_detach();
+		pvmi_cosched_attach();
+		return;
+	}
+	pg->model = pvmi_cosched_set.model;
+	pg->p_milli = pvmi_cosched_set.p_milli;
+	pg->interval_us = pvmi_cosched_set.interval_ms * 1000;
+	pvmi_cosched_next_roll = 0;	/* decide again at the next hook */
+}
+
+PVMI_EXPORT int copvm_setopt(int what, int val)
+{
+	int old;
+
+	pvmi_cosched_settings_load();
+	switch (what) {
+	case COPVM_OPT_MODEL:
+		if (val < 0 || val >= COPVM_NMODELS)
+			return pvmi_error("copvm_setopt", PvmBadParam);
+		old = pvmi_cosched_set.model;
+		pvmi_cosched_set.model = val;
+		/* EXP and the others differ in what the daemon does, not in
+		 * the page: no re-probe needed. */
+		settings_changed(0);
+		return old;
+	case COPVM_OPT_P:
+		if (val < 0 || val > 1000)
+			return pvmi_error("copvm_setopt", PvmBadParam);
+		old = pvmi_cosched_set.p_milli;
+		pvmi_cosched_set.p_milli = val;
+		settings_changed(0);
+		return old;
+	case COPVM_OPT_INTERVAL:
+		if (val < 1 || val > 10000)
+			return pvmi_error("copvm_setopt", PvmBadParam);
+		old = pvmi_cosched_set.interval_ms;
+		pvmi_cosched_set.interval_ms = val;
+		settings_changed(0);
+		return old;
+	case COPVM_OPT_BACKEND:
+		if (val < 0 || val >= COPVM_NBACKENDS)
+			return pvmi_error("copvm_setopt", PvmBadParam);
+		old = pvmi_cosched_set.backend;
+		pvmi_cosched_set.backend = val;
+		settings_changed(1);
+		return old;
+	default:
+		return pvmi_error("copvm_setopt", PvmBadParam);
+	}
+}
+
+PVMI_EXPORT int copvm_getopt(int what)
+{
+	struct cosched_page *pg = pvmi_cosched_page;
+
+	pvmi_cosched_settings_load();
+	if (pg && pvmi_cosched_coarse_ns() >= pvmi_cosched_next_roll)
+		pvmi_cosched_roll(0);
+	switch (what) {
+	case COPVM_OPT_MODEL:
+		return pvmi_cosched_set.model;
+	case COPVM_OPT_P:
+		return pvmi_cosched_set.p_milli;
+	case COPVM_OPT_INTERVAL:
+		return pvmi_cosched_set.interval_ms;
+	case COPVM_OPT_BACKEND:
+		return pg ? pg->backend : COPVM_BACKEND_NONE;
+	case COPVM_OPT_FREQ:
+		return pg ? (int)(pg->freq + 0.5) : 0;
+	case COPVM_OPT_BOOST:
+		return pg ? pg->boost : COPVM_BOOST_NONE;
+	default:
+		return pvmi_error("copvm_getopt", PvmBadParam);
+	}
+}

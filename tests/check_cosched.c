@@ -1,0 +1,446 @@
+/*
+ * check_cosched.c - the coscheduling engine inside libpvm3 (lib/cosched/)
+ * against a private daemon: the page's life, the probe's counts and
+ * correspondents, F over intervals and its decay, DYN against PRE,
+ * copvm_setopt/getopt, requests through the page, the boosts of PRE and
+ * HPDT with the unprivileged `self' backend (and their undoing), IMP's
+ * spin bound, and the fallback when the agent asked for is not there.
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/sched.h>
+#include <linux/sched/types.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "copvm.h"
+#include "cosched_page.h"
+#include "pvm3.h"
+#include "vm_fixture.h"
+
+static void page_path(char *buf, size_t len, int tid)
+{
+	snprintf(buf, len, "%s/copvm-%u/%s/" COSCHED_PAGE_FMT, vm_fixture_tmp(),
+		 (unsigned)getuid(), COSCHED_DIR, (unsigned)tid);
+}
+
+/* Maps task `tid''s page read-write (the tools' view); NULL if none. */
+static struct cosched_page *map_page(int tid)
+{
+	char path[512];
+	void *p;
+	int fd;
+
+	page_path(path, sizeof(path), tid);
+	fd = open(path, O_RDWR);
+	if (fd < 0)
+		return NULL;
+	p = mmap(NULL, COSCHED_PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Spawns task_child in "pingpong n" mode; its tid. */
+static int spawn_pingpong(int n)
+{
+	char count[16], *av[] = { "pingpong", count, NULL };
+	int tid = 0;
+
+	snprintf(count, sizeof(count), "%d", n);
+	ck_assert_int_eq(pvm_spawn(TASK_CHILD, av, 0, NULL, 1, &tid), 1);
+	return tid;
+}
+
+/* `n' round trips with task `tid' (spawned with spawn_pingpong). */
+static void exchange(int tid, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		vm_send_int(tid, 1, i);
+		ck_assert_int_eq(vm_recv_int(tid, 2), i + 1);
+	}
+}
+
+static uint64_t slice_of(int pid)
+{
+	struct sched_attr a;
+
+	memset(&a, 0, sizeof(a));
+	if (syscall(SYS_sched_getattr, pid, &a, sizeof(a), 0) < 0)
+		return 0;
+	return a.sched_runtime;
+}
+
+START_TEST(page_lives_from_enrolment_to_exit)
+{
+	struct cosched_page *pg;
+	char path[512];
+	int tid;
+
+	setenv("COPVM_MODEL", "pre", 1);
+	tid = pvm_mytid();
+	ck_assert_int_gt(tid, 0);
+	pg = map_page(tid);
+	ck_assert_ptr_nonnull(pg);
+	ck_assert_uint_eq(pg->magic, COSCHED_PAGE_MAGIC);
+	ck_assert_uint_eq(pg->version, COSCHED_PAGE_VERSION);
+	ck_assert_int_eq(pg->pid, getpid());
+	ck_assert_int_eq(pg->tid, tid);
+	ck_assert_int_eq(pg->model, COPVM_MODEL_PRE);
+	ck_assert_int_eq(pg->req_model, COSCHED_REQ_NONE);
+	pvm_exit();
+	page_path(path, sizeof(path), tid);
+	ck_assert_int_eq(access(path, F_OK), -1);
+	ck_assert_uint_eq(pg->magic, 0);	/* cleared before removal */
+	munmap(pg, COSCHED_PAGE_SIZE);
+}
+END_TEST
+
+START_TEST(probe_counts_messages_and_correspondents)
+{
+	struct cosched_page *pg, *cp;
+	int me, child;
+
+	setenv("COPVM_MODEL", "lin", 1);
+	me = pvm_mytid();
+	child = spawn_pingpong(40);
+	exchange(child, 40);
+	pg = map_page(me);
+	ck_assert_ptr_nonnull(pg);
+	ck_assert_uint_eq(pg->sends_total, 40);
+	ck_assert_uint_eq(pg->recvs_total, 40);
+	ck_assert_int_eq(pg->npeers, 1);
+	ck_assert_int_eq(pg->peers[0].tid, child);
+	ck_assert_uint_eq(pg->peers[0].sends, 40);
+	ck_assert_uint_eq(pg->peers[0].recvs, 40);
+	/* LIN counts, but never boosts and talks to no backend. */
+	ck_assert_int_eq(pg->boost, COPVM_BOOST_NONE);
+	ck_assert_int_eq(pg->backend, COPVM_BACKEND_NONE);
+	/* The child counted the other way round (its page may be gone
+	 * already if it has exited: then there is nothing to check). */
+	cp = map_page(child);
+	if (cp && cp->magic == COSCHED_PAGE_MAGIC) {
+		ck_assert_uint_eq(cp->recvs_total, 40);
+		ck_assert_int_eq(cp->peers[0].tid, me);
+	}
+	munmap(pg, COSCHED_PAGE_SIZE);
+}
+END_TEST
+
+START_TEST(frequency_rises_then_decays_when_idle)
+{
+	int child, f;
+
+	setenv("COPVM_MODEL", "lin", 1);
+	ck_assert_int_gt(pvm_mytid(), 0);
+	ck_assert_int_eq(copvm_setopt(COPVM_OPT_INTERVAL, 5), 20);
+	ck_assert_int_eq(copvm_setopt(COPVM_OPT_P, 0), 500);
+	child = spawn_pingpong(100000);
+	{
+		struct timespec a, b;
+
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		do {
+			exchange(child, 20);
+			clock_gettime(CLOCK_MONOTONIC, &b);
+		} while ((b.tv_sec - a.tv_sec) * 1000 +
+			 (b.tv_nsec - a.tv_nsec) / 1000000 < 60);
+	}
+	f = copvm_getopt(COPVM_OPT_FREQ);
+	ck_assert_int_gt(f, 100);	/* thousands per second in fact */
+	/* P = 0: one empty interval is enough to clear F. */
+	sleep_ms(30);
+	ck_assert_int_eq(copvm_getopt(COPVM_OPT_FREQ), 0);
+	pvm_kill(child);
+}
+END_TEST
+
+START_TEST(dyn_counts_receives_pre_both)
+{
+	char *av[] = { "wait", NULL };
+	int child = 0, i;
+
+	setenv("COPVM_MODEL", "dyn", 1);
+	setenv("COPVM_BACKEND", "none", 1);
+	ck_assert_int_gt(pvm_mytid(), 0);
+	copvm_setopt(COPVM_OPT_INTERVAL, 5);
+	copvm_setopt(COPVM_OPT_P, 0);
+	/* A child that never reads: our messages only go one way. */
+	ck_assert_int_eq(pvm_spawn(TASK_CHILD, av, 0, NULL, 1, &child), 1);
+	for (i = 0; i < 200; i++)
+		vm_send_int(child, 1, i);
+	sleep_ms(12);	/* the interval and the coarse clock's tick */
+	vm_send_int(child, 1, 0);	/* a hook after the interval */
+	ck_assert_int_eq(copvm_getopt(COPVM_OPT_FREQ), 0);
+	/* P = 0.5, so the empty intervals of the sleep below only halve
+	 * what the 200 sends gave. */
+	copvm_setopt(COPVM_OPT_MODEL, COPVM_MODEL_PRE);
+	copvm_setopt(COPVM_OPT_P, 500);
+	for (i = 0; i < 200; i++)
+		vm_send_int(child, 1, i);
+	sleep_ms(12);
+	ck_assert_int_gt(copvm_getopt(COPVM_OPT_FREQ), 1000);
+	pvm_kill(child);
+}
+END_TEST
+
+START_TEST(setopt_checks_and_returns_the_previous_value)
+{
+	setenv("COPVM_MODEL", "lin", 1);
+	setenv("COPVM_P", "0.25", 1);
+	setenv("COPVM_INTERVAL_MS", "7", 1);
+	ck_assert_int_eq(copvm_getopt(COPVM_OPT_MODEL), COPVM_MODEL_LIN);
+	ck_assert_int_eq(copvm_getopt(COPVM_OPT_P), 250);
+	ck_assert_int_eq(copvm_getopt(COPVM_OPT_INTERVAL), 7);
+	ck_assert_int_eq(copvm_setopt(COPVM_OPT_MODEL, COPVM_MODEL_DCS),
+			 COPVM_MODEL_LIN);
+	ck_assert_int_eq(copvm_getopt(COPVM_OPT_MODEL), COPVM_MODEL_DCS);
+	ck_assert_int_eq(copvm_setopt(COPVM_OPT_MODEL, COPVM_NMODELS), PvmBadParam);
+	ck_assert_int_eq(copvm_setopt(COPVM_OPT_MODEL, -1), PvmBadParam);
+	ck_assert_int_eq(copvm_setopt(COPVM_OPT_P, 1001), PvmBadParam);
+	ck_assert_int_eq(copvm_setopt(COPVM_OPT_INTERVAL, 0), PvmBadParam);
+	ck_assert_int_eq(copvm_setopt(COPVM_OPT_INTERVAL, 10001), PvmBadParam);
+	ck_assert_int_eq(copvm_setopt(COPVM_OPT_BACKEND, 77), PvmBadParam);
+	ck_assert_int_eq(copvm_setopt(COPVM_OPT_FREQ, 5), PvmBadParam);
+	ck_assert_int_eq(copvm_setopt(0x4242, 0), PvmBadParam);
+	ck_assert_int_eq(copvm_getopt(0x4242), PvmBadParam);
+	ck_assert_int_eq(pvm_errno, PvmBadParam);
+	/* The values survive the bad calls and enrolment. */
+	ck_assert_int_gt(pvm_mytid(), 0);
+	ck_assert_int_eq(copvm_getopt(COPVM_OPT_MODEL), COPVM_MODEL_DCS);
+	ck_assert_int_eq(copvm_getopt(COPVM_OPT_P), 250);
+}
+END_TEST
+
+START_TEST(bad_environment_keeps_the_defaults)
+{
+	setenv("COPVM_MODEL", "fastest", 1);
+	setenv("COPVM_P", "2.5", 1);
+	setenv("COPVM_INTERVAL_MS", "-3", 1);
+	setenv("COPVM_BACKEND", "magic", 1);
+	ck_assert_int_gt(pvm_mytid(), 0);
+	ck_assert_int_ge(copvm_getopt(COPVM_OPT_MODEL), 0);
+	ck_assert_int_lt(copvm_getopt(COPVM_OPT_MODEL), COPVM_NMODELS);
+	ck_assert_int_eq(copvm_getopt(COPVM_OPT_P), 500);
+	ck_assert_int_eq(copvm_getopt(COPVM_OPT_INTERVAL), 20);
+}
+END_TEST
+
+START_TEST(requests_through_the_page_are_applied)
+{
+	struct cosched_page *pg;
+	int me;
+
+	setenv("COPVM_MODEL", "lin", 1);
+	me = pvm_mytid();
+	pg = map_page(me);
+	ck_assert_ptr_nonnull(pg);
+	copvm_setopt(COPVM_OPT_INTERVAL, 2);
+	__atomic_store_n(&pg->req_model, COPVM_MODEL_DYN, __ATOMIC_RELEASE);
+	__atomic_store_n(&pg->req_p_milli, 125, __ATOMIC_RELEASE);
+	__atomic_store_n(&pg->req_interval_ms, 9, __ATOMIC_RELEASE);
+	sleep_ms(10);
+	copvm_getopt(COPVM_OPT_FREQ);	/* a hook after the interval */
+	ck_assert_int_eq(copvm_getopt(COPVM_OPT_MODEL), COPVM_MODEL_DYN);
+	ck_assert_int_eq(copvm_getopt(COPVM_OPT_P), 125);
+	ck_assert_int_eq(copvm_getopt(COPVM_OPT_INTERVAL), 9);
+	ck_assert_int_eq(pg->model, COPVM_MODEL_DYN);
+	ck_assert_int_eq(pg->req_model, COSCHED_REQ_NONE);
+	ck_assert_int_eq(pg->req_p_milli, COSCHED_REQ_NONE);
+	/* Out-of-range requests are dropped. */
+	__atomic_store_n(&pg->req_model, 42, __ATOMIC_RELEASE);
+	__atomic_store_n(&pg->req_p_milli, 5000, __ATOMIC_RELEASE);
+	sleep_ms(12);
+	copvm_getopt(COPVM_OPT_FREQ);
+	ck_assert_int_eq(copvm_getopt(COPVM_OPT_MODEL), COPVM_MODEL_DYN);
+	ck_assert_int_eq(copvm_getopt(COPVM_OPT_P), 125);
+	munmap(pg, COSCHED_PAGE_SIZE);
+}
+END_TEST
+
+/* PRE with the self backend: a busy exchange earns a boost of the task
+ * and of its correspondent, both undone when the task leaves. */
+START_TEST(pre_boosts_the_task_and_its_correspondent)
+{
+	struct cosched_page *pg, *cp;
+	int me, child, base = getpriority(PRIO_PROCESS, 0);
+	uint64_t slice0 = slice_of(0);
+
+	/* The child runs LIN (it never boosts itself), we run PRE. */
+	setenv("COPVM_MODEL", "lin", 1);
+	setenv("PVM_EXPORT", "COPVM_MODEL", 1);
+	setenv("COPVM_BACKEND", "self", 1);
+	setenv("COPVM_INTERVAL_MS", "5", 1);
+	copvm_setopt(COPVM_OPT_MODEL, COPVM_MODEL_PRE);
+	me = pvm_mytid();
+	pg = map_page(me);
+	ck_assert_ptr_nonnull(pg);
+	if (pg->backend != COPVM_BACKEND_SELF) {
+		/* Neither slice requests (kernel < 6.12) nor a lower nice
+		 * (RLIMIT_NICE) here: the fallback is `none'. */
+		ck_assert_int_eq(pg->backend, COPVM_BACKEND_NONE);
+		munmap(pg, COSCHED_PAGE_SIZE);
+		return;
+	}
+	child = spawn_pingpong(100000);
+	for (int i = 0; i < 50 && pg->boost == COPVM_BOOST_NONE; i++)
+		exchange(child, 50);
+	ck_assert_int_gt(pg->boost, COPVM_BOOST_NONE);
+	ck_assert_uint_gt(pg->boosts, 0);
+	ck_assert_uint_gt(pg->boost_until_ns, 0);
+	if (pg->boost_slice)
+		ck_assert_uint_eq(slice_of(0), 100000);
+	if (pg->boost == COPVM_BOOST_NICE) {
+		ck_assert_int_lt(getpriority(PRIO_PROCESS, 0), base);
+		ck_assert_int_ge(getpriority(PRIO_PROCESS, 0), -10);
+	}
+	for (int i = 0; i < 50 && pg->peer_boosts == 0; i++)
+		exchange(child, 50);
+	ck_assert_uint_gt(pg->peer_boosts, 0);
+	cp = map_page(child);
+	ck_assert_ptr_nonnull(cp);
+	ck_assert_int_eq(cp->model, COPVM_MODEL_LIN);
+	ck_assert_uint_gt(cp->boosted_by_peers, 0);
+	if (cp->boost_slice)
+		ck_assert_uint_eq(slice_of(cp->pid), 100000);
+	munmap(cp, COSCHED_PAGE_SIZE);
+	pvm_kill(child);
+	pvm_exit();
+	ck_assert_int_eq(getpriority(PRIO_PROCESS, 0), base);
+	ck_assert_uint_eq(slice_of(0), slice0);
+	munmap(pg, COSCHED_PAGE_SIZE);
+}
+END_TEST
+
+START_TEST(hpdt_boosts_from_enrolment)
+{
+	struct cosched_page *pg;
+
+	setenv("COPVM_MODEL", "hpdt", 1);
+	setenv("COPVM_BACKEND", "self", 1);
+	pg = map_page(pvm_mytid());
+	ck_assert_ptr_nonnull(pg);
+	if (pg->backend == COPVM_BACKEND_SELF)
+		ck_assert_int_gt(pg->boost, COPVM_BOOST_NONE);
+	else
+		ck_assert_int_eq(pg->boost, COPVM_BOOST_NONE);
+	munmap(pg, COSCHED_PAGE_SIZE);
+}
+END_TEST
+
+START_TEST(imp_spins_two_context_switches)
+{
+	struct cosched_page *pg;
+	char path[512], buf[32] = "";
+	int me, child, fd;
+	unsigned long long ctxsw;
+
+	setenv("COPVM_MODEL", "imp", 1);
+	me = pvm_mytid();
+	child = spawn_pingpong(3);
+	exchange(child, 3);
+	snprintf(path, sizeof(path), "%s/copvm-%u/%s/ctxsw_ns", vm_fixture_tmp(),
+		 (unsigned)getuid(), COSCHED_DIR);
+	fd = open(path, O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_gt(read(fd, buf, sizeof(buf) - 1), 0);
+	close(fd);
+	ctxsw = strtoull(buf, NULL, 10);
+	ck_assert_uint_gt(ctxsw, 0);
+	pg = map_page(me);
+	ck_assert_ptr_nonnull(pg);
+	ck_assert_uint_eq(pg->spin_ns, 2 * ctxsw);
+	ck_assert_int_eq(pg->backend, COPVM_BACKEND_NONE);
+	munmap(pg, COSCHED_PAGE_SIZE);
+}
+END_TEST
+
+START_TEST(missing_agent_falls_back_quietly)
+{
+	struct cosched_page *pg;
+	int me, child;
+
+	setenv("COPVM_MODEL", "pre", 1);
+	setenv("COPVM_BACKEND", "agent", 1);
+	setenv("COPVM_AGENT_SOCK", "/nonexistent/copvm-agent.sock", 1);
+	me = pvm_mytid();
+	ck_assert_int_gt(me, 0);
+	pg = map_page(me);
+	ck_assert_ptr_nonnull(pg);
+	ck_assert_int_eq(pg->backend, COPVM_BACKEND_NONE);
+	child = spawn_pingpong(20);
+	exchange(child, 20);
+	ck_assert_int_eq(pg->boost, COPVM_BOOST_NONE);
+	munmap(pg, COSCHED_PAGE_SIZE);
+}
+END_TEST
+
+static void setup(void)
+{
+	unsetenv("COPVM_MODEL");
+	unsetenv("COPVM_P");
+	unsetenv("COPVM_INTERVAL_MS");
+	unsetenv("COPVM_BACKEND");
+	vm_fixture_setup();
+}
+
+static Suite *cosched_suite(void)
+{
+	Suite *s = suite_create("cosched");
+	TCase *tc;
+
+	tc = tcase_create("probe");
+	tcase_add_unchecked_fixture(tc, setup, vm_fixture_teardown);
+	tcase_add_test(tc, page_lives_from_enrolment_to_exit);
+	tcase_add_test(tc, probe_counts_messages_and_correspondents);
+	tcase_add_test(tc, frequency_rises_then_decays_when_idle);
+	tcase_add_test(tc, dyn_counts_receives_pre_both);
+	tcase_set_timeout(tc, 30);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("settings");
+	tcase_add_unchecked_fixture(tc, setup, vm_fixture_teardown);
+	tcase_add_test(tc, setopt_checks_and_returns_the_previous_value);
+	tcase_add_test(tc, bad_environment_keeps_the_defaults);
+	tcase_add_test(tc, requests_through_the_page_are_applied);
+	tcase_set_timeout(tc, 30);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("models");
+	tcase_add_unchecked_fixture(tc, setup, vm_fixture_teardown);
+	tcase_add_test(tc, pre_boosts_the_task_and_its_correspondent);
+	tcase_add_test(tc, hpdt_boosts_from_enrolment);
+	tcase_add_test(tc, imp_spins_two_context_switches);
+	tcase_add_test(tc, missing_agent_falls_back_quietly);
+	tcase_set_timeout(tc, 30);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(cosched_suite());
+	int failed;
+
+	srunner_set_fork_status(sr, CK_FORK);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

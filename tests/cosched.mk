@@ -1,0 +1,16 @@
+# Coscheduling: the model maths (pure) and the engine inside libpvm3.
+if HAVE_CHECK
+check_PROGRAMS += tests/check_cosched_model
+TESTS += tests/check_cosched_model
+tests_check_cosched_model_SOURCES = tests/check_cosched_model.c
+tests_check_cosched_model_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_cosched_model_LDADD = common/libcommon.la $(CHECK_LIBS) -lm
+endif
+if HAVE_CHECK
+check_PROGRAMS += tests/check_cosched
+TESTS += tests/check_cosched
+tests_check_cosched_SOURCES = tests/check_cosched.c tests/vm_fixture.c tests/vm_fixture.h
+tests_check_cosched_CPPFLAGS = $(VM_TEST_CPPFLAGS)
+tests_check_cosched_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_cosched_LDADD = $(VM_TEST_LDADD)
+endif
