@@ -77,3 +77,9 @@ bench_pvmhosts_LDFLAGS = -no-install
 
 # The harness's scripts (run from the source tree, not installed).
 EXTRA_DIST += bench/rsh bench/cluster-lib.sh bench/report.pl
+
+# The coscheduling probe's cost per message (docs/results/cosched/).
+noinst_PROGRAMS += bench/probe_cost
+bench_probe_cost_SOURCES = bench/probe_cost.c
+bench_probe_cost_LDADD = lib/libpvm3.la
+bench_probe_cost_LDFLAGS = -static

@@ -47,7 +47,7 @@
 /* Until lib/cosched/backend_agent.c is part of the build. */
 #pragma weak cosched_backend_agent
 
-static const struct cosched_backend_ops *backend;
+static const struct cosched_backend_ops *backend = &cosched_backend_none;
 static struct cosched_caps caps;
 static const struct cosched_thresholds thresholds = {
 	COSCHED_F_SLICE, COSCHED_F_NICE, COSCHED_F_RT
@@ -212,6 +212,7 @@ void pvmi_cosched_roll(uint64_t now)
 	pg->freq = cosched_freq_roll(pg->freq, pvmi_cosched_set.p_milli / 1000.0,
 				     count, elapsed, iv, &n);
 	if (n > 0) {
+		pvmi_cosched_look_rate(n == 1 ? pg->sends_now + pg->recvs_now : 0);
 		pg->sends_now = 0;
 		pg->recvs_now = 0;
 		pg->interval_start_ns += n * iv;

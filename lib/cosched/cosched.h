@@ -73,6 +73,9 @@ void pvmi_cosched_roll(uint64_t now);
 /* After a send to task `tid': the models that boost correspondents
  * (PRE, DCS) decide whether to boost it. */
 void pvmi_cosched_peer_sent(int tid);
+/* Tells the probe how many messages the last interval had, so that it
+ * reads the clock about as often per interval whatever the rate. */
+void pvmi_cosched_look_rate(uint64_t messages);
 /* Next end of interval, CLOCK_MONOTONIC_COARSE ns; hooks compare. */
 extern uint64_t pvmi_cosched_next_roll;
 

@@ -80,6 +80,7 @@ static void settings_changed(int reprobe)
 	pg->p_milli = pvmi_cosched_set.p_milli;
 	pg->interval_us = pvmi_cosched_set.interval_ms * 1000;
 	pvmi_cosched_next_roll = 0;	/* decide again at the next hook */
+	pvmi_cosched_look_rate(0);
 }
 
 PVMI_EXPORT int copvm_setopt(int what, int val)
