@@ -24,7 +24,7 @@
 /* Correspondent pages kept mapped. */
 #define PEER_CACHE	32
 /* A correspondent without a page is looked for again after this. */
-#define PEER_RETRY_NS	100000000ULL
+#define PEER_RETRY_NS	10000000ULL
 
 static struct {
 	int tid;
