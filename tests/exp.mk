@@ -23,3 +23,5 @@ tests_check_cosched_watch_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_cosched_watch_LDADD = common/libcommon.la $(CHECK_LIBS)
 EXTRA_tests_check_cosched_watch_DEPENDENCIES = daemon/pvmd
 endif
+
+EXTRA_DIST += docs/cosched.md
