@@ -201,6 +201,8 @@ enum pvmi_dd_op {
  *   address ADDRESS        the slave's own address, as the master sees it
  *   secret HEX             64 hex digits
  *   ep|wd|bx VALUE, sp N   the host's options, when set
+ *   env NAME VALUE         a coscheduling setting of the master's
+ *                          environment (COPVM_MODEL, COPVM_EXP_*, ...)
  *   end
  * The slave connects to the master, completes the handshake with id N,
  * sends DD_HELLO, then detaches, so the remote shell returns 0.

@@ -9,9 +9,11 @@
  * (PVM_RSH defaults to ssh, HOST is ip= or the name, DX is dx=, else
  * $PVM_DPATH, else this very pvmd).  What the slave needs, the machine's
  * secret included, goes on the shell's standard input (proto.h), never on
- * a command line.  The slave connects back, passes the handshake as that
- * index and says DD_HELLO; then the host is in the table.  The shell's
- * output goes to the log; a shell that fails, or a slave that has not
+ * a command line; so do the coscheduling settings of the master's
+ * environment (COPVM_MODEL and the like, gang.c), so that the whole
+ * machine runs one model.  The slave connects back, passes the handshake
+ * as that index and says DD_HELLO; then the host is in the table.  The
+ * shell's output goes to the log; a shell that fails, or a slave that has not
  * said hello within START_MS, makes the host PvmCantStart.  so=ms starts
  * nothing: the log says what to run on the host by hand, and the master
  * waits MANUAL_MS for it.  so=pw (a password for rexec) is not supported.
@@ -212,8 +214,11 @@ static int slave_config(struct start *st, char *buf, size_t size)
 	struct sockaddr_in sa;
 	socklen_t len = sizeof(sa);
 	const struct pvmd_hostopts *o = &st->spec.opts;
+	char env[PVMD_COSCHED_ENV_MAX];
 	int fd, n;
 
+	if (pvmd_cosched_env_lines(env, sizeof(env)) < 0)
+		return -1;
 	/* our address on the way to that host */
 	memset(&sa, 0, sizeof(sa));
 	sa.sin_family = AF_INET;
@@ -227,12 +232,12 @@ static int slave_config(struct start *st, char *buf, size_t size)
 		close(fd);
 	pvmi_secret_to_hex(pvmd.secret, hex);
 	n = snprintf(buf, size, PVMI_SLAVE_MAGIC "\nindex %d\nmaster %s %d\n"
-		     "address %s\nsecret %s\n%s%s%s%s%s%s%s%s%ssp %d\nend\n",
+		     "address %s\nsecret %s\n%s%s%s%s%s%s%s%s%ssp %d\n%send\n",
 		     st->index, maddr, pvmd.tcp_port, st->addr, hex,
 		     o->ep ? "ep " : "", o->ep ? o->ep : "", o->ep ? "\n" : "",
 		     o->wd ? "wd " : "", o->wd ? o->wd : "", o->wd ? "\n" : "",
 		     o->bx ? "bx " : "", o->bx ? o->bx : "", o->bx ? "\n" : "",
-		     o->speed ? o->speed : PVMD_SPEED_DEFAULT);
+		     o->speed ? o->speed : PVMD_SPEED_DEFAULT, env);
 	memset(hex, 0, sizeof(hex));
 	return n > 0 && (size_t)n < size ? n : -1;
 }

@@ -19,5 +19,7 @@ daemon_pvmd_SOURCES = \
 	daemon/peer.c \
 	daemon/remote.c \
 	daemon/addhost.c \
-	daemon/slave.c
+	daemon/slave.c \
+	daemon/gang.c \
+	daemon/cosched_watch.c
 daemon_pvmd_LDADD = common/libcommon.la

@@ -17,8 +17,10 @@
  * first tells every slave to halt and also waits (within the same time)
  * for their links to close, so that the machine is gone when it is.
  *
- * Modules with deadlines (handshakes, slaves starting) ask for a call of
- * their tick function with pvmd_tick_within(); the loop wakes up then.
+ * Modules with deadlines (handshakes, slaves starting, the coscheduling
+ * pages' watch) ask for a call of their tick function with
+ * pvmd_tick_within(); the loop wakes up then.  Halting first continues
+ * any task EXP stopped (gang.c).
  */
 #include <errno.h>
 #include <signal.h>
@@ -80,6 +82,7 @@ static void run_ticks(void)
 	next_tick = -1;
 	pvmd_peer_tick();
 	pvmd_addhost_tick();
+	pvmd_cwatch_tick();
 }
 
 /* Adds `w' to the epoll set with `events'; 0 or -1. */
@@ -242,13 +245,19 @@ static void on_accept(struct pvmd_watch *w, uint32_t events)
 /* Creates the epoll set and signalfd and starts accepting on `lfd'. */
 int pvmd_loop_init(int lfd)
 {
+	struct sigaction sa;
 	sigset_t set;
 
 	pvmd.epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (pvmd.epfd < 0)
 		return -1;
-	/* an ignored signal would never reach the signalfd */
-	signal(SIGCHLD, SIG_DFL);
+	/* an ignored signal would never reach the signalfd; children that
+	 * stop or continue (EXP, gang.c) raise none (SA_NOCLDSTOP) */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sa.sa_flags = SA_NOCLDSTOP;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGCHLD, &sa, NULL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGINT, SIG_DFL);
 	sigemptyset(&set);
@@ -310,6 +319,8 @@ void pvmd_halt(struct pvmd_conn *caller)
 		listen_w.fd = -1;
 		unlink(pvmd.sockpath);
 	}
+	/* a stopped task would only act on SIGTERM once continued */
+	pvmd_gang_release();
 	signal_everyone(SIGTERM);
 	halt_stage = 1;
 	halt_deadline = now_ms() + HALT_GRACE_MS;

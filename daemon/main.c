@@ -298,6 +298,8 @@ void pvmd_ready(void)
 /* Removes every file the daemon made and exits with `status'. */
 void pvmd_cleanup_exit(int status)
 {
+	pvmd_gang_release();
+	pvmd_cwatch_report();
 	pvmd_task_unlink_all();
 	pvmd_conn_close_all();
 	unlink(pvmd.sockpath);
@@ -361,6 +363,8 @@ int main(int argc, char **argv)
 		exit(1);
 	}
 	pvmd_peer_loop_ready();
+	pvmd_gang_init();
+	pvmd_cwatch_init();
 	pvmd_log("pvmd ready: host %s, tid t%x, arch %s, pid %ld, dir %s%s",
 		 pvmd.hostname, (unsigned)pvmd.dtid, PVMI_ARCH_NAME,
 		 (long)getpid(), pvmd.dir, pvmd.slave ? " (slave)" : "");

@@ -520,6 +520,40 @@ void pvmd_addhost_tick(void);
 /* Master halting: tells every slave to stop. */
 void pvmd_addhost_halt_all(void);
 
+/* gang.c: EXP, explicit coscheduling (COPVM_MODEL=exp) */
+/* Room for pvmd_cosched_env_lines(). */
+#define PVMD_COSCHED_ENV_MAX	1024
+/* Reads the EXP settings from the environment and starts EXP if
+ * COPVM_MODEL is "exp"; logs the mode and its parameters. */
+void pvmd_gang_init(void);
+/* A task entered the table: schedule it from the next loop turn. */
+void pvmd_gang_task_new(void);
+/* Task `tid' leaves the table: continued if we stopped it, forgotten. */
+void pvmd_gang_task_gone(int tid);
+/* Continues every task we stopped and stops EXP for good (halt, exit). */
+void pvmd_gang_release(void);
+/* Switches EXP on (with the settings read at start) or off; off
+ * continues every stopped task at once. */
+void pvmd_gang_enable(int on);
+/* True while EXP runs. */
+int pvmd_gang_enabled(void);
+/* Writes an "env NAME VALUE" line per coscheduling setting of our
+ * environment (for a slave); the length, or -1 when it does not fit. */
+int pvmd_cosched_env_lines(char *buf, size_t size);
+/* Applies a master's "NAME VALUE" if NAME is a coscheduling setting. */
+void pvmd_cosched_env_set(const char *line);
+
+/* cosched_watch.c: the backstop of the tasks' self boosts */
+/* Makes and watches the page directory; the tick does the rest. */
+void pvmd_cwatch_init(void);
+/* The loop's tick: looks at the pages when due, undoes expired boosts,
+ * demotes those over budget, removes stale pages. */
+void pvmd_cwatch_tick(void);
+/* A task entered the table (the watch's fallback without inotify). */
+void pvmd_cwatch_task_new(void);
+/* Logs what the watch did and what it cost (at exit). */
+void pvmd_cwatch_report(void);
+
 /* slave.c */
 /* Reads the master's instructions from stdin (exits on failure). */
 void pvmd_slave_read_config(void);

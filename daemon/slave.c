@@ -3,11 +3,13 @@
  *
  * The master's remote shell runs `pvmd -s -dMASK -nNAME' and writes the
  * instructions of proto.h on its standard input: the host index, where
- * the master listens, this host's address, the machine's secret and the
- * host's options.  Before detaching, the slave reads them (SLAVE_IN_MS at
- * most), prepares its directory like any pvmd, listens on TCP, connects
- * to the master, runs the handshake (auth.h) as that index, checks that
- * the other end is host 1, and says DD_HELLO with its address and port.
+ * the master listens, this host's address, the machine's secret, the
+ * host's options and the master's coscheduling settings (`env' lines,
+ * which become this daemon's environment and so its tasks').  Before
+ * detaching, the slave reads them (SLAVE_IN_MS at most), prepares its
+ * directory like any pvmd, listens on TCP, connects to the master, runs
+ * the handshake (auth.h) as that index, checks that the other end is
+ * host 1, and says DD_HELLO with its address and port.
  * Only then does it detach, so the shell's exit status says whether the
  * slave made it; what went wrong before is on its stderr, which the
  * master writes to its log.  Everything blocks here, with time limits:
@@ -139,6 +141,8 @@ void pvmd_slave_read_config(void)
 			pvmd.opts.wd = dup_value(val);
 		} else if (!strcmp(line, "bx")) {
 			pvmd.opts.bx = dup_value(val);
+		} else if (!strcmp(line, "env")) {
+			pvmd_cosched_env_set(val);
 		} else if (!strcmp(line, "sp")) {
 			if (atoi(val) > 0)
 				pvmd.opts.speed = atoi(val);

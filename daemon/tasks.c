@@ -129,6 +129,8 @@ struct pvmd_task *pvmd_task_new(pid_t pid, const char *aout, int flags)
 	t->next = *pp;
 	*pp = t;
 	ntasks++;
+	pvmd_gang_task_new();
+	pvmd_cwatch_task_new();
 	return t;
 }
 
@@ -243,6 +245,7 @@ void pvmd_task_gone(struct pvmd_task *t, const char *why)
 	int tid = t->tid;
 
 	unlink_task(t);
+	pvmd_gang_task_gone(tid);	/* never left stopped */
 	if (t->conn) {
 		if (t->conn->deferred)
 			pvmd_mbox_conn_gone(t->conn);
@@ -274,6 +277,7 @@ void pvmd_task_gone(struct pvmd_task *t, const char *why)
 void pvmd_task_discard(struct pvmd_task *t)
 {
 	unlink_task(t);
+	pvmd_gang_task_gone(t->tid);
 	free_task(t);
 }
 

@@ -1,0 +1,310 @@
+/*
+ * check_exp_model.c - common/exp_model.c: EXP's slots and boundaries in
+ * each mode, the PS adjustment and its clamping, the phases of hosts,
+ * the load's smoothing and the parsing of the settings.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exp_model.h"
+
+#define MS	EXP_MS
+/* A realistic CLOCK_REALTIME, a whole number of 100 ms periods. */
+#define T0	(1700000000000ull * MS / 1000 * 1000)
+
+static struct exp_params mk(int mode, unsigned ip_ms, unsigned ps_ms)
+{
+	struct exp_params p;
+
+	p.mode = mode;
+	p.ip_ns = (uint64_t)ip_ms * MS;
+	p.ps_ns = (uint64_t)ps_ms * MS;
+	return p;
+}
+
+START_TEST(defaults_are_the_thesis_exp)
+{
+	struct exp_params p;
+
+	exp_params_default(&p);
+	ck_assert_int_eq(p.mode, EXP_STATIC);
+	ck_assert_uint_eq(p.ip_ns, 100 * MS);
+	ck_assert_uint_eq(p.ps_ns, 80 * MS);
+}
+END_TEST
+
+START_TEST(static_slots_and_boundaries)
+{
+	struct exp_params p = mk(EXP_STATIC, 100, 80);
+	struct exp_slot s;
+	uint64_t ps = exp_ps_for_load(&p, 3, 5000);
+
+	ck_assert_uint_eq(ps, 80 * MS);		/* load does not matter */
+	exp_slot_at(&p, T0, 1, ps, &s);
+	ck_assert_int_eq(s.in_ps, 1);
+	ck_assert_uint_eq(s.start, T0);
+	ck_assert_uint_eq(s.end, T0 + 80 * MS);
+	exp_slot_at(&p, T0 + 80 * MS - 1, 1, ps, &s);
+	ck_assert_int_eq(s.in_ps, 1);
+	ck_assert_uint_eq(s.end, T0 + 80 * MS);
+	/* the boundary itself belongs to the next slot */
+	exp_slot_at(&p, T0 + 80 * MS, 1, ps, &s);
+	ck_assert_int_eq(s.in_ps, 0);
+	ck_assert_uint_eq(s.start, T0 + 80 * MS);
+	ck_assert_uint_eq(s.end, T0 + 100 * MS);
+	exp_slot_at(&p, T0 + 100 * MS, 1, ps, &s);
+	ck_assert_int_eq(s.in_ps, 1);
+	ck_assert_uint_eq(s.period_start, T0 + 100 * MS);
+	ck_assert_uint_eq(s.end, T0 + 180 * MS);
+	/* mid-period */
+	exp_slot_at(&p, T0 + 1234 * MS + 500, 1, ps, &s);
+	ck_assert_int_eq(s.in_ps, 1);
+	ck_assert_uint_eq(s.end, T0 + 1280 * MS);
+	exp_slot_at(&p, T0 + 1294 * MS + 500, 1, ps, &s);
+	ck_assert_int_eq(s.in_ps, 0);
+	ck_assert_uint_eq(s.period_start, T0 + 1200 * MS);
+	ck_assert_uint_eq(s.end, T0 + 1300 * MS);
+}
+END_TEST
+
+START_TEST(slot_walk_alternates_with_the_right_lengths)
+{
+	struct exp_params p = mk(EXP_STATIC, 100, 80);
+	struct exp_slot s;
+	uint64_t t = T0 + 7 * MS;
+	int i, last = -1;
+
+	for (i = 0; i < 200; i++) {
+		exp_slot_at(&p, t, 2, p.ps_ns, &s);
+		ck_assert(s.end > t);
+		ck_assert_int_ne(s.in_ps, last);
+		last = s.in_ps;
+		/* after the first (entered mid-way) every slot is whole */
+		if (i > 0)
+			ck_assert_uint_eq(s.end - s.start,
+					  (s.in_ps ? 80 : 20) * MS);
+		t = s.end;
+	}
+}
+END_TEST
+
+START_TEST(balanced_adjusts_ps_to_the_load)
+{
+	struct exp_params p = mk(EXP_BALANCED, 100, 80);
+
+	/* D = 1, L = 1: half */
+	ck_assert_uint_eq(exp_ps_for_load(&p, 1, 1000), 50 * MS);
+	/* D = 3, L = 1: 75 % */
+	ck_assert_uint_eq(exp_ps_for_load(&p, 3, 1000), 75 * MS);
+	/* D = 1, L = 3: 25 % */
+	ck_assert_uint_eq(exp_ps_for_load(&p, 1, 3000), 25 * MS);
+	/* a fractional load */
+	ck_assert_uint_eq(exp_ps_for_load(&p, 1, 250), 80 * MS);
+	/* more load, shorter PS */
+	ck_assert(exp_ps_for_load(&p, 2, 1500) > exp_ps_for_load(&p, 2, 2500));
+}
+END_TEST
+
+START_TEST(adjusted_ps_is_clamped)
+{
+	struct exp_params p = mk(EXP_BALANCED, 100, 80);
+	struct exp_params q = mk(EXP_DISTRIBUTED, 1000, 80);
+
+	ck_assert_uint_eq(exp_ps_for_load(&p, 1, 0), 90 * MS);
+	ck_assert_uint_eq(exp_ps_for_load(&p, 50, 0), 90 * MS);
+	ck_assert_uint_eq(exp_ps_for_load(&p, 1, 100000), 10 * MS);
+	ck_assert_uint_eq(exp_ps_for_load(&p, 0, 100000), 10 * MS);
+	/* D = 0 counts as one task */
+	ck_assert_uint_eq(exp_ps_for_load(&p, 0, 1000), 50 * MS);
+	ck_assert_uint_eq(exp_ps_for_load(&q, 1, 0), 900 * MS);
+	ck_assert_uint_eq(exp_ps_for_load(&q, 1, 1000000), 100 * MS);
+}
+END_TEST
+
+START_TEST(static_and_balanced_hosts_are_in_phase)
+{
+	struct exp_params p;
+	struct exp_slot a, b;
+	int mode, h;
+	uint64_t t;
+
+	for (mode = EXP_STATIC; mode <= EXP_BALANCED; mode++) {
+		p = mk(mode, 100, 80);
+		for (h = 1; h < 20; h++) {
+			ck_assert_uint_eq(exp_phase_offset(&p, h), 0);
+			for (t = T0; t < T0 + 300 * MS; t += 7 * MS) {
+				exp_slot_at(&p, t, 1, 60 * MS, &a);
+				exp_slot_at(&p, t, h, 60 * MS, &b);
+				ck_assert_int_eq(a.in_ps, b.in_ps);
+				ck_assert_uint_eq(a.end, b.end);
+			}
+		}
+	}
+}
+END_TEST
+
+START_TEST(distributed_hosts_have_their_own_phases)
+{
+	struct exp_params p = mk(EXP_DISTRIBUTED, 100, 80);
+	uint64_t off[9];
+	struct exp_slot s;
+	int h, k, differ = 0;
+	uint64_t t;
+
+	for (h = 1; h <= 8; h++) {
+		off[h] = exp_phase_offset(&p, h);
+		ck_assert(off[h] < p.ip_ns);
+		for (k = 1; k < h; k++)
+			/* no two hosts closer than 5 % of IP */
+			ck_assert(off[h] > off[k] ? off[h] - off[k] >= 5 * MS :
+				  off[k] - off[h] >= 5 * MS);
+		/* each host's period starts at its offset */
+		exp_slot_at(&p, T0 + off[h], h, 50 * MS, &s);
+		ck_assert_int_eq(s.in_ps, 1);
+		ck_assert_uint_eq(s.period_start, T0 + off[h]);
+		ck_assert_uint_eq(s.end, T0 + off[h] + 50 * MS);
+		/* just before it, the previous period's LS */
+		exp_slot_at(&p, T0 + off[h] - 1, h, 50 * MS, &s);
+		ck_assert_int_eq(s.in_ps, 0);
+		ck_assert_uint_eq(s.end, T0 + off[h]);
+	}
+	for (t = T0; t < T0 + 100 * MS; t += MS) {
+		struct exp_slot a, b;
+
+		exp_slot_at(&p, t, 1, 50 * MS, &a);
+		exp_slot_at(&p, t, 2, 50 * MS, &b);
+		differ += a.in_ps != b.in_ps;
+	}
+	ck_assert_int_gt(differ, 10);
+}
+END_TEST
+
+START_TEST(small_times_and_odd_ps_do_not_break)
+{
+	struct exp_params p = mk(EXP_DISTRIBUTED, 100, 80);
+	struct exp_slot s;
+
+	/* before host 3's first period: the boundary still comes within
+	 * one period */
+	exp_slot_at(&p, 5, 3, 50 * MS, &s);
+	ck_assert(s.end > 5 && s.end - 5 <= p.ip_ns);
+	exp_slot_at(&p, T0, 1, 0, &s);		/* PS 0: a 1 ns PS */
+	ck_assert(s.end > T0);
+	exp_slot_at(&p, T0 + 3 * MS, 1, 500 * MS, &s);	/* PS >= IP */
+	ck_assert(s.end > T0 + 3 * MS);
+	ck_assert(s.end - s.period_start <= p.ip_ns);
+}
+END_TEST
+
+START_TEST(load_smoothing)
+{
+	uint64_t l = 0;
+	int i;
+
+	l = exp_load_step(l, 2);
+	ck_assert_uint_eq(l, 1000);
+	for (i = 0; i < 20; i++)
+		l = exp_load_step(l, 2);
+	ck_assert(l > 1990 && l <= 2000);
+	l = exp_load_step(l, 0);
+	ck_assert(l < 1001);
+}
+END_TEST
+
+START_TEST(parse_good_values)
+{
+	struct exp_params p;
+	char msg[256];
+
+	ck_assert_int_eq(exp_params_parse(&p, NULL, NULL, NULL, msg,
+					  sizeof(msg)), 0);
+	ck_assert_int_eq(p.mode, EXP_STATIC);
+	ck_assert_uint_eq(p.ip_ns, 100 * MS);
+	ck_assert_uint_eq(p.ps_ns, 80 * MS);
+	ck_assert_str_eq(msg, "");
+	ck_assert_int_eq(exp_params_parse(&p, "Balanced", "200", "150", msg,
+					  sizeof(msg)), 0);
+	ck_assert_int_eq(p.mode, EXP_BALANCED);
+	ck_assert_uint_eq(p.ip_ns, 200 * MS);
+	ck_assert_uint_eq(p.ps_ns, 150 * MS);
+	ck_assert_int_eq(exp_params_parse(&p, "DISTRIBUTED", "1000", "", NULL,
+					  0), 0);
+	ck_assert_int_eq(p.mode, EXP_DISTRIBUTED);
+	ck_assert_uint_eq(p.ps_ns, 800 * MS);	/* 80 % of IP */
+	ck_assert_int_eq(exp_params_parse(&p, "", "100", "20", NULL, 0), 0);
+	ck_assert_uint_eq(p.ps_ns, 20 * MS);
+	ck_assert_int_eq(exp_mode_parse("static"), EXP_STATIC);
+	ck_assert_int_eq(exp_mode_parse("x"), -1);
+	ck_assert_int_eq(exp_mode_parse(NULL), -1);
+	ck_assert_str_eq(exp_mode_name(EXP_DISTRIBUTED), "distributed");
+	ck_assert_str_eq(exp_mode_name(9), "?");
+}
+END_TEST
+
+START_TEST(parse_bad_values_fall_back_with_a_message)
+{
+	struct exp_params p;
+	char msg[256];
+
+	ck_assert_int_eq(exp_params_parse(&p, "gang", "abc", "80", msg,
+					  sizeof(msg)), 2);
+	ck_assert_int_eq(p.mode, EXP_STATIC);
+	ck_assert_uint_eq(p.ip_ns, 100 * MS);
+	ck_assert_uint_eq(p.ps_ns, 80 * MS);
+	ck_assert_ptr_nonnull(strstr(msg, "COPVM_EXP_MODE \"gang\""));
+	ck_assert_ptr_nonnull(strstr(msg, "COPVM_EXP_IP_MS \"abc\""));
+	/* out of range, trailing junk, negative, PS not below IP */
+	ck_assert_int_eq(exp_params_parse(&p, NULL, "5", NULL, msg,
+					  sizeof(msg)), 1);
+	ck_assert_uint_eq(p.ip_ns, 100 * MS);
+	ck_assert_int_eq(exp_params_parse(&p, NULL, "20000", NULL, NULL, 0), 1);
+	ck_assert_int_eq(exp_params_parse(&p, NULL, "100ms", NULL, NULL, 0), 1);
+	ck_assert_int_eq(exp_params_parse(&p, NULL, "200", "200", msg,
+					  sizeof(msg)), 1);
+	ck_assert_uint_eq(p.ip_ns, 200 * MS);
+	ck_assert_uint_eq(p.ps_ns, 160 * MS);
+	ck_assert_ptr_nonnull(strstr(msg, "COPVM_EXP_PS_MS \"200\""));
+	ck_assert_ptr_nonnull(strstr(msg, "160 ms"));
+	ck_assert_int_eq(exp_params_parse(&p, NULL, NULL, "-3", NULL, 0), 1);
+	ck_assert_uint_eq(p.ps_ns, 80 * MS);
+	ck_assert_int_eq(exp_params_parse(&p, NULL, NULL, "0", NULL, 0), 1);
+	/* a tiny message buffer is not overrun */
+	ck_assert_int_eq(exp_params_parse(&p, "x", "y", "z", msg, 8), 3);
+	ck_assert_uint_eq(strlen(msg), 7);
+}
+END_TEST
+
+static Suite *exp_model_suite(void)
+{
+	Suite *s = suite_create("exp_model");
+	TCase *tc = tcase_create("slots");
+
+	tcase_add_test(tc, defaults_are_the_thesis_exp);
+	tcase_add_test(tc, static_slots_and_boundaries);
+	tcase_add_test(tc, slot_walk_alternates_with_the_right_lengths);
+	tcase_add_test(tc, balanced_adjusts_ps_to_the_load);
+	tcase_add_test(tc, adjusted_ps_is_clamped);
+	tcase_add_test(tc, static_and_balanced_hosts_are_in_phase);
+	tcase_add_test(tc, distributed_hosts_have_their_own_phases);
+	tcase_add_test(tc, small_times_and_odd_ps_do_not_break);
+	tcase_add_test(tc, load_smoothing);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("settings");
+	tcase_add_test(tc, parse_good_values);
+	tcase_add_test(tc, parse_bad_values_fall_back_with_a_message);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(exp_model_suite());
+	int failed;
+
+	srunner_set_fork_status(sr, CK_FORK);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
