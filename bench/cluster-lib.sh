@@ -205,7 +205,7 @@ bc_env() {
 	local model p
 	case $(bc_kind "$1") in
 	stock)
-		echo "$unset -u COPVM_PVMD -u COPVM_PVMGS $common
+		echo "$unset -u COPVM_PVMD -u COPVM_PVMGS -u COPVM_INTERVAL_MS $common
 			NETNS_SIDE=$BC_W/side/stock PVM_RSH=$BC_RSH
 			PVM_ALLOW_ROOT=1 PVM_ROOT=$STOCK_ROOT
 			LD_LIBRARY_PATH=$BC_STOCK_LIBDIR" ;;
@@ -222,7 +222,7 @@ bc_env() {
 			${BC_AGENT_SOCK:+COPVM_AGENT_SOCK=$BC_AGENT_SOCK}
 			${BC_TRACE:+COPVM_COSCHED_TRACE=$BC_TRACE}" ;;
 	*)
-		echo "$unset -u LD_LIBRARY_PATH $common NETNS_SIDE=$BC_W/side/local" ;;
+		echo "$unset -u LD_LIBRARY_PATH -u COPVM_INTERVAL_MS $common NETNS_SIDE=$BC_W/side/local" ;;
 	esac
 }
 
