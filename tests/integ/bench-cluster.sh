@@ -179,6 +179,9 @@ expand_systems() {
 jobname() { [ "$1" = 1 ] && echo main || echo "main$1"; }
 
 [ "$(id -u)" = 0 ] || { bc_log "SKIP: bench-cluster.sh needs root"; exit 77; }
+for p in ${plist//,/ }; do
+	bc_kind "pre$p" >/dev/null || bc_die "-P $p: P is a number from 0 to 1"
+done
 syslist=$(expand_systems)
 for s in $syslist; do
 	case $(bc_kind "$s") in
@@ -187,9 +190,6 @@ for s in $syslist; do
 	esac
 done
 [ -n "$syslist" ] || bc_die "no system"
-for p in ${plist//,/ }; do
-	bc_kind "pre$p" >/dev/null || bc_die "-P $p: P is a number from 0 to 1"
-done
 case $backend in
 auto | none | self | agent) ;;
 *) bc_die "-B $backend: auto, none, self or agent" ;;
