@@ -12,12 +12,25 @@
 # multi-host virtual machines.
 #
 # Each run ("cell") starts a fresh virtual machine of one system (stock
-# or copvm), adds the other nodes, starts k local jobs per node, runs one
+# PVM, or copvm with one coscheduling model: bc_kind), adds the other nodes, starts k local jobs per node, runs one
 # benchmark's master on node1, keeps the benchmark running (untimed
 # filler runs) until every node's calcula2 has finished, then halts the
 # machine and kills whatever is left in the namespaces.  Of the k local
 # jobs of a node, one is calcula2 (fixed work; it turns into calcula when
-# done, so the load stays k until the end) and k - 1 are calcula.
+# done, so the load stays k until the end) and k - 1 are calcula; all of
+# them with the same options (BC_LOCAL_OPTS: duty cycle, never yield).
+#
+# The copvm systems are copvm (the library's default model) and the
+# models lin, imp, hpdt, dyn, pre, dcs and exp, dyn and pre with an
+# optional P (pre0.5: COPVM_MODEL=pre COPVM_P=0.5).  Their settings reach
+# every process of the machine through the environment: bc_env gives
+# them to what runs on node1 (the daemon, the master), the daemon passes
+# its environment to the tasks it spawns and, through PVM_RSH (bench/rsh,
+# then netns/rsh: both keep the environment), to the slave daemons of the
+# other nodes, which pass it to their tasks.  BC_BACKEND (COPVM_BACKEND),
+# BC_AGENT_SOCK (COPVM_AGENT_SOCK, the copvm-agent of the run: one for
+# all nodes, they share the machine) and BC_TRACE (COPVM_COSCHED_TRACE)
+# go the same way.
 #
 # Every process started gets BENCH_CLUSTER_ID=$BC_ID in its environment
 # (the harness itself does not have it): bc_restore finds and kills
@@ -35,6 +48,12 @@ BC_STOCK_PVMD=
 BC_LOCAL_PIDS=
 BC_KEEP=
 BC_RESTORED=0
+BC_LOCAL_OPTS=
+BC_BACKEND=
+BC_AGENT_PID=
+BC_AGENT_SOCK=
+BC_AGENT_NOTE=
+BC_TRACE=
 
 bc_log() { printf '%s\n' "$*" >&2; }
 bc_die() { bc_log "bench-cluster: $*"; exit 1; }
@@ -116,6 +135,7 @@ bc_restore() {
 	[ "$BC_RESTORED" = 1 ] && return 0
 	BC_RESTORED=1
 	trap '' INT TERM HUP
+	bc_agent_stop
 	for p in $(jobs -p); do
 		kill -KILL "$p" 2>/dev/null
 	done
@@ -137,29 +157,126 @@ bc_restore() {
 
 # ---- running things on nodes ----
 
-# The environment (env(1) arguments) of system $1: stock, copvm, or
-# local (a local job: no PVM at all).  Unsets come first: env stops
-# reading options at the first NAME=VALUE.
+# ---- systems ----
+
+# bc_model SYS: the COPVM_MODEL of a copvm system (empty for copvm, the
+# library's default); fails for a name that is no system.
+bc_model() {
+	case $1 in
+	copvm) echo "" ;;
+	lin | imp | hpdt | dcs | exp | dyn | pre) echo "$1" ;;
+	dyn* | pre*) bc_pval "$1" >/dev/null && echo "${1:0:3}" ;;
+	*) return 1 ;;
+	esac
+}
+
+# bc_pval SYS: the P of dynP/preP (0..1), empty for plain dyn and pre.
+bc_pval() {
+	local p
+	case $1 in
+	dyn | pre) echo "" ;;
+	dyn* | pre*)
+		p=${1:3}
+		[[ $p =~ ^(0|1|0?\.[0-9]+|1\.0*)$ ]] || return 1
+		echo "$p" ;;
+	*) echo "" ;;
+	esac
+}
+
+# bc_kind SYS: stock, copvm (every copvm system) or local; fails for an
+# unknown name.
+bc_kind() {
+	case $1 in
+	stock | local) echo "$1" ;;
+	*) bc_model "$1" >/dev/null && echo copvm ;;
+	esac
+}
+
+# The environment (env(1) arguments) of system $1: stock, a copvm system,
+# or local (a local job: no PVM at all).  Unsets come first: env stops
+# reading options at the first NAME=VALUE.  COPVM_INTERVAL_MS, if the
+# harness has it, is passed on to every copvm system.
 bc_env() {
 	local unset="-u PVM_ARCH -u PVM_EXPORT -u PVM_DPATH -u PVM_DEBUGGER
-		-u PVM_VMID -u LD_PRELOAD -u PVM_TMP"
+		-u PVM_VMID -u LD_PRELOAD -u PVM_TMP -u COPVM_MODEL -u COPVM_P
+		-u COPVM_BACKEND -u COPVM_AGENT_SOCK -u COPVM_COSCHED_TRACE"
 	local common="BENCH_CLUSTER_ID=$BC_ID NETNS_MAP=${NETNS_MAP:-}
 		NETNS_RSH=$BC_NETNS_RSH BENCH_CPUMAP=$BC_W/cpumap LC_ALL=C"
-	case $1 in
+	local model p
+	case $(bc_kind "$1") in
 	stock)
-		echo "$unset -u COPVM_PVMD -u COPVM_PVMGS $common
+		echo "$unset -u COPVM_PVMD -u COPVM_PVMGS -u COPVM_INTERVAL_MS $common
 			NETNS_SIDE=$BC_W/side/stock PVM_RSH=$BC_RSH
 			PVM_ALLOW_ROOT=1 PVM_ROOT=$STOCK_ROOT
 			LD_LIBRARY_PATH=$BC_STOCK_LIBDIR" ;;
 	copvm)
+		model=$(bc_model "$1")
+		p=$(bc_pval "$1")
 		echo "$unset -u PVM_ROOT $common
 			NETNS_SIDE=$BC_W/side/copvm PVM_RSH=$BC_RSH
 			PVM_ALLOW_ROOT=1 COPVM_PVMD=$BC_B/daemon/pvmd
 			COPVM_PVMGS=$BC_B/group/pvmgs
-			LD_LIBRARY_PATH=$BC_B/lib/.libs:$BC_B/group/.libs" ;;
+			LD_LIBRARY_PATH=$BC_B/lib/.libs:$BC_B/group/.libs
+			${model:+COPVM_MODEL=$model} ${p:+COPVM_P=$p}
+			${BC_BACKEND:+COPVM_BACKEND=$BC_BACKEND}
+			${BC_AGENT_SOCK:+COPVM_AGENT_SOCK=$BC_AGENT_SOCK}
+			${BC_TRACE:+COPVM_COSCHED_TRACE=$BC_TRACE}" ;;
 	*)
-		echo "$unset -u LD_LIBRARY_PATH $common NETNS_SIDE=$BC_W/side/local" ;;
+		echo "$unset -u LD_LIBRARY_PATH -u COPVM_INTERVAL_MS $common NETNS_SIDE=$BC_W/side/local" ;;
 	esac
+}
+
+# ---- the boost agent ----
+
+# bc_agent_start BIN: one copvm-agent for the whole run (as root, in the
+# machine's namespaces: the nodes share this kernel, so one agent serves
+# every node; a Unix socket bound to a path is reachable from every
+# network namespace).  Sets BC_AGENT_SOCK; on failure returns 1 with
+# BC_AGENT_NOTE saying why.
+bc_agent_start() {
+	local bin=$1 i
+	BC_AGENT_SOCK=
+	if [ ! -x "$bin" ]; then
+		BC_AGENT_NOTE="$bin is not built"
+		return 1
+	fi
+	env BENCH_CLUSTER_ID="$BC_ID" "$bin" -f -s "$BC_W/agent.sock" \
+		</dev/null >"$BC_W/agent.log" 2>&1 9>&- &
+	BC_AGENT_PID=$!
+	for i in $(seq 100); do
+		[ -S "$BC_W/agent.sock" ] && break
+		kill -0 "$BC_AGENT_PID" 2>/dev/null || break
+		sleep 0.05
+	done
+	if [ ! -S "$BC_W/agent.sock" ]; then
+		BC_AGENT_NOTE="copvm-agent did not start: $(head -c 200 "$BC_W/agent.log" | tr '\n' ' ')"
+		bc_agent_stop
+		return 1
+	fi
+	BC_AGENT_SOCK=$BC_W/agent.sock
+	return 0
+}
+
+# bc_agent_alive: the agent still runs (else BC_AGENT_NOTE says so).
+bc_agent_alive() {
+	[ -n "$BC_AGENT_PID" ] && kill -0 "$BC_AGENT_PID" 2>/dev/null && return 0
+	[ -n "$BC_AGENT_NOTE" ] ||
+		BC_AGENT_NOTE="copvm-agent exited: $(tail -c 200 "$BC_W/agent.log" 2>/dev/null | tr '\n' ' ')"
+	return 1
+}
+
+# bc_agent_stop: SIGTERM (it undoes its boosts), then SIGKILL after 2 s.
+bc_agent_stop() {
+	local i
+	[ -n "$BC_AGENT_PID" ] || return 0
+	kill -TERM "$BC_AGENT_PID" 2>/dev/null
+	for i in $(seq 40); do
+		kill -0 "$BC_AGENT_PID" 2>/dev/null || break
+		sleep 0.05
+	done
+	kill -KILL "$BC_AGENT_PID" 2>/dev/null
+	wait "$BC_AGENT_PID" 2>/dev/null
+	BC_AGENT_PID=
 }
 
 # bc_on [-e] [-t SECS] NODE SYSTEM COMMAND: run the shell command on a
@@ -204,7 +321,8 @@ bc_setup_nodes() {
 # node1..nodeNODES; logs go to DIR.  Returns 0, 1 (no daemon: "novm") or
 # 2 (hosts could not be added: "nohosts"); DIR/vm.note says why.
 bc_vm_start() {
-	local sys=$1 n=$2 dir=$3 side=$BC_W/side/$1 i hosts=
+	local sys=$1 n=$2 dir=$3 side i hosts=
+	side=$BC_W/side/$(bc_kind "$sys")
 	rm -rf "$side"
 	for i in $(seq "$n"); do
 		mkdir -p "$side/node$i/home/pvm3/bin/LINUX64" "$side/node$i/tmp"
@@ -229,7 +347,7 @@ bc_vm_start() {
 		fi
 	else
 		# Forks and returns once the daemon is ready.
-		if ! bc_on -t 30 node1 copvm "exec $BC_B/daemon/pvmd" </dev/null \
+		if ! bc_on -t 30 node1 "$sys" "exec $BC_B/daemon/pvmd" </dev/null \
 			>"$dir/pvmd.out" 2>&1 ||
 			[ ! -S "$side/node1/tmp/copvm-$BC_UID/pvmd.sock" ]; then
 			echo "copvm pvmd did not start: $(head -c 200 "$dir/pvmd.out")" >"$dir/vm.note"
@@ -269,18 +387,19 @@ bc_vm_stop() {
 # ---- local jobs ----
 
 # bc_local_start K NODES DIR C2ARGS: K local jobs on each node, the first
-# being calcula2 (with C2ARGS, output DIR/calcula2.nodeI) then calcula.
+# being calcula2 (with C2ARGS, output DIR/calcula2.nodeI) then calcula
+# (with BC_LOCAL_OPTS, calcula2's C2ARGS already have them).
 bc_local_start() {
 	local k=$1 n=$2 dir=$3 units=$4 i j
 	BC_LOCAL_PIDS=
 	[ "$k" -gt 0 ] || return 0
 	for i in $(seq "$n"); do
 		bc_on -e "node$i" local "$BC_B/examples/calcula2 $units \
-			>$dir/calcula2.node$i 2>&1; exec $BC_B/examples/calcula" \
+			>$dir/calcula2.node$i 2>&1; exec $BC_B/examples/calcula $BC_LOCAL_OPTS" \
 			</dev/null >/dev/null 2>&1 &
 		BC_LOCAL_PIDS="$BC_LOCAL_PIDS $!"
 		for j in $(seq 2 "$k"); do
-			bc_on -e "node$i" local "exec $BC_B/examples/calcula" \
+			bc_on -e "node$i" local "exec $BC_B/examples/calcula $BC_LOCAL_OPTS" \
 				</dev/null >/dev/null 2>&1 &
 			BC_LOCAL_PIDS="$BC_LOCAL_PIDS $!"
 		done

@@ -4,34 +4,56 @@
 # tests/integ/bench-cluster.sh) and writes results.md and the PNG plots
 # (through gnuplot) into it.
 #
-# Per benchmark, number of nodes, system (stock, copvm) and number of
-# local jobs per node k, the figure is the median over the repetitions
-# that succeeded.  Tables follow the paper's layout: one column per k,
-# rows for each system's execution time, then Gain = T_stock / T_copvm
-# (stock plays the paper's reference, plain PVM on plain Linux: above 1,
-# copvm is faster) and LO = ET_dedicated / ET_nondedicated of calcula2
-# for each system (1: the local job did not slow down at all).  Runs that
-# failed are counted and their reasons listed under the table, never
-# averaged in.
+# Per benchmark, number of nodes, system and number of local jobs per
+# node k, the figure is the median over the repetitions that succeeded.
+# Tables follow the paper's layout: one column per k, rows for each
+# system's execution time, then the Gains and LO = ET_dedicated /
+# ET_nondedicated of calcula2 for each system (1: the local job did not
+# slow down at all).  Runs that failed are counted and their reasons
+# listed under the table, never averaged in.
 #
-# usage: report.pl [--no-plots] DIR
+# Systems are those of runs.csv, in their order there.  With only stock
+# and copvm (the classic report) there is one Gain = T_stock / T_copvm
+# (stock plays the paper's reference, plain PVM on plain Linux: above 1,
+# copvm is faster).  With coscheduling models (lin, imp, hpdt, dyn, pre,
+# dcs, exp, dynP, preP), each model gets Gain over LIN = T_lin / T_model
+# (the thesis's Gain: the same message passing without coscheduling) and
+# Gain over stock = T_stock / T_model, and a summary names the best model
+# per benchmark at k = 5 (or the largest k run).  Runs of two parallel
+# jobs (bench-cluster.sh -J 2): T is the mean of the two jobs' times, and
+# each job's time has its own row.  COMMS1's round trip of 8 bytes is
+# 2 t(8 B) (t_us.8 is half a round trip).
+#
+# Trace files (bench-cluster.sh -T: logs/<bench>.<system>.k<k>.r<rep>.trace,
+# lines "<ns> <pid> <tid hex> <event> <level> <target tid hex> <F>"): for
+# one cell (--trace-cell BENCH.kK.rR; default: the first benchmark, the
+# first repetition, the largest k), a timeline per copvm system, one row
+# per task, its boost level as steps and its events as points.
+#
+# usage: report.pl [--no-plots] [--trace-cell BENCH.kK.rR] DIR
 # Only core Perl is used (Debian's perl-base), and gnuplot for the plots.
 use strict;
 use warnings;
 
 my $plots = 1;
-if (@ARGV && $ARGV[0] eq '--no-plots') {
-	$plots = 0;
-	shift @ARGV;
+my $trace_cell;
+while (@ARGV && $ARGV[0] =~ /^--/) {
+	my $o = shift @ARGV;
+	if ($o eq '--no-plots') {
+		$plots = 0;
+	} elsif ($o eq '--trace-cell' && @ARGV) {
+		$trace_cell = shift @ARGV;
+	} else {
+		die "usage: report.pl [--no-plots] [--trace-cell BENCH.kK.rR] DIR\n";
+	}
 }
-my $dir = shift @ARGV or die "usage: report.pl [--no-plots] DIR\n";
+my $dir = shift @ARGV or die "usage: report.pl [--no-plots] [--trace-cell BENCH.kK.rR] DIR\n";
 
 my @order = qw(comms1 comms2 synch1 sinring sintree mslave);
 my %title = (comms1 => 'COMMS1 (ping-pong)', comms2 => 'COMMS2 (exchange)',
 	synch1 => 'SYNCH1 (barrier)', sinring => 'sinring (logical ring)',
 	sintree => 'sintree (one to many to one)',
 	mslave => 'master-slave');
-my @systems = qw(stock copvm);
 
 sub read_csv {
 	my ($file) = @_;
@@ -94,6 +116,9 @@ if (defined $ded) {
 	}
 }
 my @metrics = read_csv("$dir/metrics.csv");
+# COMMS1's round trip: t is half of it.
+push @metrics, map { { %$_, metric => 'rtt_us.8', value => 2 * $_->{value} } }
+	grep { $_->{bench} eq 'comms1' && $_->{metric} eq 't_us.8' } @metrics;
 my @settings;
 if (open(my $s, '<', "$dir/settings.txt")) {
 	@settings = grep { /\S/ } map { chomp; $_ } <$s>;
@@ -102,11 +127,14 @@ if (open(my $s, '<', "$dir/settings.txt")) {
 
 # time{bench}{nodes}{sys}{k} = [times of ok runs]; also calcula2 LO,
 # failures, and the metrics of ok runs.
-my (%time, %lo, %fail, %metric, %seen, %ks);
+my (%time, %lo, %fail, %metric, %seen, %ks, @systems, %sysseen);
+my $njobs = 1;
 for my $r (@runs) {
 	my ($bn, $n, $sys, $k) = @$r{qw(bench nodes system k)};
 	$seen{$bn}{$n} = 1;
 	$ks{$k} = 1;
+	push @systems, $sys unless $sysseen{$sys}++;
+	$njobs = $r->{jobs} if ($r->{jobs} // '') =~ /^\d+$/ && $r->{jobs} > $njobs;
 	$time{$bn}{$n}{$sys}{$k} //= [];
 	if ($r->{status} eq 'ok') {
 		push @{$time{$bn}{$n}{$sys}{$k}}, $r->{time_s};
@@ -121,6 +149,12 @@ for my $m (@metrics) {
 		$m->{value};
 }
 my @k = sort { $a <=> $b } keys %ks;
+# The classic report: stock and copvm only (copvm first if alone).
+my $classic = !grep { $_ ne 'stock' && $_ ne 'copvm' } @systems;
+@systems = qw(stock copvm) if $classic;
+my @models = grep { $_ ne 'stock' } @systems;	# the copvm systems
+my $has_lin = grep { $_ eq 'lin' } @systems;
+my $has_stock = grep { $_ eq 'stock' } @systems;
 my @benches = ((grep { $seen{$_} } @order),
 	(sort grep { my $bn = $_; !grep { $_ eq $bn } @order } keys %seen));
 
@@ -135,6 +169,12 @@ sub gain {
 	my ($s, $c) = (tmed($bn, $n, 'stock', $k), tmed($bn, $n, 'copvm', $k));
 	return (defined $s && defined $c && $c > 0) ? $s / $c : undef;
 }
+# gain_of(REF, bench, nodes, SYS, k) = T_REF / T_SYS.
+sub gain_of {
+	my ($ref, $bn, $n, $sys, $k) = @_;
+	my ($r, $c) = (tmed($bn, $n, $ref, $k), tmed($bn, $n, $sys, $k));
+	return (defined $r && defined $c && $c > 0) ? $r / $c : undef;
+}
 sub count_ok {
 	my ($bn, $n, $s, $k) = @_;
 	return scalar @{$time{$bn}{$n}{$s}{$k} // []};
@@ -142,13 +182,19 @@ sub count_ok {
 
 # ---- results.md ----
 open(my $md, '>', "$dir/results.md") or die "report.pl: results.md: $!\n";
-print $md "# Benchmarks on an emulated non-dedicated cluster: stock PVM and copvm\n\n";
+print $md "# Benchmarks on an emulated non-dedicated cluster: stock PVM and copvm",
+	($classic ? '' : "'s coscheduling models"), "\n\n";
 print $md "Settings of this run:\n\n";
 print $md "- $_\n" for @settings;
 print $md "\nFigures are medians over the repetitions that succeeded. ",
 	"k = local jobs (calcula; one of them calcula2) per node. ",
-	"T = the benchmark's own timed part (`time_s`). ",
-	"Gain = T_stock / T_copvm (above 1: copvm faster). ",
+	"T = the benchmark's own timed part (`time_s`)",
+	($njobs > 1 ? ", the mean of the $njobs parallel jobs' times (each job's time has its own row)" : ''),
+	". ",
+	($classic ? "Gain = T_stock / T_copvm (above 1: copvm faster). " :
+		"Gain/LIN = T_lin / T_model (the thesis's Gain: above 1, the model is faster " .
+		"than the same message passing without coscheduling); Gain/stock = " .
+		"T_stock / T_model. "),
 	"LO = ET_dedicated / ET_nondedicated of calcula2, both averaged over the nodes ",
 	"(1: no slowdown)",
 	(defined $ded ? sprintf('; ET_dedicated = %.3f s, the mean over the nodes of ' .
@@ -159,10 +205,84 @@ print $md "\nFigures are medians over the repetitions that succeeded. ",
 my $head = '| | ' . join(' | ', map { "k=$_" } @k) . " |\n" .
 	'|---|' . join('|', map { '---:' } @k) . "|\n";
 
-print $md "## Summary: execution time in seconds, stock / copvm (Gain)\n\n";
-print $md '| benchmark | nodes | ' . join(' | ', map { "k=$_" } @k) . " |\n";
-print $md '|---|---:|' . join('|', map { '---:' } @k) . "|\n";
-for my $bn (@benches) {
+sub btitle { my ($bn) = @_; return $title{$bn} // $bn; }
+# A summary table: one row per benchmark, nodes and system of @$list,
+# cells from $cell->(bench, nodes, system, k).
+sub sys_table {
+	my ($list, $cell) = @_;
+	print $md '| benchmark | nodes | system | ' . join(' | ', map { "k=$_" } @k) . " |\n";
+	print $md '|---|---:|---|' . join('|', map { '---:' } @k) . "|\n";
+	for my $bn (@benches) {
+		for my $n (sort { $a <=> $b } keys %{$seen{$bn}}) {
+			for my $s (@$list) {
+				print $md "| " . btitle($bn) . " | $n | $s | " .
+					join(' | ', map { $cell->($bn, $n, $s, $_) } @k) . " |\n";
+			}
+		}
+	}
+	print $md "\n";
+}
+sub f2 { my ($v) = @_; return defined $v ? sprintf('%.2f', $v) : '–'; }
+
+if (!$classic) {
+	print $md "## Summary: execution time in seconds\n\n";
+	sys_table(\@systems, sub { fmt(tmed(@_)) });
+	if ($has_lin) {
+		print $md "## Summary: Gain over LIN (T_lin / T_model)\n\n";
+		sys_table([grep { $_ ne 'lin' } @systems],
+			sub { my ($bn, $n, $s, $k) = @_; f2(gain_of('lin', $bn, $n, $s, $k)) });
+	}
+	if ($has_stock) {
+		print $md "## Summary: Gain over stock (T_stock / T_model)\n\n";
+		sys_table(\@models,
+			sub { my ($bn, $n, $s, $k) = @_; f2(gain_of('stock', $bn, $n, $s, $k)) });
+	}
+	print $md "## Summary: Local Overhead LO of calcula2\n\n";
+	sys_table(\@systems, sub { f2(lmed(@_)) });
+	if ($seen{comms1}) {
+		print $md "## Summary: COMMS1 round trip of 8 bytes, mean (µs)\n\n";
+		print $md '| nodes | system | ' . join(' | ', map { "k=$_" } @k) . " |\n";
+		print $md '|---:|---|' . join('|', map { '---:' } @k) . "|\n";
+		for my $n (sort { $a <=> $b } keys %{$seen{comms1}}) {
+			for my $s (@systems) {
+				print $md "| $n | $s | " . join(' | ',
+					map { fmt(mmed('comms1', $n, $s, $_, 'rtt_us.8')) } @k) . " |\n";
+			}
+		}
+		print $md "\n";
+	}
+	# The best copvm system at k = 5 (else the largest k).
+	my ($kb) = grep { $_ == 5 } @k;
+	$kb //= $k[-1];
+	print $md "## Summary: best model at k=$kb\n\n";
+	print $md "The copvm system with the smallest median T at k = $kb",
+		($kb == 5 ? '' : ' (this run has no k = 5: its largest k)'),
+		"; stock is not a model.\n\n";
+	print $md "| benchmark | nodes | best model | T (s) | Gain/LIN | Gain/stock | LO | runner-up |\n";
+	print $md "|---|---:|---|---:|---:|---:|---:|---|\n";
+	for my $bn (@benches) {
+		for my $n (sort { $a <=> $b } keys %{$seen{$bn}}) {
+			my @r = sort { $a->[1] <=> $b->[1] }
+				grep { defined $_->[1] } map { [$_, tmed($bn, $n, $_, $kb)] } @models;
+			if (!@r) {
+				print $md "| " . btitle($bn) . " | $n | – | – | – | – | – | – |\n";
+				next;
+			}
+			my $b = $r[0][0];
+			print $md "| " . btitle($bn) . " | $n | **$b** | " . fmt($r[0][1]) . ' | ' .
+				f2($has_lin ? gain_of('lin', $bn, $n, $b, $kb) : undef) . ' | ' .
+				f2($has_stock ? gain_of('stock', $bn, $n, $b, $kb) : undef) . ' | ' .
+				f2(lmed($bn, $n, $b, $kb)) . ' | ' .
+				(@r > 1 ? "$r[1][0] (" . fmt($r[1][1]) . ' s)' : '–') . " |\n";
+		}
+	}
+	print $md "\n";
+}
+
+print $md "## Summary: execution time in seconds, stock / copvm (Gain)\n\n" if $classic;
+print $md '| benchmark | nodes | ' . join(' | ', map { "k=$_" } @k) . " |\n" if $classic;
+print $md '|---|---:|' . join('|', map { '---:' } @k) . "|\n" if $classic;
+for my $bn ($classic ? @benches : ()) {
 	for my $n (sort { $a <=> $b } keys %{$seen{$bn}}) {
 		my @cells;
 		for my $k (@k) {
@@ -177,11 +297,11 @@ for my $bn (@benches) {
 			unless exists $title{$bn};
 	}
 }
-print $md "\n";
+print $md "\n" if $classic;
 
 # Extra rows per benchmark: [label, metric, unit].
 my %extra = (
-	comms1 => [['r∞ (MB/s)', 'rinf_MBps'], ['n½ (B)', 'nhalf_B'],
+	comms1 => [['round trip, 8 B, mean (µs)', 'rtt_us.8'], ['r∞ (MB/s)', 'rinf_MBps'], ['n½ (B)', 'nhalf_B'],
 		['t0 (µs)', 't0_us'], ['r∞ rel. fit (MB/s)', 'rinf_rel_MBps'],
 		['n½ rel. fit (B)', 'nhalf_rel_B'], ['t0 rel. fit (µs)', 't0_rel_us'],
 		['t(8 B) mean (µs)', 't_us.8'], ['t(8 B) median (µs)', 'tmed_us.8'],
@@ -193,7 +313,7 @@ my %extra = (
 	sintree => [['iteration, 1024 B (ms)', 'iter_ms.1024']],
 	mslave => [['iteration (ms)', 'iter_ms']],
 );
-$extra{comms2} = $extra{comms1};
+$extra{comms2} = [grep { $_->[1] ne 'rtt_us.8' } @{$extra{comms1}}];
 
 for my $bn (@benches) {
 	for my $n (sort { $a <=> $b } keys %{$seen{$bn}}) {
@@ -206,8 +326,25 @@ for my $bn (@benches) {
 				defined $t ? fmt($t) : ($ok ? '–' : 'failed')
 			} @k) . " |\n";
 		}
-		print $md "| Gain | " . join(' | ', map { my $g = gain($bn, $n, $_);
-			defined $g ? sprintf('%.2f', $g) : '–' } @k) . " |\n";
+		for my $s ($njobs > 1 ? @systems : ()) {
+			for my $j (1 .. $njobs) {
+				my @v = map { mmed($bn, $n, $s, $_, "time_s.job$j") } @k;
+				next unless grep { defined } @v;
+				print $md "| T $s job $j (s) | " . join(' | ', map { fmt($_) } @v) . " |\n";
+			}
+		}
+		if ($classic) {
+			print $md "| Gain | " . join(' | ', map { my $g = gain($bn, $n, $_);
+				defined $g ? sprintf('%.2f', $g) : '–' } @k) . " |\n";
+		}
+		for my $s ($has_lin && !$classic ? grep { $_ ne 'lin' } @systems : ()) {
+			print $md "| Gain/LIN $s | " . join(' | ', map {
+				f2(gain_of('lin', $bn, $n, $s, $_)) } @k) . " |\n";
+		}
+		for my $s ($has_stock && !$classic ? @models : ()) {
+			print $md "| Gain/stock $s | " . join(' | ', map {
+				f2(gain_of('stock', $bn, $n, $s, $_)) } @k) . " |\n";
+		}
 		for my $s (@systems) {
 			print $md "| LO $s | " . join(' | ', map { my $l = lmed($bn, $n, $s, $_);
 				defined $l ? sprintf('%.2f', $l) : '–' } @k) . " |\n";
@@ -282,8 +419,9 @@ for my $bn (@benches) {
 		}
 		my @x = sort { $a <=> $b } keys %xs;
 		next unless @x;
-		my @ends = ($k[0]);
-		push @ends, $k[-1] if $k[-1] != $k[0];
+		# Lowest and highest k; with the models, the highest only.
+		my @ends = $classic ? ($k[0]) : ();
+		push @ends, $k[-1] if !@ends || $k[-1] != $k[0];
 		my (@cols, @names);
 		for my $s (@systems) {
 			for my $k (@ends) {
@@ -316,10 +454,49 @@ for my $bn (@benches) {
 	}
 }
 
+# With the models: Gain over LIN and over stock, and LO, per benchmark,
+# one line per system.
+for my $bn ($classic ? () : @benches) {
+	for my $n (sort { $a <=> $b } keys %{$seen{$bn}}) {
+		my $tag = "${bn}_n$n";
+		for my $g (['lin', 'gainlin', 'Gain over LIN = T_lin / T_model'],
+			   ['stock', 'gainstock', 'Gain over stock = T_stock / T_model']) {
+			my ($ref, $file, $what) = @$g;
+			next unless grep { $_ eq $ref } @systems;
+			my @ss = grep { $_ ne $ref } $ref eq 'stock' ? @models : @systems;
+			my @rows = map { my $k = $_; [$k, map { gain_of($ref, $bn, $n, $_, $k) } @ss] } @k;
+			my @ps = map { "'$dir/${file}_$tag.dat' using 1:" . ($_ + 2) .
+				" with linespoints title '$ss[$_]'" }
+				grep { my $i = $_; grep { defined $_->[$i + 1] } @rows } 0 .. $#ss;
+			next unless @ps;
+			dat("${file}_$tag.dat", @rows);
+			$gp .= "set output '$dir/${file}_$tag.png'\nset title '" . btitle($bn) .
+				", $n node(s): $what'\nset xlabel 'local jobs per node (k)'\n" .
+				"set ylabel 'gain'\nunset logscale\nset xrange [-0.5:" . ($k[-1] + 0.5) .
+				"]\nset yrange [0:*]\n" .
+				'plot ' . join(', ', @ps) . ", 1 with lines dashtype 2 title ''\n";
+			push @png, "${file}_$tag.png";
+		}
+		my @rows = map { my $k = $_; [$k, map { lmed($bn, $n, $_, $k) } @systems] } @k;
+		my @ps = map { "'$dir/lo_$tag.dat' using 1:" . ($_ + 2) .
+			" with linespoints dashtype " . ($systems[$_] eq 'stock' ? 2 : 1) .
+			" title '$systems[$_]'" }
+			grep { my $i = $_; grep { defined $_->[$i + 1] } @rows } 0 .. $#systems;
+		next unless @ps;
+		dat("lo_$tag.dat", @rows);
+		$gp .= "set output '$dir/lo_$tag.png'\nset title '" . btitle($bn) .
+			", $n node(s): Local Overhead LO = ET_dedicated / ET_nondedicated'\n" .
+			"set xlabel 'local jobs per node (k)'\nset ylabel 'LO'\nunset logscale\n" .
+			"set xrange [-0.5:" . ($k[-1] + 0.5) . "]\nset yrange [0:*]\n" .
+			'plot ' . join(', ', @ps) . "\n";
+		push @png, "lo_$tag.png";
+	}
+}
+
 # Gain and LO over k, one line per benchmark (and system for LO).
 my %nodes_all;
 for my $bn (@benches) { $nodes_all{$_} = 1 for keys %{$seen{$bn}}; }
-for my $n (sort { $a <=> $b } keys %nodes_all) {
+for my $n ($classic ? sort { $a <=> $b } keys %nodes_all : ()) {
 	my @bs = grep { $seen{$_}{$n} } @benches;
 	my @g = map { my $k = $_; [$k, map { gain($_, $n, $k) } @bs] } @k;
 	my @gs = map { "'$dir/gain_n$n.dat' using 1:" . ($_ + 2) .
@@ -349,6 +526,105 @@ for my $n (sort { $a <=> $b } keys %nodes_all) {
 			'plot ' . join(', ', @ls) . "\n";
 		push @png, "lo_n$n.png";
 	}
+}
+
+# ---- the coscheduling trace of one cell ----
+# Trace files: logs/<bench>.<system>.k<k>.r<rep>.trace.
+my %traces;	# cell (bench.kK.rR) => {system => file}
+if (opendir(my $ld, "$dir/logs")) {
+	for my $f (readdir $ld) {
+		next unless $f =~ /^(\w+)\.(.+)\.k(\d+)\.r(\d+)\.trace$/;
+		$traces{"$1.k$3.r$4"}{$2} = "$dir/logs/$f";
+	}
+	closedir $ld;
+}
+if (%traces) {
+	my $cell = $trace_cell;
+	if (!defined $cell) {
+		# The first benchmark, the first repetition, the largest k.
+		my @c = sort {
+			my @x = $a =~ /^(\w+)\.k(\d+)\.r(\d+)$/;
+			my @y = $b =~ /^(\w+)\.k(\d+)\.r(\d+)$/;
+			my ($ia) = grep { $benches[$_] eq $x[0] } 0 .. $#benches;
+			my ($ib) = grep { $benches[$_] eq $y[0] } 0 .. $#benches;
+			($ia // 99) <=> ($ib // 99) || $x[2] <=> $y[2] || $y[1] <=> $x[1]
+		} keys %traces;
+		$cell = $c[0];
+	}
+	print $md "## Coscheduling trace: $cell\n\n";
+	my $t = $traces{$cell} // {};
+	my @ts = grep { exists $t->{$_} } @systems;
+	my ($drawn, @empty) = (0);
+	if (!@ts) {
+		print $md "No trace file for $cell (cells with one: ",
+			join(', ', sort keys %traces), ").\n\n";
+	}
+	for my $s (@ts) {
+		my (%first, @ev, $t0, $bad);
+		open(my $f, '<', $t->{$s}) or next;
+		while (my $l = <$f>) {
+			my @w = split ' ', $l;
+			if (@w != 7 || $w[0] !~ /^\d+$/ || $w[4] !~ /^-?\d+$/) {
+				$bad++;
+				next;
+			}
+			push @ev, \@w;
+			$t0 = $w[0] if !defined $t0 || $w[0] < $t0;
+			$first{$w[2]} //= [$w[0], $w[1]];
+		}
+		close $f;
+		if (!@ev) {
+			push @empty, $s . ($bad ? " ($bad malformed lines)" : '');
+			next;
+		}
+		my @tasks = sort { $first{$a}[0] <=> $first{$b}[0] } keys %first;
+		my %row = map { $tasks[$_] => $_ } 0 .. $#tasks;
+		my %kinds;
+		$kinds{$_->[3]}++ for @ev;
+		my @kinds = ((grep { $kinds{$_} } qw(boost unboost peer demote block wake)),
+			(sort grep { !/^(boost|unboost|peer|demote|block|wake)$/ } keys %kinds));
+		print $md "### $s: ", scalar(@ev), " events of ", scalar(@tasks), " tasks",
+			($bad ? ", $bad malformed lines skipped" : ''), "\n\n";
+		print $md '| task (tid, pid) | ' . join(' | ', @kinds) . " |\n";
+		print $md '|---|' . join('|', map { '---:' } @kinds) . "|\n";
+		for my $tid (@tasks) {
+			my %c;
+			$c{$_->[3]}++ for grep { $_->[2] eq $tid } @ev;
+			print $md "| t$tid ($first{$tid}[1]) | " .
+				join(' | ', map { $c{$_} // 0 } @kinds) . " |\n";
+		}
+		print $md "\n";
+		my $tag = "trace_${cell}_$s" =~ s/[^\w.-]/_/gr;
+		$tag =~ s/\./_/g;
+		# Levels: steps per task, y = row + level / 4.
+		open(my $lv, '>', "$dir/$tag.levels.dat") or die "report.pl: $tag: $!\n";
+		for my $tid (@tasks) {
+			for my $e (sort { $a->[0] <=> $b->[0] } grep { $_->[2] eq $tid } @ev) {
+				printf $lv "%.6f %.3f\n", ($e->[0] - $t0) / 1e9, $row{$tid} + $e->[4] / 4;
+			}
+			print $lv "\n\n";
+		}
+		close $lv;
+		my @ps = ("for [i=0:" . $#tasks . "] '$dir/$tag.levels.dat' index i " .
+			"using 1:2 with steps lc rgb 'gray60' notitle");
+		my @pt = (7, 6, 9, 11, 5, 13, 1, 2, 3);
+		for my $i (0 .. $#kinds) {
+			my $kd = $kinds[$i];
+			dat("$tag.$i.dat", map { [sprintf('%.6f', ($_->[0] - $t0) / 1e9),
+				$row{$_->[2]} + $_->[4] / 4] } grep { $_->[3] eq $kd } @ev);
+			push @ps, "'$dir/$tag.$i.dat' using 1:2 with points pt $pt[$i % @pt] ps 0.8 title '$kd'";
+		}
+		$gp .= "set output '$dir/$tag.png'\nset title '$s, $cell: coscheduling events " .
+			"per task (row + level / 4)'\nset xlabel 'seconds since the first event'\n" .
+			"set ylabel ''\nunset logscale\nset xrange [*:*]\nset yrange [-0.5:" .
+			($#tasks + 1) . "]\nset ytics (" .
+			join(', ', map { "'t$tasks[$_]' $_" } 0 .. $#tasks) . ")\n" .
+			'plot ' . join(', ', @ps) . "\nset ytics autofreq\n";
+		push @png, "$tag.png";
+		$drawn++;
+	}
+	print $md "No trace lines, so no timeline, for: ", join(', ', @empty), ".\n\n"
+		if @empty;
 }
 
 if ($plots && @png) {

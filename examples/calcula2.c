@@ -18,10 +18,15 @@
  * CPU (10, 50 and 90 in the experiments); its elapsed time on an idle
  * node is then the work divided by PCT percent.
  *
- * usage: calcula2 [-x factor] [-u units] [-d duty_pct]
+ * -n (never yield) drops the sched_yield() between units: the same fixed
+ * work as a plain busy loop (the harness's -L busy); with -d below 100
+ * the duty-cycle pauses stay.
+ *
+ * usage: calcula2 [-x factor] [-u units] [-d duty_pct] [-n]
  *   -x factor   units = 8000 * factor (e.g. 0.05 for about 4 s)
  *   -u units    the number of units itself
  *   -d pct      CPU duty cycle in percent, 1..100 (default 100)
+ *   -n          never yield between units
  * Output: one line for people, then RESULT elapsed_s, cpu_s and units.
  */
 #include <sched.h>
@@ -41,7 +46,7 @@ static volatile double sink;
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: calcula2 [-x factor] [-u units] [-d duty_pct]\n");
+	fprintf(stderr, "usage: calcula2 [-x factor] [-u units] [-d duty_pct] [-n]\n");
 }
 
 static void pause_for(double seconds)
@@ -60,9 +65,9 @@ int main(int argc, char **argv)
 {
 	long units = DEFAULT_UNITS, u;
 	double duty = 100, start, cpu0, c0, elapsed, cpu;
-	int opt;
+	int opt, busy = 0;
 
-	while ((opt = getopt(argc, argv, "x:u:d:")) != -1) {
+	while ((opt = getopt(argc, argv, "x:u:d:n")) != -1) {
 		switch (opt) {
 		case 'x':
 			units = (long)(DEFAULT_UNITS * atof(optarg) + 0.5);
@@ -72,6 +77,9 @@ int main(int argc, char **argv)
 			break;
 		case 'd':
 			duty = atof(optarg);
+			break;
+		case 'n':
+			busy = 1;
 			break;
 		default:
 			usage();
@@ -90,14 +98,14 @@ int main(int argc, char **argv)
 		sink += bench_fp(UNIT_STEPS);
 		if (duty < 100)
 			pause_for((bench_cputime() - c0) * (100 - duty) / duty);
-		else
+		else if (!busy)
 			sched_yield();
 	}
 	elapsed = bench_now() - start;
 	cpu = bench_cputime() - cpu0;
 
-	printf("calcula2: %ld units at %.0f%% duty in %.3f s (%.3f s of CPU)\n",
-	       units, duty, elapsed, cpu);
+	printf("calcula2: %ld units at %.0f%% duty%s in %.3f s (%.3f s of CPU)\n",
+	       units, duty, busy ? ", never yielding," : "", elapsed, cpu);
 	bench_result(elapsed, "elapsed_s");
 	bench_result(cpu, "cpu_s");
 	bench_result((double)units, "units");

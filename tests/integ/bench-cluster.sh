@@ -1,46 +1,66 @@
 #!/bin/bash
 # bench-cluster.sh - the benchmark suite on an emulated non-dedicated
-# cluster, stock PVM and copvm side by side (docs/benchmarks.md).
+# cluster, stock PVM and copvm's coscheduling models side by side
+# (docs/benchmarks.md).
 #
 # Builds N nodes on this machine (network namespaces, each pinned to its
 # own CPU: bench/cluster-lib.sh), sets kernel.sched_autogroup_enabled to
 # 0, measures calcula2 alone on every node (ET_dedicated), then runs the
 # matrix {repetition} x {benchmark} x {local jobs per node k} x {system},
-# the two systems back to back for each point so that their ratio is
+# the systems back to back for each point so that their ratios are
 # measured side by side.  Each run gets a fresh virtual machine; the same
-# benchmark binaries serve both systems (Debian's libpvm3.so.3 first on
-# LD_LIBRARY_PATH for stock).  A run that fails (for instance copvm
+# benchmark binaries serve every system (Debian's libpvm3.so.3 first on
+# LD_LIBRARY_PATH for stock; the copvm systems differ only in the COPVM_*
+# environment of the daemons and tasks: bench/cluster-lib.sh).  A run that fails (for instance copvm
 # without multi-host support asked for two nodes) is recorded with its
 # reason and the matrix goes on.
 #
 # Writes into the output directory: runs.csv (one line per run), metrics.csv
 # (every RESULT line of every successful run), settings.txt (machine,
 # kernel, parameters), results.md (tables: execution time, Gain =
-# T_stock / T_copvm, LO = ET_dedicated / ET_nondedicated) and PNG plots.
+# T_ref / T_model over LIN and over stock, LO = ET_dedicated /
+# ET_nondedicated) and PNG plots.
 # Whatever happens (end, error, Ctrl-C, SIGTERM), the namespaces, the
 # sysctl and every process it started are cleaned up.
 #
 # usage: tests/integ/bench-cluster.sh [-q] [-n nodes|auto] [-b benchmarks]
-#            [-k ks] [-s systems] [-r reps] [-w seconds] [-d duty]
-#            [-t seconds] [-o dir] [-K]
+#            [-k ks] [-s systems] [-P Ps] [-B backend] [-J jobs] [-r reps]
+#            [-w seconds] [-d duty] [-L kind] [-T] [-t seconds] [-o dir] [-K]
 #   (as root, from the top build directory after `make')
 #   -q        quick mode: comms1 (short lengths) and synch1 (2 tasks),
-#             k = 0,1, one repetition, 1 s of calcula2 work, nodes auto
-#             (under 3 minutes)
+#             k = 0,1, one repetition, 1 s of calcula2 work, nodes auto,
+#             systems stock,lin,imp,hpdt,dyn,pre,dcs,exp (under 6 minutes)
 #   -n nodes  emulated nodes (default 2; auto: 2 if copvm can add a host,
 #             else 1)
 #   -b list   benchmarks, from comms1,comms2,synch1,sinring,sintree,mslave
 #             (default comms1,comms2,synch1,sintree,mslave)
 #   -k list   local jobs per node (default 0-5)
-#   -s list   systems (default stock,copvm)
+#   -s list   systems (default stock,copvm): stock (Debian's PVM), copvm
+#             (copvm, the library's default model) and the models lin,
+#             imp, hpdt, dyn, pre, dcs, exp (COPVM_MODEL); dyn and pre take
+#             a P: pre0, pre0.5, dyn1 (COPVM_P)
+#   -P list   one system per P for every plain dyn and pre of -s
+#             (-s lin,pre -P 0,0.5,1: lin,pre0,pre0.5,pre1)
+#   -B name   COPVM_BACKEND of every copvm system: auto (default), none,
+#             self or agent; agent, or auto when agent/copvm-agent is
+#             built, runs one copvm-agent for the whole run (its socket in
+#             COPVM_AGENT_SOCK); with agent and no agent, the copvm runs
+#             fail (status noagent)
+#   -J jobs   copies of the benchmark's master run at once in the same
+#             virtual machine (1 or 2; default 1): T is their mean
 #   -r reps   repetitions of the whole matrix (default 3)
 #   -w secs   calcula2's work, in seconds of CPU on an idle node (default 4)
-#   -d pct    calcula2's CPU duty cycle (its -d: 10, 50, 90...; default 100)
+#   -d pct    CPU duty cycle of every local job (10, 50, 90...; default 100)
+#   -L kind   local jobs: calcula (default: 10 ms bursts, sched_yield) or
+#             busy (never yield: calcula -n, calcula2 -n)
+#   -T        coscheduling trace: COPVM_COSCHED_TRACE for the copvm systems,
+#             one file per run (logs/<run>.trace), a timeline in the report
 #   -t secs   time limit of one benchmark run (default 900)
 #   -o dir    output directory (default bench-results/<date>-<time>)
 #   -K        keep the work directory (logs of every run)
 # Benchmark arguments can be replaced through BENCH_ARGS_<name>, e.g.
-# BENCH_ARGS_comms1='-m 64k -r 100'.
+# BENCH_ARGS_comms1='-m 64k -r 100'.  COPVM_INTERVAL_MS, if set, is
+# passed on to the copvm systems.
 # Exit status: 0 when the report was written (failed runs included),
 # 1 on an error of the harness, 77 when not root or namespaces are
 # unavailable.
@@ -59,22 +79,32 @@ quick=
 nodes=
 benches=
 klist=
-systems=stock,copvm
+systems=
+plist=
+backend=auto
+njobs=1
 reps=
 work=
 duty=
+lkind=calcula
+trace=
 limit=
 out=
-while getopts qn:b:k:s:r:w:d:t:o:K opt; do
+while getopts qn:b:k:s:P:B:J:r:w:d:L:Tt:o:K opt; do
 	case $opt in
 	q) quick=1 ;;
 	n) nodes=$OPTARG ;;
 	b) benches=$OPTARG ;;
 	k) klist=$OPTARG ;;
 	s) systems=$OPTARG ;;
+	P) plist=$OPTARG ;;
+	B) backend=$OPTARG ;;
+	J) njobs=$OPTARG ;;
 	r) reps=$OPTARG ;;
 	w) work=$OPTARG ;;
 	d) duty=$OPTARG ;;
+	L) lkind=$OPTARG ;;
+	T) trace=1 ;;
 	t) limit=$OPTARG ;;
 	o) out=$OPTARG ;;
 	K) BC_KEEP=1 ;;
@@ -86,9 +116,11 @@ done
 if [ -n "$quick" ]; then
 	: "${nodes:=auto}" "${benches:=comms1,synch1}" "${klist:=0,1}"
 	: "${reps:=1}" "${work:=1}" "${limit:=60}"
+	: "${systems:=stock,lin,imp,hpdt,dyn,pre,dcs,exp}"
 else
 	: "${nodes:=2}" "${benches:=comms1,comms2,synch1,sintree,mslave}"
 	: "${klist:=0-5}" "${reps:=3}" "${work:=4}" "${limit:=900}"
+	: "${systems:=stock,copvm}"
 fi
 [ -n "$out" ] || out=$PWD/bench-results/$(date +%Y%m%d-%H%M%S)
 
@@ -127,7 +159,55 @@ expand() {
 	done
 }
 
+# The systems of -s, plain dyn and pre once per P of -P, each once.
+expand_systems() {
+	local s p
+	for s in ${systems//,/ }; do
+		case $s in
+		dyn | pre)
+			if [ -n "$plist" ]; then
+				for p in ${plist//,/ }; do echo "$s$p"; done
+			else
+				echo "$s"
+			fi ;;
+		*) echo "$s" ;;
+		esac
+	done | awk '!seen[$0]++'
+}
+
+# jobname J: the output name of the J-th copy of a benchmark's master.
+jobname() { [ "$1" = 1 ] && echo main || echo "main$1"; }
+
 [ "$(id -u)" = 0 ] || { bc_log "SKIP: bench-cluster.sh needs root"; exit 77; }
+for p in ${plist//,/ }; do
+	bc_kind "pre$p" >/dev/null || bc_die "-P $p: P is a number from 0 to 1"
+done
+syslist=$(expand_systems)
+for s in $syslist; do
+	case $(bc_kind "$s") in
+	stock | copvm) ;;
+	*) bc_die "unknown system $s (stock, copvm, lin, imp, hpdt, dyn[P], pre[P], dcs, exp)" ;;
+	esac
+done
+[ -n "$syslist" ] || bc_die "no system"
+case $backend in
+auto | none | self | agent) ;;
+*) bc_die "-B $backend: auto, none, self or agent" ;;
+esac
+case $njobs in
+1 | 2) ;;
+*) bc_die "-J $njobs: 1 or 2 jobs" ;;
+esac
+case $lkind in
+calcula) BC_LOCAL_OPTS= ;;
+busy) BC_LOCAL_OPTS=-n ;;
+*) bc_die "-L $lkind: calcula or busy" ;;
+esac
+[ -z "$duty" ] || awk -v d="$duty" 'BEGIN { exit !(d > 0 && d <= 100) }' ||
+	bc_die "-d $duty: a duty cycle from 1 to 100"
+BC_LOCAL_OPTS="${duty:+-d $duty}${duty:+${BC_LOCAL_OPTS:+ }}$BC_LOCAL_OPTS"
+ncopvm=0
+for s in $syslist; do [ "$(bc_kind "$s")" = copvm ] && ncopvm=$((ncopvm + 1)); done
 for b in $(expand "$benches"); do
 	[ -n "$(bench_args "$b")" ] || bc_die "unknown benchmark $b"
 	[ -x "$BC_B/examples/$b" ] || bc_die "$BC_B/examples/$b is missing (run make)"
@@ -166,6 +246,23 @@ bc_setup_nodes "$maxnodes"
 bc_autogroup_off
 start=$(date +%s)
 
+# The boost agent: one for the run, if the copvm systems may use it.
+BC_BACKEND=$backend
+agent_state="not used"
+if [ "$ncopvm" -gt 0 ] && { [ "$backend" = agent ] ||
+	{ [ "$backend" = auto ] && [ -x "$BC_B/agent/copvm-agent" ]; }; }; then
+	if bc_agent_start "$BC_B/agent/copvm-agent"; then
+		agent_state="$BC_B/agent/copvm-agent -f -s $BC_AGENT_SOCK (pid $BC_AGENT_PID)"
+	else
+		agent_state="failed: $BC_AGENT_NOTE"
+		if [ "$backend" = agent ]; then
+			bc_log "bench-cluster: -B agent: $BC_AGENT_NOTE; the copvm runs will fail"
+		else
+			bc_log "bench-cluster: -B auto: $BC_AGENT_NOTE; going on without the agent"
+		fi
+	fi
+fi
+
 if [ "$nodes" = auto ]; then
 	# Two nodes if copvm can add a host and talk across it.
 	mkdir -p "$BC_W/probe"
@@ -184,7 +281,7 @@ if [ "$nodes" = auto ]; then
 fi
 
 units=$(awk -v w="$work" 'BEGIN { u = int(w * 100 + 0.5); print u < 1 ? 1 : u }')
-c2args="-u $units${duty:+ -d $duty}"
+c2args="-u $units${BC_LOCAL_OPTS:+ $BC_LOCAL_OPTS}"
 # ET_dedicated of each node: the smallest of all the measurements made
 # so far (other work on the machine only ever adds to it): several before
 # the matrix, one more before each further repetition.
@@ -221,84 +318,198 @@ bc_log "bench-cluster: ET_dedicated ${ded[*]} s (all: $ded_all)"
 	echo "stock PVM: Debian pvm $(dpkg-query -W -f '${Version}' pvm 2>/dev/null), libraries from $BC_STOCK_LIBDIR"
 	echo "copvm: $(git -C "$BC_SRC" describe --always --dirty 2>/dev/null || echo unknown) ($BC_B)"
 	echo "nodes: $nodes network namespace(s), node i pinned to CPU (i-1) mod $(nproc) (taskset); kernel.sched_autogroup_enabled=0 during the run (was $BC_AUTOGROUP_ORIG)"
-	echo "local jobs: k per node = $klist; one calcula2 $c2args, the others calcula (10 ms bursts, sched_yield)"
+	echo "local jobs: k per node = $klist; one calcula2 $c2args, the others calcula${BC_LOCAL_OPTS:+ $BC_LOCAL_OPTS} ($([ "$lkind" = busy ] && echo 'busy: never yield' || echo '10 ms bursts, sched_yield')${duty:+, $duty% duty cycle})"
+	echo "systems: $(echo $syslist | tr ' ' ,)"
+	for s in $syslist; do
+		[ "$(bc_kind "$s")" = copvm ] || continue
+		echo "system $s: $(bc_env "$s" | tr -s ' \t\n' '\n\n\n' | grep '^COPVM_[A-Z_]*=' |
+			grep -v '^COPVM_PVM' | sed "s|$BC_W|WORK|g" | tr '\n' ' ' | sed 's/ $//')"
+	done
+	[ "$ncopvm" -gt 0 ] && echo "backend: COPVM_BACKEND=$backend; copvm-agent: $agent_state${COPVM_INTERVAL_MS:+; COPVM_INTERVAL_MS=$COPVM_INTERVAL_MS}"
+	echo "parallel jobs: $njobs copy(ies) of the benchmark's master at once"
+	[ -n "$trace" ] && echo "trace: COPVM_COSCHED_TRACE, one file per copvm run (logs/*.trace)"
 	echo "repetitions: $reps; time limit per run: $limit s$([ -n "$quick" ] && echo '; quick mode')"
 	for b in $(expand "$benches"); do echo "$b: $b $(bench_args "$b")"; done
 } >"$out/settings.txt"
 
-echo "bench,system,nodes,k,rep,status,time_s,wall_s,calcula2_s,calcula2_ded_s,lo,note" >"$out/runs.csv"
+echo "bench,system,nodes,k,rep,status,time_s,wall_s,calcula2_s,calcula2_ded_s,lo,note,jobs,job_times_s" >"$out/runs.csv"
 echo "bench,system,nodes,k,rep,metric,value" >"$out/metrics.csv"
 mkdir -p "$out/logs"
 
 now() { date +%s.%N; }
 clean_note() { tr '\n,"' '  ' | tr -s ' ' | cut -c1-160 | sed 's/ *$//'; }
 
+# run_jobs SYSTEM DIR COMMAND: the timed run(s) of the benchmark's master
+# on node1: $njobs copies at once, each with its own output
+# (DIR/$(jobname J).{out,err}); JOB_RC[J] is each one's exit status.
+# With two, a copy that is done runs again, untimed, until the other is
+# done too, so that two programs share the nodes all along.
+run_jobs() {
+	local sys=$1 dir=$2 cmd=$3 j running
+	local -a pid fpid
+	JOB_RC=()
+	if [ "$njobs" = 1 ]; then
+		bc_prog "$sys" "$limit" "$dir/main" "$cmd"
+		JOB_RC[1]=$?
+		return
+	fi
+	for j in $(seq "$njobs"); do
+		bc_prog -b "$sys" "$limit" "$dir/$(jobname "$j")" "$cmd"
+		pid[$j]=$BC_PROG_PID
+	done
+	while :; do
+		running=0
+		for j in $(seq "$njobs"); do
+			[ -n "${pid[$j]}" ] || continue
+			if kill -0 "${pid[$j]}" 2>/dev/null; then
+				running=$((running + 1))
+			else
+				wait "${pid[$j]}"
+				JOB_RC[$j]=$?
+				pid[$j]=
+			fi
+		done
+		[ $running -gt 0 ] || break
+		for j in $(seq "$njobs"); do
+			[ -z "${pid[$j]}" ] && [ "${JOB_RC[$j]}" = 0 ] || continue
+			if [ -n "${fpid[$j]:-}" ]; then
+				kill -0 "${fpid[$j]}" 2>/dev/null && continue
+				wait "${fpid[$j]}"
+			fi
+			bc_prog -b "$sys" "$limit" "$dir/filler$j" "$cmd"
+			fpid[$j]=$BC_PROG_PID
+		done
+		sleep 0.05
+	done
+	for j in $(seq "$njobs"); do
+		[ -n "${fpid[$j]:-}" ] || continue
+		kill -TERM "${fpid[$j]}" 2>/dev/null
+		wait "${fpid[$j]}"
+	done
+}
+
 # run_cell BENCH SYSTEM K REP: one run, one line of runs.csv.
 run_cell() {
 	local b=$1 sys=$2 k=$3 rep=$4 name dir status=ok note= t= wall= c2= lo=
-	local cmd rc t0 i et
+	local cmd rc vmrc t0 i j et kind times= tj jn fp p running
 	name=$b.$sys.k$k.r$rep
 	dir=$BC_W/cells/$name
 	mkdir -p "$dir"
+	kind=$(bc_kind "$sys")
 	cmd="$BC_B/examples/$b $(bench_args "$b")"
-	bc_vm_start "$sys" "$nodes" "$dir"
-	rc=$?
-	if [ $rc -ne 0 ]; then
-		[ $rc = 1 ] && status=novm || status=nohosts
-		note=$(clean_note <"$dir/vm.note")
+	BC_TRACE=
+	if [ -n "$trace" ] && [ "$kind" = copvm ]; then
+		BC_TRACE=$dir/trace
+		: >"$BC_TRACE"
+		chmod 666 "$BC_TRACE"
+	fi
+	if [ "$kind" = copvm ] && [ "$backend" = agent ] && ! bc_agent_alive; then
+		vmrc=3
+		status=noagent
+		note="-B agent: $BC_AGENT_NOTE"
+		echo "$note" >"$dir/vm.note"
 	else
+		bc_vm_start "$sys" "$nodes" "$dir"
+		vmrc=$?
+	fi
+	if [ $vmrc = 1 ] || [ $vmrc = 2 ]; then
+		[ $vmrc = 1 ] && status=novm || status=nohosts
+		note=$(clean_note <"$dir/vm.note")
+	elif [ $vmrc = 0 ]; then
 		bc_local_start "$k" "$nodes" "$dir" "$c2args"
 		t0=$(now)
-		bc_prog "$sys" "$limit" "$dir/main" "$cmd"
-		rc=$?
+		run_jobs "$sys" "$dir" "$cmd"
 		wall=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }')
-		t=$(awk '$1 == "RESULT" && $2 == "time_s" { print $3 }' "$dir/main.out")
-		if [ $rc = 124 ] || [ $rc = 137 ]; then
-			status=timeout
-			note="no result after $limit s"
-		elif [ $rc != 0 ]; then
-			status=fail
-			note="exit $rc: $(tail -n 2 "$dir/main.err" | clean_note)"
-		elif [ -z "$t" ]; then
-			status=noresult
-			note=$(tail -n 2 "$dir/main.err" | clean_note)
+		for j in $(seq "$njobs"); do
+			jn=$(jobname "$j")
+			rc=${JOB_RC[$j]}
+			tj=$(awk '$1 == "RESULT" && $2 == "time_s" { print $3 }' "$dir/$jn.out")
+			times="$times${times:+ }${tj:-–}"
+			p=
+			[ "$njobs" = 1 ] || p="job $j: "
+			[ "$status" = ok ] || continue
+			if [ $rc = 124 ] || [ $rc = 137 ]; then
+				status=timeout
+				note="${p}no result after $limit s"
+			elif [ $rc != 0 ]; then
+				status=fail
+				note="${p}exit $rc: $(tail -n 2 "$dir/$jn.err" | clean_note)"
+			elif [ -z "$tj" ]; then
+				status=noresult
+				note="$p$(tail -n 2 "$dir/$jn.err" | clean_note)"
+			fi
+		done
+		if [ "$status" = ok ]; then
+			if [ "$njobs" = 1 ]; then
+				t=$times
+			else
+				t=$(echo "$times" | awk '{ for (i = 1; i <= NF; i++) s += $i; printf "%.9f", s / NF }')
+			fi
 		fi
 		# Keep the distributed load on until every calcula2 is done:
-		# untimed runs of the same benchmark, the last one cut short.
+		# untimed runs of the same benchmark ($njobs at once), the
+		# last ones cut short.
 		while [ "$status" = ok ] && [ "$k" -gt 0 ] && ! bc_calcula2_done "$nodes" "$dir"; do
 			if awk -v a="$t0" -v b="$(now)" -v l="$limit" 'BEGIN { exit !(b - a > l) }'; then
 				note="calcula2 outlived the time limit"
 				break
 			fi
-			bc_prog -b "$sys" "$limit" "$dir/filler" "$cmd"
-			while kill -0 "$BC_PROG_PID" 2>/dev/null &&
-				! bc_calcula2_done "$nodes" "$dir"; do
+			fp=
+			for j in $(seq "$njobs"); do
+				bc_prog -b "$sys" "$limit" "$dir/filler$j" "$cmd"
+				fp="$fp $BC_PROG_PID"
+			done
+			while ! bc_calcula2_done "$nodes" "$dir"; do
+				running=
+				for i in $fp; do
+					kill -0 "$i" 2>/dev/null && running=1
+				done
+				[ -n "$running" ] || break
 				sleep 0.1
 			done
-			kill -TERM "$BC_PROG_PID" 2>/dev/null
-			wait "$BC_PROG_PID"
-			rc=$?
-			if [ $rc != 0 ] && [ $rc != 124 ] && [ $rc != 143 ] &&
-			   ! bc_calcula2_done "$nodes" "$dir"; then
-				note="a filler run failed"
-				sleep 0.5
-			fi
+			for i in $fp; do
+				kill -TERM "$i" 2>/dev/null
+				wait "$i"
+				rc=$?
+				if [ $rc != 0 ] && [ $rc != 124 ] && [ $rc != 143 ] &&
+				   ! bc_calcula2_done "$nodes" "$dir"; then
+					note="a filler run failed"
+					sleep 0.5
+				fi
+			done
 		done
 		if [ "$status" = ok ] && [ "$k" -gt 0 ] && bc_calcula2_done "$nodes" "$dir"; then
-			local times
-			times=$(bc_calcula2_times "$nodes" "$dir" | tr '\n' ' ')
-			c2=$(echo "$times" | awk '{ for (i = 1; i <= NF; i++) s += $i; printf "%.4f", s / NF }')
+			local ctimes
+			ctimes=$(bc_calcula2_times "$nodes" "$dir" | tr '\n' ' ')
+			c2=$(echo "$ctimes" | awk '{ for (i = 1; i <= NF; i++) s += $i; printf "%.4f", s / NF }')
 			lo=$(awk -v d="$ded_mean" -v e="$c2" 'BEGIN { printf "%.4f", d / e }')
 		fi
 		bc_local_stop
 	fi
-	bc_vm_stop "$sys" "$dir"
+	[ $vmrc = 3 ] || bc_vm_stop "$sys" "$dir"
+	BC_TRACE=
 	cp "$dir/main.out" "$out/logs/$name.out" 2>/dev/null
-	[ "$status" = ok ] || cat "$dir"/*.note "$dir/main.err" "$dir/addhosts.out" \
+	for j in $(seq 2 "$njobs"); do
+		cp "$dir/$(jobname "$j").out" "$out/logs/$name.job$j.out" 2>/dev/null
+	done
+	[ -e "$dir/trace" ] && cp "$dir/trace" "$out/logs/$name.trace"
+	[ "$status" = ok ] || cat "$dir"/*.note "$dir"/main*.err "$dir/addhosts.out" \
 		>"$out/logs/$name.err" 2>/dev/null
-	echo "$b,$sys,$nodes,$k,$rep,$status,$t,$wall,$c2,$ded_mean,$lo,$note" >>"$out/runs.csv"
-	[ "$status" = ok ] && awk -v p="$b,$sys,$nodes,$k,$rep" \
-		'$1 == "RESULT" && NF == 3 { print p "," $2 "," $3 }' "$dir/main.out" >>"$out/metrics.csv"
+	echo "$b,$sys,$nodes,$k,$rep,$status,$t,$wall,$c2,$ded_mean,$lo,$note,$njobs,$times" >>"$out/runs.csv"
+	if [ "$status" = ok ]; then
+		for j in $(seq "$njobs"); do
+			awk -v p="$b,$sys,$nodes,$k,$rep" \
+				'$1 == "RESULT" && NF == 3 { print p "," $2 "," $3 }' \
+				"$dir/$(jobname "$j").out" >>"$out/metrics.csv"
+		done
+		if [ "$njobs" != 1 ]; then
+			j=0
+			for tj in $times; do
+				j=$((j + 1))
+				echo "$b,$sys,$nodes,$k,$rep,time_s.job$j,$tj" >>"$out/metrics.csv"
+			done
+		fi
+	fi
 	if [ -n "$c2" ]; then
 		i=0
 		for et in $(bc_calcula2_times "$nodes" "$dir"); do
@@ -307,14 +518,14 @@ run_cell() {
 		done
 	fi
 	CELL_STATUS=$status
-	CELL_SUMMARY="T=${t:-–} s${lo:+ LO=$lo}${note:+ ($note)}"
+	CELL_SUMMARY="T=${t:-–} s$([ "$njobs" = 1 ] || echo " ($times)")${lo:+ LO=$lo}${note:+ ($note)}"
 }
 
 total=0
 for rep in $(seq "$reps"); do
 	for b in $(expand "$benches"); do
 		for k in $(expand "$klist"); do
-			for sys in $(expand "$systems"); do total=$((total + 1)); done
+			for sys in $syslist; do total=$((total + 1)); done
 		done
 	done
 done
@@ -323,13 +534,13 @@ for rep in $(seq "$reps"); do
 	[ "$rep" -gt 1 ] && measure_dedicated "rep$rep"
 	for b in $(expand "$benches"); do
 		for k in $(expand "$klist"); do
-			for sys in $(expand "$systems"); do
+			for sys in $syslist; do
 				c0=$(date +%s)
 				run_cell "$b" "$sys" "$k" "$rep"
 				done_cells=$((done_cells + 1))
 				el=$(($(date +%s) - start))
 				eta=$((el * (total - done_cells) / done_cells))
-				printf '[%3d/%d %d:%02d, about %d:%02d left] %-7s %-5s k=%d rep %d: %-8s %s (%ds)\n' \
+				printf '[%3d/%d %d:%02d, about %d:%02d left] %-7s %-6s k=%d rep %d: %-8s %s (%ds)\n' \
 					"$done_cells" "$total" $((el / 60)) $((el % 60)) \
 					$((eta / 60)) $((eta % 60)) "$b" "$sys" "$k" "$rep" \
 					"$CELL_STATUS" "$CELL_SUMMARY" $(($(date +%s) - c0)) >&2

@@ -153,4 +153,29 @@ if kill -0 "$pid" 2>/dev/null; then
 else
 	fail "calcula exited"
 fi
+# The harness's -L busy and -d: calcula2 -n never yields, calcula -d 50
+# sleeps between its bursts (voluntary context switches), calcula -n
+# makes no system call once calibrated (strace, when installed).
+out=$("$E/calcula2" -u 3 -n) || fail "calcula2 -n failed"
+echo "$out" | grep -q '^calcula2: 3 units at 100% duty, never yielding,' ||
+	fail "calcula2 -n: $out"
+echo "$out" | grep -q '^RESULT units 3$' || fail "calcula2 -n: not 3 units of work: $out"
+"$E/calcula" -d 50 &
+pid=$!
+sleep 0.2
+v0=$(awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
+sleep 0.5
+v1=$(awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
+kill -KILL "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+[ -n "$v0" ] && [ -n "$v1" ] && [ $((v1 - v0)) -ge 5 ] ||
+	fail "calcula -d 50 did not sleep between bursts (voluntary switches ${v0:-?} -> ${v1:-?})"
+if command -v strace >/dev/null 2>&1; then
+	(timeout -s KILL 1 strace -f -qq -o "$W/calcula-n.strace" "$E/calcula" -n) 2>/dev/null
+	# after the calibration's clock reads (vDSO, not traced): nothing
+	n=$(grep -Ec 'sched_yield|nanosleep' "$W/calcula-n.strace")
+	[ "$n" = 0 ] || fail "calcula -n made $n sched_yield/nanosleep calls"
+	(timeout -s KILL 1 strace -f -qq -o "$W/calcula.strace" "$E/calcula") 2>/dev/null
+	grep -q sched_yield "$W/calcula.strace" || fail "plain calcula never called sched_yield"
+fi
 integ_finish

@@ -3,15 +3,23 @@
 # and leaves the machine as it found it.  Not a measurement: the figures
 # are not looked at, only the shape of what is written.
 #
-# 1. The quick mode (bench-cluster.sh -q) runs to the end, and while it
-#    runs kernel.sched_autogroup_enabled is 0.  Afterwards: runs.csv has
-#    the documented columns, a line per run of the matrix, known status
-#    words, numbers where numbers belong, and every stock run succeeded
-#    (stock PVM is the reference: if it fails, the harness is broken);
-#    metrics.csv has RESULT figures of the successful runs; settings.txt
-#    names the kernel; dedicated.csv has the times of calcula2 alone; results.md has the summary table and a section per
-#    benchmark; the PNG plots exist and are PNG files.
-# 2. The harness is interrupted (SIGTERM) in the middle of a run, once its
+# 1. The quick mode (bench-cluster.sh -q -T) runs to the end, and while
+#    it runs kernel.sched_autogroup_enabled is 0.  Afterwards: runs.csv
+#    has the documented columns, a line per run of the matrix (stock and
+#    every coscheduling model: lin, imp, hpdt, dyn, pre, dcs, exp), known
+#    status words, numbers where numbers belong, and every run of every
+#    system succeeded; metrics.csv has RESULT figures of the successful
+#    runs; settings.txt names the kernel and each model's COPVM_MODEL;
+#    dedicated.csv has the times of calcula2 alone; every copvm run left
+#    its trace file; results.md has the summaries (execution time, Gain
+#    over LIN with a row per system, Gain over stock, best model), a
+#    section per benchmark and the trace section (a timeline or "no trace
+#    lines"); the PNG plots exist and are PNG files.  The same results
+#    with lin renamed copvm give the classic stock/copvm report.
+# 2. Two parallel jobs (-J 2) with busy local jobs at a 50% duty cycle
+#    (-L busy -d 50): each run has both jobs' times and their mean, the
+#    report has a row per job, the local jobs ran as calcula -d 50 -n.
+# 3. The harness is interrupted (SIGTERM) in the middle of a run, once its
 #    namespaces, daemons and local jobs exist.
 # After each: no namespace of the harness is left (ip netns, /etc/netns),
 # the sysctl has its old value, no process carries the harness's marker
@@ -19,7 +27,8 @@
 # directory is gone.
 #
 # Needs root (namespaces, the sysctl): exit 77 otherwise, and only then.
-# Exit status 0 (pass), 1 (fail).  Takes well under 3 minutes.
+# Exit status 0 (pass), 1 (fail).  About a minute here (the quick mode
+# must stay under 6).
 set -u
 top_srcdir=$(cd "${srcdir:-.}" && pwd)
 HARNESS=$top_srcdir/tests/integ/bench-cluster.sh
@@ -85,9 +94,9 @@ wait_sysctl_zero() {
 # ---- 1. the quick mode ----
 out=$T/quick
 start=$(date +%s)
-"$HARNESS" -q -o "$out" >"$T/quick.stdout" 2>"$T/quick.log" &
+"$HARNESS" -q -T -o "$out" >"$T/quick.stdout" 2>"$T/quick.log" &
 pid=$!
-watchdog "$pid" 170
+watchdog "$pid" 420
 wait_sysctl_zero "$pid"
 wait "$pid"
 rc=$?
@@ -99,28 +108,39 @@ if [ $rc != 0 ]; then
 fi
 check_restored "$pid" "$T/quick.log"
 
-header="bench,system,nodes,k,rep,status,time_s,wall_s,calcula2_s,calcula2_ded_s,lo,note"
+header="bench,system,nodes,k,rep,status,time_s,wall_s,calcula2_s,calcula2_ded_s,lo,note,jobs,job_times_s"
+SYSTEMS="stock lin imp hpdt dyn pre dcs exp"
 if [ ! -s "$out/runs.csv" ]; then
 	fail "no runs.csv"
 else
 	[ "$(head -n 1 "$out/runs.csv")" = "$header" ] ||
 		fail "runs.csv header: $(head -n 1 "$out/runs.csv")"
-	# comms1, synch1 x k = 0, 1 x stock, copvm x 1 repetition.
-	[ "$(($(wc -l <"$out/runs.csv") - 1))" = 8 ] ||
-		fail "runs.csv has $(($(wc -l <"$out/runs.csv") - 1)) runs, not 8"
+	# comms1, synch1 x k = 0, 1 x 8 systems x 1 repetition.
+	[ "$(($(wc -l <"$out/runs.csv") - 1))" = 32 ] ||
+		fail "runs.csv has $(($(wc -l <"$out/runs.csv") - 1)) runs, not 32"
 	awk -F, 'NR > 1 {
 		num = "^[0-9]+(\\.[0-9]+)?$"
-		if (NF != 12) { print "line " NR ": " NF " fields"; next }
+		if (NF != 14) { print "line " NR ": " NF " fields"; next }
 		if ($1 !~ /^(comms1|synch1)$/) print "line " NR ": benchmark " $1
-		if ($2 !~ /^(stock|copvm)$/) print "line " NR ": system " $2
+		if ($2 !~ /^(stock|lin|imp|hpdt|dyn|pre|dcs|exp)$/) print "line " NR ": system " $2
 		if ($3 !~ /^[12]$/ || $4 !~ /^[01]$/ || $5 != 1) print "line " NR ": nodes/k/rep"
-		if ($6 !~ /^(ok|fail|timeout|novm|nohosts|noresult)$/) print "line " NR ": status " $6
+		if ($6 !~ /^(ok|fail|timeout|novm|nohosts|noresult|noagent)$/) print "line " NR ": status " $6
 		if ($6 == "ok" && $7 !~ num) print "line " NR ": time_s " $7
 		if ($6 == "ok" && $4 == 1 && $11 !~ num) print "line " NR ": lo " $11
 		if ($10 !~ num) print "line " NR ": calcula2_ded_s " $10
-		if ($2 == "stock" && $6 != "ok") print "line " NR ": a stock run failed: " $12
+		if ($13 != 1 || ($6 == "ok" && $14 != $7)) print "line " NR ": jobs " $13 ", " $14
+		if ($6 != "ok") print "line " NR ": a " $2 " run failed: " $6 " " $12
 	}' "$out/runs.csv" >"$T/csv.errors"
 	[ -s "$T/csv.errors" ] && fail "runs.csv: $(tr '\n' ';' <"$T/csv.errors")"
+	# every system, every benchmark and k: a result
+	for sys in $SYSTEMS; do
+		for b in comms1 synch1; do
+			for k in 0 1; do
+				grep -Eq "^$b,$sys,[12],$k,1,ok,[0-9]" "$out/runs.csv" ||
+					fail "no result of $b on $sys with k=$k"
+			done
+		done
+	done
 fi
 if [ ! -s "$out/metrics.csv" ]; then
 	fail "no metrics.csv"
@@ -134,6 +154,14 @@ else
 	done
 fi
 grep -q '^kernel: ' "$out/settings.txt" 2>/dev/null || fail "settings.txt names no kernel"
+for sys in lin imp hpdt dyn pre dcs exp; do
+	grep -q "^system $sys: COPVM_MODEL=$sys COPVM_BACKEND=auto" "$out/settings.txt" 2>/dev/null ||
+		fail "settings.txt gives no COPVM_MODEL=$sys for $sys"
+	for c in comms1.$sys.k0 comms1.$sys.k1 synch1.$sys.k0 synch1.$sys.k1; do
+		[ -e "$out/logs/$c.r1.trace" ] || fail "no trace file logs/$c.r1.trace"
+	done
+done
+ls "$out"/logs/*.stock.*.trace >/dev/null 2>&1 && fail "stock runs got trace files"
 [ "$(head -n 1 "$out/dedicated.csv" 2>/dev/null)" = "measurement,node,elapsed_s" ] &&
 	grep -Eq '^start1,node1,[0-9.]+$' "$out/dedicated.csv" ||
 	fail "dedicated.csv is missing or malformed"
@@ -141,17 +169,36 @@ md=$out/results.md
 if [ ! -s "$md" ]; then
 	fail "no results.md"
 else
-	grep -q '^## Summary' "$md" || fail "results.md: no summary"
-	grep -q '^| benchmark | nodes | k=0 | k=1 |$' "$md" || fail "results.md: no table header"
-	grep -q '^|---|---:|---:|---:|$' "$md" || fail "results.md: no table separator"
-	grep -Eq '^\| COMMS1 \(ping-pong\) \| [12] \| [0-9.]+ / ' "$md" || fail "results.md: no COMMS1 row"
-	grep -Eq '^\| SYNCH1 \(barrier\) \| [12] \| [0-9.]+ / ' "$md" || fail "results.md: no SYNCH1 row"
+	for h in 'execution time in seconds' 'Gain over LIN (T_lin / T_model)' \
+		'Gain over stock (T_stock / T_model)' 'best model at k=1'; do
+		grep -qF "## Summary: $h" "$md" || fail "results.md: no summary '$h'"
+	done
+	grep -q '^| benchmark | nodes | system | k=0 | k=1 |$' "$md" || fail "results.md: no table header"
+	grep -q '^|---|---:|---|---:|---:|$' "$md" || fail "results.md: no table separator"
+	# the Gain-over-LIN summary: a row per system but lin, per benchmark
+	sed -n '/^## Summary: Gain over LIN/,/^## [^S]/p' "$md" | sed -n '3,/^$/p' >"$T/gainlin.md"
+	for sys in stock imp hpdt dyn pre dcs exp; do
+		for b in 'COMMS1 \(ping-pong\)' 'SYNCH1 \(barrier\)'; do
+			grep -Eq "^\| $b \| [12] \| $sys \| [0-9.]+ \| [0-9.]+ \|$" "$T/gainlin.md" ||
+				fail "results.md: no Gain-over-LIN row for $sys"
+		done
+	done
+	grep -q '| lin |' "$T/gainlin.md" && fail "results.md: lin has a Gain over itself"
+	grep -Eq '^\| COMMS1 \(ping-pong\) \| [12] \| \*\*(lin|imp|hpdt|dyn|pre|dcs|exp)\*\* \| [0-9.]+ \|' "$md" ||
+		fail "results.md: no best model for COMMS1"
 	grep -Eq '^## COMMS1 \(ping-pong\), [12] nodes?$' "$md" || fail "results.md: no COMMS1 section"
-	grep -Eq '^\| Gain \|' "$md" || fail "results.md: no Gain row"
+	grep -Eq '^\| Gain/LIN pre \| [0-9.]+ \| [0-9.]+ \|$' "$md" || fail "results.md: no Gain/LIN row"
+	grep -Eq '^\| Gain/stock lin \| [0-9.]+ \| [0-9.]+ \|$' "$md" || fail "results.md: no Gain/stock row"
 	grep -Eq '^\| LO stock \| – \| [0-9.]+ \|$' "$md" || fail "results.md: no LO row"
+	grep -Eq '^\| round trip, 8 B, mean \(µs\) exp \| [0-9.]+ \| [0-9.]+ \|$' "$md" ||
+		fail "results.md: no COMMS1 8-byte round trip"
+	grep -q '^## Coscheduling trace: comms1\.k1\.r1$' "$md" || fail "results.md: no trace section"
+	grep -Eq '^(No trace lines, so no timeline, for: |### [a-z]+: [0-9]+ events of )' "$md" ||
+		fail "results.md: the trace section says nothing"
 fi
 pngs=$(ls "$out"/*.png 2>/dev/null)
-for p in time_comms1 time_synch1 length_comms1 barrier_synch1 lo; do
+for p in time_comms1 time_synch1 length_comms1 barrier_synch1 gainlin_comms1 \
+	gainstock_synch1 lo_comms1; do
 	ls "$out/${p}"_n*.png >/dev/null 2>&1 || fail "no ${p}_n*.png"
 done
 for p in $pngs; do
@@ -160,7 +207,58 @@ for p in $pngs; do
 	grep -qF "($(basename "$p"))" "$md" || fail "results.md does not show $(basename "$p")"
 done
 
-# ---- 2. interrupted in the middle of a run ----
+# The classic report: only stock and copvm (here lin renamed).
+mkdir -p "$T/classic"
+for f in runs.csv metrics.csv dedicated.csv settings.txt; do
+	awk -F, 'NR == 1 || $2 == "stock" || $2 == "lin"' "$out/$f" 2>/dev/null |
+		sed 's/^\([a-z0-9]*\),lin,/\1,copvm,/' >"$T/classic/$f"
+done
+if perl "$top_srcdir/bench/report.pl" --no-plots "$T/classic" >/dev/null; then
+	md=$T/classic/results.md
+	grep -q '^## Summary: execution time in seconds, stock / copvm (Gain)$' "$md" ||
+		fail "classic report: no summary"
+	grep -q '^| benchmark | nodes | k=0 | k=1 |$' "$md" || fail "classic report: no table header"
+	grep -Eq '^\| COMMS1 \(ping-pong\) \| [12] \| [0-9.]+ / [0-9.]+ \([0-9.]+\) \|' "$md" ||
+		fail "classic report: no COMMS1 row"
+	grep -Eq '^\| Gain \| [0-9.]+ \| [0-9.]+ \|$' "$md" || fail "classic report: no Gain row"
+	grep -q 'Gain/LIN' "$md" && fail "classic report: Gain over LIN without lin"
+else
+	fail "report.pl failed on stock and copvm alone"
+fi
+
+# ---- 2. two parallel jobs, busy local jobs at 50% ----
+out=$T/jobs
+"$HARNESS" -q -n 1 -b synch1 -k 1 -s stock,pre0.5 -J 2 -L busy -d 50 \
+	-o "$out" >/dev/null 2>"$T/jobs.log" &
+pid=$!
+watchdog "$pid" 120
+wait "$pid"
+rc=$?
+kill "$dog" 2>/dev/null
+[ $rc = 0 ] || fail "bench-cluster.sh -J 2 exited with $rc: $(tail -n 3 "$T/jobs.log")"
+check_restored "$pid" "$T/jobs.log"
+awk -F, 'NR > 1 {
+	if ($6 != "ok") { print $2 ": " $6 " " $12; next }
+	if ($13 != 2) print $2 ": jobs " $13
+	split($14, t, " ")
+	if (!(t[1] > 0 && t[2] > 0)) print $2 ": job times " $14
+	else if ((t[1] + t[2]) / 2 - $7 > 1e-6 || $7 - (t[1] + t[2]) / 2 > 1e-6)
+		print $2 ": time_s " $7 " is not the mean of " $14
+	n++
+} END { if (n != 2) print n " runs, not 2" }' "$out/runs.csv" >"$T/jobs.errors" 2>&1
+[ -s "$T/jobs.errors" ] && fail "-J 2 runs.csv: $(tr '\n' ';' <"$T/jobs.errors")"
+for j in 1 2; do
+	grep -Eq "^synch1,pre0.5,1,1,1,time_s.job$j,[0-9.]+$" "$out/metrics.csv" 2>/dev/null ||
+		fail "-J 2: metrics.csv has no time_s.job$j"
+	grep -Eq "^\| T stock job $j \(s\) \| [0-9.]+ \|$" "$out/results.md" 2>/dev/null ||
+		fail "-J 2: results.md has no row for job $j"
+done
+grep -q '^local jobs: .*calcula2 -u 100 -d 50 -n, the others calcula -d 50 -n (busy' \
+	"$out/settings.txt" 2>/dev/null || fail "-L busy -d 50: settings.txt: $(grep '^local' "$out/settings.txt")"
+grep -q '^system pre0.5: COPVM_MODEL=pre COPVM_P=0.5 ' "$out/settings.txt" 2>/dev/null ||
+	fail "pre0.5: no COPVM_P=0.5 in settings.txt"
+
+# ---- 3. interrupted in the middle of a run ----
 # A SYNCH1 run long enough to be caught: wait until its master runs
 # (the namespace, the daemon and a local job exist by then).
 out=$T/interrupted
