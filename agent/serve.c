@@ -38,6 +38,7 @@ static struct conn conns[AGENT_MAX_TASKS];
 static int nconns_hi;		/* slots below this may be in use */
 static int epfd = -1, tfd = -1;
 static uint32_t caps;
+static uint64_t sample_at;	/* next budget sample; 0: none due */
 
 static void stat_add(uint64_t *c)
 {
@@ -396,7 +397,9 @@ static int serve_one(int ci)
 				close(fds[k]);
 		}
 	}
-	if ((size_t)n != sizeof(rq) || (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC)))
+	/* MSG_CTRUNC is no error: the kernel closes descriptors that did
+	 * not fit, and the credentials always come first. */
+	if ((size_t)n != sizeof(rq) || (mh.msg_flags & MSG_TRUNC))
 		st = -EBADMSG;
 	else if (rq.version != AGENT_PROTO_VERSION)
 		st = -EPROTONOSUPPORT;
@@ -460,8 +463,12 @@ void serve_timer(void)
 	uint64_t budget = conf->window_ns / 100 * conf->budget_pct;
 	int j;
 
+	int sample = sample_at && now >= sample_at;
+
 	if (read(tfd, &exp, sizeof(exp)) < 0 && errno != EAGAIN)
 		agent_log("timerfd: %s", strerror(errno));
+	if (sample)
+		sample_at = 0;	/* serve_rearm() plans the next one */
 	for (j = 0; j < nconns_hi; j++) {
 		struct agent_entry *e = &agent_tab->ent[j];
 
@@ -471,6 +478,8 @@ void serve_timer(void)
 			__atomic_store_n(&e->state, ENT_REG, __ATOMIC_RELEASE);
 			continue;
 		}
+		if (!sample && now < e->until_ns)
+			continue;
 		budget_sample(e);
 		if (e->win_cpu_ns > budget) {
 			end_boost(e);
@@ -505,11 +514,14 @@ void serve_rearm(void)
 			next = e->until_ns;
 	}
 	memset(&its, 0, sizeof(its));
+	if (!any)
+		sample_at = 0;
 	if (any) {
-		uint64_t now = agent_now();
-
-		if (next > now + tick)
-			next = now + tick;
+		/* Samples at a fixed pace, however often requests come. */
+		if (!sample_at)
+			sample_at = agent_now() + tick;
+		if (next > sample_at)
+			next = sample_at;
 		if (next == 0)
 			next = 1;
 		its.it_value.tv_sec = next / 1000000000ull;
