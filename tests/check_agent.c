@@ -445,6 +445,43 @@ START_TEST(an_undo_leaves_alone_what_someone_else_changed)
 }
 END_TEST
 
+/* The soft RLIMIT_RTTIME of `pid' in us, -1 for unlimited, -2 unread. */
+static long rttime_of(pid_t pid)
+{
+	char path[64], line[256];
+	long v = -2;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/limits", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -2;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "Max realtime timeout", 20))
+			v = !strncmp(line + 26, "unlimited", 9) ? -1 :
+			    strtol(line + 26, NULL, 10);
+	fclose(f);
+	return v;
+}
+
+START_TEST(rt_boosts_carry_an_rttime_backstop_until_unregistered)
+{
+	struct task t;
+
+	/* The agent runs as nobody: without CAP_SYS_RESOURCE it can still
+	 * set the limit on nobody's tasks. */
+	start_agent(NULL);
+	t = task_registered(nobody_uid());
+	ck_assert_int_eq(rttime_of(t.pid), -1);
+	ck_assert_int_eq(task_do(&t, 'a', 0, COPVM_BOOST_RT, 0, 10 * MS), 0);
+	ck_assert_int_eq(rttime_of(t.pid), 10 * 20000);	/* 10 x 20 ms */
+	ck_assert_int_eq(task_do(&t, 'u', 0, 0, 0, 0), 0);
+	ck_assert_int_eq(rttime_of(t.pid), -1);
+	task_do(&t, 'q', 0, 0, 0, 0);
+	stop_agent();
+}
+END_TEST
+
 START_TEST(another_users_process_cannot_be_boosted)
 {
 	int nobody = nobody_uid();
@@ -798,6 +835,7 @@ static Suite *agent_suite(void)
 	tcase_add_test(tc, probe_reports_the_agents_caps);
 	tcase_add_test(tc, a_boost_is_visible_and_gone_after_its_box);
 	tcase_add_test(tc, an_undo_leaves_alone_what_someone_else_changed);
+	tcase_add_test(tc, rt_boosts_carry_an_rttime_backstop_until_unregistered);
 	tcase_add_test(tc, another_users_process_cannot_be_boosted);
 	tcase_add_test(tc, an_unregistered_process_cannot_be_boosted);
 	tcase_add_test(tc, exit_of_a_boosted_task_or_its_booster_ends_the_boost);
