@@ -9,3 +9,4 @@ agent_copvm_agent_SOURCES = \
 	agent/boost.c \
 	agent/table.c \
 	agent/priv.c
+EXTRA_DIST += docs/agent.md
