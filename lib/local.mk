@@ -28,3 +28,5 @@ lib_libpvm3_la_LDFLAGS = -version-info 3:6:0 \
 	-Wl,--version-script=$(top_srcdir)/lib/libpvm3.map
 EXTRA_lib_libpvm3_la_DEPENDENCIES = lib/libpvm3.map
 EXTRA_DIST += lib/libpvm3.map
+# The copvm-agent boost backend (docs/agent.md).
+lib_libpvm3_la_SOURCES += lib/cosched/backend_agent.c common/agent_proto.h

@@ -44,8 +44,6 @@
 /* How long a run-queue estimate (for DCS's R) is reused. */
 #define RUNQ_TTL_NS		10000000ULL
 
-/* Until lib/cosched/backend_agent.c is part of the build. */
-#pragma weak cosched_backend_agent
 
 static const struct cosched_backend_ops *backend = &cosched_backend_none;
 static struct cosched_caps caps;

@@ -1,0 +1,540 @@
+/*
+ * serve.c - the agent's connections and requests.  Connection i owns
+ * entry i of the boost table; it can register the one process that
+ * opened it (SO_PEERCRED), and every datagram's SCM_CREDENTIALS must name
+ * that same process, so a child that inherited the socket cannot speak
+ * for its parent.  A boost is applied only to a registered, living task
+ * (its pidfd not yet readable) of the caller's uid, and is undone by the
+ * agent's timerfd at the end of its box, by the CPU budget, by
+ * UNREGISTER, or when the task or its booster goes away.
+ *
+ * The CPU budget: while boosted, a task's CPU time (schedstat) is
+ * sampled every window/10; once it exceeds budget_pct of the window in
+ * the current window, the boost is withdrawn at once and the task is
+ * refused boosts for the cool-down.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include "copvm.h"
+#include "agent.h"
+
+struct conn {
+	int fd;			/* -1: slot free */
+	pid_t pid;		/* SO_PEERCRED at connect */
+	uid_t uid;
+};
+
+static const struct agent_conf *conf;
+static struct conn conns[AGENT_MAX_TASKS];
+static int nconns_hi;		/* slots below this may be in use */
+static int epfd = -1, tfd = -1;
+static uint32_t caps;
+static uint64_t sample_at;	/* next budget sample; 0: none due */
+
+static void stat_add(uint64_t *c)
+{
+	__atomic_add_fetch(c, 1, __ATOMIC_RELAXED);
+}
+
+int serve_init(const struct agent_conf *c, int ep, int timer)
+{
+	int i;
+
+	conf = c;
+	epfd = ep;
+	tfd = timer;
+	for (i = 0; i < AGENT_MAX_TASKS; i++)
+		conns[i].fd = -1;
+	caps = AGENT_CAP_PEERS;
+	if (conf->slice_ok)
+		caps |= AGENT_CAP_SLICE;
+	if (priv_has_nice())
+		caps |= AGENT_CAP_NICE | AGENT_CAP_RT;
+	return 0;
+}
+
+static int ep_add(int fd, int type, int idx)
+{
+	struct epoll_event ev = {
+		.events = EPOLLIN,
+		.data.u64 = (uint64_t)type << 32 | (uint32_t)idx,
+	};
+
+	return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev);
+}
+
+/* Has the task of entry `e' exited?  Its pidfd turns readable then. */
+static int task_gone(const struct agent_entry *e)
+{
+	struct pollfd p = { .fd = e->pidfd, .events = POLLIN };
+
+	return e->pidfd < 0 || poll(&p, 1, 0) != 0;
+}
+
+static void budget_sample(struct agent_entry *e)
+{
+	uint64_t cpu;
+
+	if (boost_cpu_ns(e->pid, &cpu) == 0 && cpu >= e->cpu_mark_ns) {
+		e->win_cpu_ns += cpu - e->cpu_mark_ns;
+		e->cpu_mark_ns = cpu;
+	}
+}
+
+/* Ends `e''s boost, if any; counts it when it was in force. */
+static void end_boost(struct agent_entry *e)
+{
+	if (e->state != ENT_BOOSTED)
+		return;
+	if (task_gone(e)) {
+		__atomic_store_n(&e->state, ENT_REG, __ATOMIC_RELEASE);
+		return;
+	}
+	budget_sample(e);
+	if (boost_undo(e))
+		stat_add(&agent_tab->stats.undone);
+	e->booster = -1;
+}
+
+/* Forgets the boosts connection `ci' asked for on other tasks. */
+static void drop_booster(int ci)
+{
+	int j;
+
+	for (j = 0; j < nconns_hi; j++) {
+		struct agent_entry *e = &agent_tab->ent[j];
+
+		if (e->booster != ci)
+			continue;
+		end_boost(e);
+		e->booster = -1;
+	}
+}
+
+static void unregister(int ci)
+{
+	struct agent_entry *e = &agent_tab->ent[ci];
+
+	if (e->state == ENT_FREE)
+		return;
+	if (!task_gone(e)) {
+		end_boost(e);
+		boost_rttime_restore(e);
+	}
+	epoll_ctl(epfd, EPOLL_CTL_DEL, e->pidfd, NULL);
+	close(e->pidfd);
+	e->pidfd = -1;
+	e->booster = -1;
+	e->rttime_set = 0;
+	__atomic_store_n(&e->state, ENT_FREE, __ATOMIC_RELEASE);
+	drop_booster(ci);
+}
+
+static void conn_close(int ci)
+{
+	unregister(ci);
+	drop_booster(ci);
+	close(conns[ci].fd);
+	conns[ci].fd = -1;
+}
+
+void serve_accept(int lfd)
+{
+	struct ucred cr;
+	socklen_t len;
+	int fd, ci, one = 1;
+
+	for (;;) {
+		fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+		if (fd < 0)
+			return;
+		for (ci = 0; ci < AGENT_MAX_TASKS && conns[ci].fd >= 0; ci++)
+			;
+		len = sizeof(cr);
+		if (ci == AGENT_MAX_TASKS ||
+		    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) < 0 ||
+		    setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &one,
+			       sizeof(one)) < 0 ||
+		    ep_add(fd, AGENT_EV_CONN, ci) < 0) {
+			if (ci == AGENT_MAX_TASKS)
+				agent_log("too many connections");
+			close(fd);
+			continue;
+		}
+		conns[ci].fd = fd;
+		conns[ci].pid = cr.pid;
+		conns[ci].uid = cr.uid;
+		if (ci >= nconns_hi)
+			nconns_hi = ci + 1;
+	}
+}
+
+static int do_register(int ci)
+{
+	struct agent_entry *e = &agent_tab->ent[ci];
+	uint64_t start;
+	int j, pidfd;
+
+	if (e->state != ENT_FREE)
+		return -EALREADY;
+	pidfd = syscall(SYS_pidfd_open, conns[ci].pid, 0);
+	if (pidfd < 0)
+		return -ESRCH;
+	start = boost_start_time(conns[ci].pid);
+	/* Another connection of the same process already registered it;
+	 * one of an earlier process with this pid is stale. */
+	for (j = 0; j < nconns_hi; j++) {
+		struct agent_entry *o = &agent_tab->ent[j];
+
+		if (j == ci || o->state == ENT_FREE ||
+		    o->pid != conns[ci].pid)
+			continue;
+		if (!task_gone(o) && o->start_time == start) {
+			close(pidfd);
+			return -EALREADY;
+		}
+		unregister(j);
+	}
+	e->pid = conns[ci].pid;
+	e->uid = conns[ci].uid;
+	e->start_time = start;
+	e->pidfd = pidfd;
+	e->booster = -1;
+	e->level = COPVM_BOOST_NONE;
+	e->rttime_set = 0;
+	e->cool_until_ns = 0;
+	e->win_start_ns = 0;
+	e->win_cpu_ns = 0;
+	if (ep_add(pidfd, AGENT_EV_PIDFD, ci) < 0) {
+		close(pidfd);
+		e->pidfd = -1;
+		return -ENOMEM;
+	}
+	__atomic_store_n(&e->state, ENT_REG, __ATOMIC_RELEASE);
+	if (conf->verbose)
+		agent_log("registered pid %d uid %u", (int)e->pid,
+			  (unsigned)e->uid);
+	return 0;
+}
+
+static int check_args(const struct agent_req *rq)
+{
+	if (rq->level < COPVM_BOOST_NONE || rq->level > COPVM_BOOST_RT)
+		return -EINVAL;
+	if (rq->nice < AGENT_NICE_MIN || rq->nice > AGENT_NICE_MAX)
+		return -EINVAL;
+	if (rq->level != COPVM_BOOST_NONE &&
+	    (rq->box_ns == 0 || rq->box_ns > AGENT_BOX_NS_LIMIT))
+		return -EINVAL;
+	return 0;
+}
+
+/* Boosts entry `ti' at the request of connection `ci'. */
+static int do_boost(int ti, int ci, const struct agent_req *rq,
+		    struct agent_reply *rp)
+{
+	struct agent_entry *e = &agent_tab->ent[ti];
+	uint64_t now = agent_now(), box = rq->box_ns;
+	int nice = rq->nice, rc;
+
+	if (task_gone(e))
+		return -ESRCH;
+	if (rq->level == COPVM_BOOST_NONE) {
+		end_boost(e);
+		return 0;
+	}
+	if (now < e->cool_until_ns)
+		return -EAGAIN;
+	if (rq->level == COPVM_BOOST_SLICE && !(caps & AGENT_CAP_SLICE))
+		return -EOPNOTSUPP;
+	if (rq->level >= COPVM_BOOST_NICE && !(caps & AGENT_CAP_NICE))
+		return -EOPNOTSUPP;
+	if (box > conf->box_max_ns)
+		box = conf->box_max_ns;
+	if (nice < conf->nice_floor)
+		nice = conf->nice_floor;
+	rp->box_ns = box;
+	if (e->state == ENT_BOOSTED && e->level == rq->level &&
+	    (rq->level != COPVM_BOOST_NICE || e->set.nice == nice)) {
+		/* The same boost again: only the box moves. */
+		e->until_ns = now + box;
+		e->booster = ci;
+		stat_add(&agent_tab->stats.applied);
+		return 0;
+	}
+	if (e->state == ENT_BOOSTED) {
+		budget_sample(e);
+		boost_undo(e);
+	} else if (now - e->win_start_ns >= conf->window_ns) {
+		e->win_start_ns = now;
+		e->win_cpu_ns = 0;
+	}
+	rc = boost_apply(e, rq->level, nice, conf);
+	if (rc)
+		return rc;
+	if (boost_cpu_ns(e->pid, &e->cpu_mark_ns) < 0)
+		e->cpu_mark_ns = 0;
+	e->until_ns = now + box;
+	e->booster = ci;
+	stat_add(&agent_tab->stats.applied);
+	return 0;
+}
+
+/* The entry of registered pid `pid', or -1. */
+static int find_pid(pid_t pid)
+{
+	int j;
+
+	if (pid <= 0)
+		return -1;
+	for (j = 0; j < nconns_hi; j++)
+		if (agent_tab->ent[j].state != ENT_FREE &&
+		    agent_tab->ent[j].pid == pid)
+			return j;
+	return -1;
+}
+
+static int do_peer(int ci, const struct agent_req *rq, struct agent_reply *rp)
+{
+	uid_t ruid, euid;
+	int ti;
+
+	if (agent_tab->ent[ci].state == ENT_FREE)
+		return -EPERM;	/* only registered tasks boost others */
+	ti = find_pid(rq->pid);
+	if (ti < 0 || task_gone(&agent_tab->ent[ti]))
+		return -ESRCH;
+	/* The uid it registered with and the uid it has now. */
+	if (agent_tab->ent[ti].uid != conns[ci].uid ||
+	    boost_uids(rq->pid, &ruid, &euid) < 0 ||
+	    ruid != conns[ci].uid || euid != conns[ci].uid)
+		return -EPERM;
+	return do_boost(ti, ci, rq, rp);
+}
+
+static int dispatch(int ci, const struct agent_req *rq, struct agent_reply *rp)
+{
+	int rc;
+
+	switch (rq->op) {
+	case AGENT_OP_REGISTER:
+		return do_register(ci);
+	case AGENT_OP_APPLY:
+		rc = check_args(rq);
+		if (rc)
+			return rc;
+		if (agent_tab->ent[ci].state == ENT_FREE)
+			return -ESRCH;
+		return do_boost(ci, ci, rq, rp);
+	case AGENT_OP_BOOST_PEER:
+		rc = check_args(rq);
+		return rc ? rc : do_peer(ci, rq, rp);
+	case AGENT_OP_UNREGISTER:
+		if (agent_tab->ent[ci].state == ENT_FREE)
+			return -ESRCH;
+		unregister(ci);
+		return 0;
+	case AGENT_OP_STATS:
+		rp->stats.applied = agent_tab->stats.applied;
+		rp->stats.undone = agent_tab->stats.undone;
+		rp->stats.demotions = agent_tab->stats.demotions;
+		rp->stats.refused = agent_tab->stats.refused;
+		return 0;
+	}
+	return -EOPNOTSUPP;
+}
+
+/* Reads and answers one datagram; 0 to go on, 1 when none is left,
+ * -1 when the connection is finished. */
+static int serve_one(int ci)
+{
+	struct agent_req rq;
+	char pad[sizeof(rq) + 1];
+	union {
+		char buf[CMSG_SPACE(sizeof(struct ucred))];
+		struct cmsghdr align;
+	} ctl;
+	struct iovec iov = { .iov_base = pad, .iov_len = sizeof(pad) };
+	struct msghdr mh = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf),
+	};
+	struct agent_reply rp;
+	struct cmsghdr *cm;
+	ssize_t n;
+	int st;
+
+	n = recvmsg(conns[ci].fd, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+	if (n < 0)
+		return errno == EAGAIN || errno == EINTR ? 1 : -1;
+	if (n == 0)
+		return -1;
+	memset(&rq, 0, sizeof(rq));
+	memcpy(&rq, pad, (size_t)n < sizeof(rq) ? (size_t)n : sizeof(rq));
+	memset(&rp, 0, sizeof(rp));
+	rp.version = AGENT_PROTO_VERSION;
+	if (n >= 8) {
+		rp.op = rq.op;
+		rp.seq = rq.seq;
+	}
+	/* A passed descriptor is garbage here: close it at once. */
+	for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm)) {
+		if (cm->cmsg_level == SOL_SOCKET &&
+		    cm->cmsg_type == SCM_RIGHTS) {
+			int *fds = (int *)CMSG_DATA(cm);
+			size_t k, nf = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+
+			for (k = 0; k < nf; k++)
+				close(fds[k]);
+		}
+	}
+	/* MSG_CTRUNC is no error: the kernel closes descriptors that did
+	 * not fit, and the credentials always come first. */
+	if ((size_t)n != sizeof(rq) || (mh.msg_flags & MSG_TRUNC))
+		st = -EBADMSG;
+	else if (rq.version != AGENT_PROTO_VERSION)
+		st = -EPROTONOSUPPORT;
+	else
+		st = 0;
+	for (cm = CMSG_FIRSTHDR(&mh); !st && cm; cm = CMSG_NXTHDR(&mh, cm)) {
+		struct ucred uc;
+
+		if (cm->cmsg_level != SOL_SOCKET ||
+		    cm->cmsg_type != SCM_CREDENTIALS)
+			continue;
+		memcpy(&uc, CMSG_DATA(cm), sizeof(uc));
+		/* Sent by another process through an inherited socket. */
+		if (uc.pid != conns[ci].pid || uc.uid != conns[ci].uid)
+			st = -EPERM;
+	}
+	if (!st)
+		st = dispatch(ci, &rq, &rp);
+	if (st == -EPERM || st == -EAGAIN || st == -ESRCH)
+		stat_add(&agent_tab->stats.refused);
+	if (conf->verbose && st)
+		agent_log("pid %d op %u: %s", (int)conns[ci].pid, rp.op,
+			  strerror(-st));
+	rp.status = st;
+	rp.caps = caps;
+	rp.nice_floor = conf->nice_floor;
+	rp.box_max_us = (uint32_t)(conf->box_max_ns / 1000);
+	if (send(conns[ci].fd, &rp, sizeof(rp), MSG_NOSIGNAL | MSG_DONTWAIT) < 0 &&
+	    errno != EAGAIN)
+		return -1;
+	return 0;
+}
+
+void serve_conn(int ci)
+{
+	int k, rc = 0;
+
+	if (ci < 0 || ci >= AGENT_MAX_TASKS || conns[ci].fd < 0)
+		return;
+	/* A few datagrams per turn, so one client cannot starve others. */
+	for (k = 0; k < 16 && rc == 0; k++)
+		rc = serve_one(ci);
+	if (rc < 0)
+		conn_close(ci);
+}
+
+void serve_pidfd(int ci)
+{
+	struct agent_entry *e = &agent_tab->ent[ci];
+
+	if (ci < 0 || ci >= AGENT_MAX_TASKS || e->state == ENT_FREE)
+		return;
+	if (conf->verbose)
+		agent_log("pid %d exited", (int)e->pid);
+	unregister(ci);
+}
+
+void serve_timer(void)
+{
+	uint64_t now = agent_now(), exp;
+	uint64_t budget = conf->window_ns / 100 * conf->budget_pct;
+	int j;
+
+	int sample = sample_at && now >= sample_at;
+
+	if (read(tfd, &exp, sizeof(exp)) < 0 && errno != EAGAIN)
+		agent_log("timerfd: %s", strerror(errno));
+	if (sample)
+		sample_at = 0;	/* serve_rearm() plans the next one */
+	for (j = 0; j < nconns_hi; j++) {
+		struct agent_entry *e = &agent_tab->ent[j];
+
+		if (e->state != ENT_BOOSTED)
+			continue;
+		if (task_gone(e)) {
+			__atomic_store_n(&e->state, ENT_REG, __ATOMIC_RELEASE);
+			continue;
+		}
+		if (!sample && now < e->until_ns)
+			continue;
+		budget_sample(e);
+		if (e->win_cpu_ns > budget) {
+			end_boost(e);
+			e->cool_until_ns = now + conf->cooldown_ns;
+			stat_add(&agent_tab->stats.demotions);
+			if (conf->verbose)
+				agent_log("pid %d demoted: %llu us in the window",
+					  (int)e->pid, (unsigned long long)
+					  (e->win_cpu_ns / 1000));
+		} else if (now >= e->until_ns) {
+			end_boost(e);
+		} else if (now - e->win_start_ns >= conf->window_ns) {
+			e->win_start_ns = now;
+			e->win_cpu_ns = 0;
+		}
+	}
+}
+
+void serve_rearm(void)
+{
+	struct itimerspec its;
+	uint64_t next = UINT64_MAX, tick = conf->window_ns / 10;
+	int j, any = 0;
+
+	for (j = 0; j < nconns_hi; j++) {
+		struct agent_entry *e = &agent_tab->ent[j];
+
+		if (e->state != ENT_BOOSTED)
+			continue;
+		any = 1;
+		if (e->until_ns < next)
+			next = e->until_ns;
+	}
+	memset(&its, 0, sizeof(its));
+	if (!any)
+		sample_at = 0;
+	if (any) {
+		/* Samples at a fixed pace, however often requests come. */
+		if (!sample_at)
+			sample_at = agent_now() + tick;
+		if (next > sample_at)
+			next = sample_at;
+		if (next == 0)
+			next = 1;
+		its.it_value.tv_sec = next / 1000000000ull;
+		its.it_value.tv_nsec = next % 1000000000ull;
+	}
+	timerfd_settime(tfd, TFD_TIMER_ABSTIME, &its, NULL);
+}
+
+void serve_shutdown(void)
+{
+	int j;
+
+	for (j = 0; j < nconns_hi; j++)
+		if (conns[j].fd >= 0)
+			conn_close(j);
+}

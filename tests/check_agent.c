@@ -1,0 +1,867 @@
+/*
+ * check_agent.c - copvm-agent (agent/) and the library's agent backend
+ * (lib/cosched/backend_agent.c, compiled in): each test starts a private
+ * agent on a socket in a temporary directory, and child processes that
+ * register through the backend's ops; some speak the raw protocol
+ * (common/agent_proto.h) to send what the library never would.  The
+ * scheduling state is read back from the kernel.  Needs root (the agent
+ * drops to `nobody' with CAP_SYS_NICE); exits 77 otherwise.
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <pwd.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent_proto.h"
+#include "copvm.h"
+#include "cosched/backend.h"
+
+#ifndef AGENT_PATH
+#error "AGENT_PATH must name the built copvm-agent"
+#endif
+
+#define OPS	(&cosched_backend_agent)
+#define MS	1000000ull
+#define OTHER_UID	12345	/* a uid that is neither root nor nobody */
+
+static char dir[64];
+static char sock[128];
+static pid_t agent_pid;
+
+/* ---- the private agent ---- */
+
+static void stop_agent(void)
+{
+	if (agent_pid > 0) {
+		kill(agent_pid, SIGTERM);
+		waitpid(agent_pid, NULL, 0);
+		agent_pid = 0;
+	}
+	if (dir[0]) {
+		unlink(sock);
+		rmdir(dir);
+		dir[0] = '\0';
+	}
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static void nap_ms(int ms)
+{
+	struct timespec ts = { 0, ms * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static int raw_connect(void)
+{
+	struct sockaddr_un sa;
+	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sun_family = AF_UNIX;
+	strcpy(sa.sun_path, sock);
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Starts an agent with `argv' options on a fresh socket; waits until it
+ * answers. */
+static void start_agent(const char *const *opts)
+{
+	const char *av[24];
+	int n = 0, fd;
+	uint64_t end;
+
+	snprintf(dir, sizeof(dir), "/tmp/copvm-agent-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	chmod(dir, 0755);	/* other users' tasks reach the socket */
+	snprintf(sock, sizeof(sock), "%s/agent.sock", dir);
+	setenv(AGENT_SOCK_ENV, sock, 1);
+	av[n++] = AGENT_PATH;
+	av[n++] = "-f";
+	av[n++] = "-s";
+	av[n++] = sock;
+	while (opts && *opts && n < 22)
+		av[n++] = *opts++;
+	av[n] = NULL;
+	agent_pid = fork();
+	ck_assert_int_ge(agent_pid, 0);
+	if (agent_pid == 0) {
+		execv(AGENT_PATH, (char *const *)av);
+		_exit(127);
+	}
+	atexit(stop_agent);
+	for (end = now_ns() + 5000 * MS; now_ns() < end; nap_ms(5)) {
+		fd = raw_connect();
+		if (fd >= 0) {
+			close(fd);
+			return;
+		}
+	}
+	ck_abort_msg("the agent did not start");
+}
+
+/* ---- the raw protocol ---- */
+
+static int raw_req(int fd, int op, int pid, int level, int nice,
+		   uint64_t box, struct agent_reply *rp)
+{
+	struct agent_req rq = {
+		.version = AGENT_PROTO_VERSION, .op = op, .seq = 7,
+		.pid = pid, .level = level, .nice = nice, .box_ns = box,
+	};
+	struct agent_reply tmp;
+
+	if (!rp)
+		rp = &tmp;
+	if (send(fd, &rq, sizeof(rq), MSG_NOSIGNAL) != sizeof(rq))
+		return INT_MIN;
+	memset(rp, 0x5a, sizeof(*rp));
+	if (recv(fd, rp, sizeof(*rp), 0) != sizeof(*rp))
+		return INT_MIN;
+	return rp->status;
+}
+
+/* Sends `len' bytes of anything; the reply's status. */
+static int raw_junk(int fd, const void *buf, size_t len)
+{
+	struct agent_reply rp;
+
+	if (send(fd, buf, len, MSG_NOSIGNAL) != (ssize_t)len)
+		return INT_MIN;
+	if (recv(fd, &rp, sizeof(rp), 0) != sizeof(rp))
+		return INT_MIN;
+	ck_assert_int_eq(rp.version, AGENT_PROTO_VERSION);
+	return rp.status;
+}
+
+static struct agent_stats stats(void)
+{
+	struct agent_reply rp;
+	int fd = raw_connect();
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(raw_req(fd, AGENT_OP_STATS, 0, 0, 0, 0, &rp), 0);
+	close(fd);
+	return rp.stats;
+}
+
+/* ---- the scheduling state, as the kernel reports it ---- */
+
+static int policy_of(pid_t pid)
+{
+	return sched_getscheduler(pid) & ~SCHED_RESET_ON_FORK;
+}
+
+static int nice_of(pid_t pid)
+{
+	errno = 0;
+	return getpriority(PRIO_PROCESS, pid);
+}
+
+struct kattr {
+	uint32_t size, policy;
+	uint64_t flags;
+	int32_t nice;
+	uint32_t prio;
+	uint64_t runtime, deadline, period;
+};
+
+static uint64_t slice_of(pid_t pid)
+{
+	struct kattr a;
+
+	memset(&a, 0, sizeof(a));
+	if (syscall(SYS_sched_getattr, pid, &a, sizeof(a), 0) < 0)
+		return 0;
+	return a.runtime;
+}
+
+/* Polls until `pid' has `policy' and nice `nice' (INT_MIN: any); the ms
+ * it took, or -1 after `limit_ms'. */
+static int wait_state(pid_t pid, int policy, int nice, int limit_ms)
+{
+	uint64_t t0 = now_ns(), end = t0 + limit_ms * MS;
+
+	do {
+		if (policy_of(pid) == policy &&
+		    (nice == INT_MIN || nice_of(pid) == nice))
+			return (int)((now_ns() - t0) / MS);
+		nap_ms(1);
+	} while (now_ns() < end);
+	return -1;
+}
+
+/* ---- child tasks, driven through pipes ---- */
+
+struct task {
+	pid_t pid;
+	int cmd;		/* write end: commands */
+	int res;		/* read end: one int per command */
+};
+
+struct cmd {
+	int op;			/* 'a' apply, 'p' boost peer, 'f' fork a sleeper,
+				 * 'u' unregister, 'x' _exit at once, 'q' quit */
+	int pid, level, nice;
+	uint64_t box;
+};
+
+static void task_loop(int cfd, int rfd)
+{
+	struct cmd c;
+	int rc;
+	pid_t g;
+
+	while (read(cfd, &c, sizeof(c)) == sizeof(c)) {
+		switch (c.op) {
+		case 'a':
+			rc = OPS->apply(c.level, c.nice, c.box);
+			break;
+		case 'p':
+			rc = OPS->boost_peer(c.pid, 0, c.level, c.nice, c.box);
+			break;
+		case 'f':
+			g = fork();
+			if (g == 0) {
+				prctl(PR_SET_PDEATHSIG, SIGKILL);
+				for (;;)
+					pause();
+			}
+			rc = g;
+			break;
+		case 'u':
+			OPS->detach();
+			rc = 0;
+			break;
+		case 'x':
+			_exit(0);
+		default:
+			OPS->detach();
+			_exit(0);
+		}
+		if (write(rfd, &rc, sizeof(rc)) != sizeof(rc))
+			_exit(1);
+	}
+	_exit(0);
+}
+
+/* Forks a task running as `uid' (-1: as we are) that registers with the
+ * agent; its registration status is the first int it answers. */
+static struct task task_start(int uid, int *reg)
+{
+	struct task t;
+	int c[2], r[2], rc;
+
+	ck_assert_int_eq(pipe(c), 0);
+	ck_assert_int_eq(pipe(r), 0);
+	t.pid = fork();
+	ck_assert_int_ge(t.pid, 0);
+	if (t.pid == 0) {
+		close(c[1]);
+		close(r[0]);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (uid >= 0 && (setgroups(0, NULL) || setgid(uid) || setuid(uid)))
+			_exit(2);
+		rc = OPS->attach(NULL);
+		if (write(r[1], &rc, sizeof(rc)) != sizeof(rc))
+			_exit(1);
+		task_loop(c[0], r[1]);
+	}
+	close(c[0]);
+	close(r[1]);
+	t.cmd = c[1];
+	t.res = r[0];
+	ck_assert_int_eq(read(t.res, reg, sizeof(*reg)), sizeof(*reg));
+	return t;
+}
+
+static int task_do(struct task *t, int op, int pid, int level, int nice,
+		   uint64_t box)
+{
+	struct cmd c = { op, pid, level, nice, box };
+	int rc;
+
+	ck_assert_int_eq(write(t->cmd, &c, sizeof(c)), sizeof(c));
+	if (op == 'x' || op == 'q') {
+		waitpid(t->pid, NULL, 0);
+		return 0;
+	}
+	ck_assert_int_eq(read(t->res, &rc, sizeof(rc)), sizeof(rc));
+	return rc;
+}
+
+static struct task task_registered(int uid)
+{
+	int reg;
+	struct task t = task_start(uid, &reg);
+
+	ck_assert_int_eq(reg, 0);
+	return t;
+}
+
+static int nobody_uid(void)
+{
+	struct passwd *pw = getpwnam("nobody");
+
+	return pw ? (int)pw->pw_uid : 65534;
+}
+
+/* ---- the tests ---- */
+
+START_TEST(probe_is_fast_and_exact_without_an_agent)
+{
+	struct cosched_caps caps;
+	struct sockaddr_un sa;
+	uint64_t t0;
+	int fd;
+
+	setenv(AGENT_SOCK_ENV, "/tmp/copvm-no-such-agent.sock", 1);
+	t0 = now_ns();
+	ck_assert_int_eq(OPS->probe(&caps), -ENOENT);
+	ck_assert_uint_lt(now_ns() - t0, 50 * MS);
+	ck_assert_int_eq(OPS->apply(COPVM_BOOST_RT, 0, 10 * MS), -ENOTCONN);
+
+	/* A stale socket: bound, nobody listening. */
+	snprintf(dir, sizeof(dir), "/tmp/copvm-agent-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(sock, sizeof(sock), "%s/agent.sock", dir);
+	setenv(AGENT_SOCK_ENV, sock, 1);
+	fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.sun_family = AF_UNIX;
+	strcpy(sa.sun_path, sock);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	close(fd);
+	ck_assert_int_eq(OPS->probe(&caps), -ECONNREFUSED);
+	stop_agent();
+}
+END_TEST
+
+START_TEST(probe_reports_the_agents_caps)
+{
+	struct cosched_caps caps;
+
+	start_agent((const char *[]){ "-n", "-7", NULL });
+	memset(&caps, 0x5a, sizeof(caps));
+	ck_assert_int_eq(OPS->probe(&caps), 0);
+	ck_assert_int_eq(caps.rt, 1);
+	ck_assert_int_eq(caps.peers, 1);
+	ck_assert_int_eq(caps.nice_floor, -7);
+	ck_assert_int_eq(caps.slice, slice_of(getpid()) != 0);
+	stop_agent();
+}
+END_TEST
+
+START_TEST(a_boost_is_visible_and_gone_after_its_box)
+{
+	pid_t me = getpid();
+	uint64_t t0, base_slice = slice_of(me);
+	int ms;
+
+	start_agent(NULL);	/* default box: at most 20 ms */
+	ck_assert_int_eq(OPS->attach(NULL), 0);
+	ck_assert_int_eq(OPS->attach(NULL), 0);	/* again: a no-op */
+
+	t0 = now_ns();
+	ck_assert_int_eq(OPS->apply(COPVM_BOOST_RT, 0, 15 * MS), 0);
+	ck_assert_int_eq(policy_of(me), SCHED_FIFO);
+	ms = wait_state(me, SCHED_OTHER, 0, 1000);
+	ck_assert_int_ge(ms, 0);
+	ck_assert_uint_ge(now_ns() - t0, 14 * MS);
+
+	/* Below the floor: clamped to -10. */
+	ck_assert_int_eq(OPS->apply(COPVM_BOOST_NICE, -15, 15 * MS), 0);
+	ck_assert_int_eq(nice_of(me), -10);
+	ck_assert_int_ge(wait_state(me, SCHED_OTHER, 0, 1000), 0);
+
+	/* A 5 s box is cut to the agent's 20 ms. */
+	t0 = now_ns();
+	ck_assert_int_eq(OPS->apply(COPVM_BOOST_RT, 0, 5000 * MS), 0);
+	ck_assert_int_eq(policy_of(me), SCHED_FIFO);
+	ck_assert_int_ge(wait_state(me, SCHED_OTHER, 0, 1000), 0);
+	ck_assert_uint_lt(now_ns() - t0, 500 * MS);
+
+	/* NONE undoes at once. */
+	ck_assert_int_eq(OPS->apply(COPVM_BOOST_RT, 0, 15 * MS), 0);
+	ck_assert_int_eq(OPS->apply(COPVM_BOOST_NONE, 0, 0), 0);
+	ck_assert_int_eq(policy_of(me), SCHED_OTHER);
+
+	if (base_slice) {
+		ck_assert_int_eq(OPS->apply(COPVM_BOOST_SLICE, 0, 15 * MS), 0);
+		ck_assert_uint_eq(slice_of(me), 100000);
+		for (t0 = now_ns(); slice_of(me) != base_slice &&
+		     now_ns() - t0 < 1000 * MS;)
+			nap_ms(1);
+		ck_assert_uint_eq(slice_of(me), base_slice);
+	}
+	ck_assert_uint_ge(stats().applied, 4);
+	OPS->detach();
+	stop_agent();
+}
+END_TEST
+
+START_TEST(an_undo_leaves_alone_what_someone_else_changed)
+{
+	pid_t me = getpid();
+
+	start_agent(NULL);
+	ck_assert_int_eq(OPS->attach(NULL), 0);
+	ck_assert_int_eq(OPS->apply(COPVM_BOOST_NICE, -5, 15 * MS), 0);
+	ck_assert_int_eq(nice_of(me), -5);
+	/* We (root) change it during the box: the agent must not undo. */
+	ck_assert_int_eq(setpriority(PRIO_PROCESS, 0, -3), 0);
+	nap_ms(40);
+	ck_assert_int_eq(nice_of(me), -3);
+	setpriority(PRIO_PROCESS, 0, 0);
+	OPS->detach();
+	stop_agent();
+}
+END_TEST
+
+/* The soft RLIMIT_RTTIME of `pid' in us, -1 for unlimited, -2 unread. */
+static long rttime_of(pid_t pid)
+{
+	char path[64], line[256];
+	long v = -2;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/limits", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -2;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "Max realtime timeout", 20))
+			v = !strncmp(line + 26, "unlimited", 9) ? -1 :
+			    strtol(line + 26, NULL, 10);
+	fclose(f);
+	return v;
+}
+
+START_TEST(rt_boosts_carry_an_rttime_backstop_until_unregistered)
+{
+	struct task t;
+
+	/* The agent runs as nobody: without CAP_SYS_RESOURCE it can still
+	 * set the limit on nobody's tasks. */
+	start_agent(NULL);
+	t = task_registered(nobody_uid());
+	ck_assert_int_eq(rttime_of(t.pid), -1);
+	ck_assert_int_eq(task_do(&t, 'a', 0, COPVM_BOOST_RT, 0, 10 * MS), 0);
+	ck_assert_int_eq(rttime_of(t.pid), 10 * 20000);	/* 10 x 20 ms */
+	ck_assert_int_eq(task_do(&t, 'u', 0, 0, 0, 0), 0);
+	ck_assert_int_eq(rttime_of(t.pid), -1);
+	task_do(&t, 'q', 0, 0, 0, 0);
+	stop_agent();
+}
+END_TEST
+
+START_TEST(another_users_process_cannot_be_boosted)
+{
+	int nobody = nobody_uid();
+	struct task a, b, c;
+
+	start_agent(NULL);
+	a = task_registered(nobody);
+	b = task_registered(OTHER_UID);
+	c = task_registered(nobody);
+	ck_assert_int_eq(OPS->attach(NULL), 0);
+
+	/* Root is just another user to the agent. */
+	ck_assert_int_eq(OPS->boost_peer(a.pid, 0, COPVM_BOOST_RT, 0, 15 * MS),
+			 -EPERM);
+	ck_assert_int_eq(task_do(&b, 'p', a.pid, COPVM_BOOST_NICE, -5, 15 * MS),
+			 -EPERM);
+	ck_assert_int_eq(policy_of(a.pid), SCHED_OTHER);
+	ck_assert_int_eq(nice_of(a.pid), 0);
+	/* The same user may, and the kernel shows it. */
+	ck_assert_int_eq(task_do(&c, 'p', a.pid, COPVM_BOOST_NICE, -5, 15 * MS),
+			 0);
+	ck_assert_int_eq(nice_of(a.pid), -5);
+	ck_assert_int_ge(wait_state(a.pid, SCHED_OTHER, 0, 1000), 0);
+	task_do(&a, 'q', 0, 0, 0, 0);
+	task_do(&b, 'q', 0, 0, 0, 0);
+	task_do(&c, 'q', 0, 0, 0, 0);
+	OPS->detach();
+	stop_agent();
+}
+END_TEST
+
+START_TEST(an_unregistered_process_cannot_be_boosted)
+{
+	struct task t, u;
+	pid_t sleeper;
+	int fd, fd2, st;
+
+	start_agent(NULL);
+	sleeper = fork();
+	ck_assert_int_ge(sleeper, 0);
+	if (sleeper == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		pause();
+		_exit(0);
+	}
+	ck_assert_int_eq(OPS->attach(NULL), 0);
+	ck_assert_int_eq(OPS->boost_peer(sleeper, 0, COPVM_BOOST_RT, 0, 15 * MS),
+			 -ESRCH);
+	ck_assert_int_eq(OPS->boost_peer(1, 0, COPVM_BOOST_RT, 0, 15 * MS),
+			 -ESRCH);
+	ck_assert_int_eq(policy_of(sleeper), SCHED_OTHER);
+	ck_assert_int_eq(policy_of(1), SCHED_OTHER);
+
+	/* Registered, then unregistered. */
+	t = task_registered(-1);
+	ck_assert_int_eq(OPS->boost_peer(t.pid, 0, COPVM_BOOST_RT, 0, 15 * MS), 0);
+	ck_assert_int_eq(policy_of(t.pid), SCHED_FIFO);
+	ck_assert_int_eq(task_do(&t, 'u', 0, 0, 0, 0), 0);
+	ck_assert_int_eq(policy_of(t.pid), SCHED_OTHER);
+	ck_assert_int_eq(OPS->boost_peer(t.pid, 0, COPVM_BOOST_RT, 0, 15 * MS),
+			 -ESRCH);
+	ck_assert_int_eq(task_do(&t, 'a', 0, COPVM_BOOST_RT, 0, 15 * MS),
+			 -ENOTCONN);
+
+	/* A caller that never registered can boost nobody, not even itself. */
+	u = task_registered(-1);
+	fd = raw_connect();
+	ck_assert_int_eq(raw_req(fd, AGENT_OP_BOOST_PEER, u.pid, COPVM_BOOST_RT,
+				 0, 15 * MS, NULL), -EPERM);
+	ck_assert_int_eq(raw_req(fd, AGENT_OP_APPLY, 0, COPVM_BOOST_RT, 0,
+				 15 * MS, NULL), -ESRCH);
+	ck_assert_int_eq(raw_req(fd, AGENT_OP_UNREGISTER, 0, 0, 0, 0, NULL),
+			 -ESRCH);
+
+	/* One registration per process. */
+	fd2 = raw_connect();
+	ck_assert_int_eq(raw_req(fd2, AGENT_OP_REGISTER, 0, 0, 0, 0, NULL),
+			 -EALREADY);
+	close(fd2);
+
+	/* A child speaking on its parent's registered connection is told
+	 * off; the library's own inherited copy refuses before asking. */
+	sleeper = fork();
+	if (sleeper == 0) {
+		int r0, r1, r2, r3;
+		pid_t c;
+
+		fd2 = raw_connect();
+		r0 = raw_req(fd2, AGENT_OP_REGISTER, 0, 0, 0, 0, NULL);
+		c = fork();
+		if (c == 0) {
+			r1 = raw_req(fd2, AGENT_OP_APPLY, 0, COPVM_BOOST_RT, 0,
+				     15 * MS, NULL);
+			r2 = OPS->apply(COPVM_BOOST_RT, 0, 15 * MS);
+			_exit(r1 == -EPERM && r2 == -ENOTCONN &&
+			      policy_of(0) == SCHED_OTHER ? 0 : 1);
+		}
+		waitpid(c, &st, 0);
+		r3 = raw_req(fd2, AGENT_OP_REGISTER, 0, 0, 0, 0, NULL);
+		_exit(r0 == 0 && r3 == -EALREADY && WIFEXITED(st) &&
+		      WEXITSTATUS(st) == 0 ? 0 : 1);
+	}
+	ck_assert_int_eq(waitpid(sleeper, &st, 0), sleeper);
+	ck_assert(WIFEXITED(st));
+	ck_assert_int_eq(WEXITSTATUS(st), 0);
+	close(fd);
+	task_do(&t, 'q', 0, 0, 0, 0);
+	task_do(&u, 'q', 0, 0, 0, 0);
+	OPS->detach();
+	stop_agent();
+}
+END_TEST
+
+START_TEST(exit_of_a_boosted_task_or_its_booster_ends_the_boost)
+{
+	struct task t, b, v;
+	pid_t g1, g2;
+	int gone = 0, k;
+
+	start_agent((const char *[]){ "-b", "5000", NULL });
+	ck_assert_int_eq(OPS->attach(NULL), 0);
+
+	/* Children forked while boosted start unboosted. */
+	t = task_registered(-1);
+	ck_assert_int_eq(task_do(&t, 'a', 0, COPVM_BOOST_RT, 0, 3000 * MS), 0);
+	ck_assert_int_eq(policy_of(t.pid), SCHED_FIFO);
+	g1 = task_do(&t, 'f', 0, 0, 0, 0);
+	ck_assert_int_gt(g1, 0);
+	ck_assert_int_eq(task_do(&t, 'a', 0, COPVM_BOOST_NICE, -8, 3000 * MS), 0);
+	ck_assert_int_eq(nice_of(t.pid), -8);
+	g2 = task_do(&t, 'f', 0, 0, 0, 0);
+	ck_assert_int_gt(g2, 0);
+	task_do(&t, 'x', 0, 0, 0, 0);	/* exits boosted, no detach */
+	for (k = 0; k < 1000 && !gone; k++) {
+		gone = OPS->boost_peer(t.pid, 0, COPVM_BOOST_RT, 0, MS) == -ESRCH;
+		nap_ms(1);
+	}
+	ck_assert(gone);
+	ck_assert_int_eq(policy_of(g1), SCHED_OTHER);
+	ck_assert_int_eq(nice_of(g1), 0);
+	ck_assert_int_eq(policy_of(g2), SCHED_OTHER);
+	ck_assert_int_eq(nice_of(g2), 0);
+	kill(g1, SIGKILL);
+	kill(g2, SIGKILL);
+
+	/* The booster leaves: its boost of a peer ends long before the box. */
+	v = task_registered(-1);
+	b = task_registered(-1);
+	ck_assert_int_eq(task_do(&b, 'p', v.pid, COPVM_BOOST_RT, 0, 3000 * MS), 0);
+	ck_assert_int_eq(policy_of(v.pid), SCHED_FIFO);
+	task_do(&b, 'x', 0, 0, 0, 0);
+	k = wait_state(v.pid, SCHED_OTHER, 0, 1000);
+	ck_assert_int_ge(k, 0);
+	ck_assert_int_lt(k, 1000);
+	task_do(&v, 'q', 0, 0, 0, 0);
+	OPS->detach();
+	stop_agent();
+}
+END_TEST
+
+/* Two tasks boosted for 3 s, then the agent dies by `sig'. */
+static void agent_death_reverts(int sig)
+{
+	struct task t, u;
+	int ms;
+
+	start_agent((const char *[]){ "-b", "5000", NULL });
+	t = task_registered(-1);
+	u = task_registered(nobody_uid());
+	ck_assert_int_eq(task_do(&t, 'a', 0, COPVM_BOOST_RT, 0, 3000 * MS), 0);
+	ck_assert_int_eq(task_do(&u, 'a', 0, COPVM_BOOST_NICE, -5, 3000 * MS), 0);
+	ck_assert_int_eq(policy_of(t.pid), SCHED_FIFO);
+	ck_assert_int_eq(nice_of(u.pid), -5);
+	kill(agent_pid, sig);
+	waitpid(agent_pid, NULL, 0);
+	agent_pid = 0;
+	/* Neither task calls the library meanwhile: only the agent (or its
+	 * watchdog) can have reverted them. */
+	ms = wait_state(t.pid, SCHED_OTHER, 0, 1000);
+	ck_assert_int_ge(ms, 0);
+	ms = wait_state(u.pid, SCHED_OTHER, 0, 1000);
+	ck_assert_int_ge(ms, 0);
+	/* The library notices at its next call, and stays down. */
+	ck_assert_int_eq(task_do(&t, 'a', 0, COPVM_BOOST_RT, 0, 10 * MS),
+			 -ENOTCONN);
+	ck_assert_int_eq(task_do(&t, 'a', 0, COPVM_BOOST_RT, 0, 10 * MS),
+			 -ENOTCONN);
+	ck_assert_int_eq(policy_of(t.pid), SCHED_OTHER);
+	task_do(&t, 'q', 0, 0, 0, 0);
+	task_do(&u, 'q', 0, 0, 0, 0);
+	stop_agent();
+}
+
+START_TEST(agent_sigkill_leaves_no_task_raised)
+{
+	agent_death_reverts(SIGKILL);
+}
+END_TEST
+
+START_TEST(agent_sigterm_leaves_no_task_raised)
+{
+	agent_death_reverts(SIGTERM);
+}
+END_TEST
+
+START_TEST(a_spinning_task_is_demoted_within_its_budget)
+{
+	struct agent_stats s0 = { 0 }, s1;
+	int pfd[2], res[3], st;
+	pid_t spin;
+
+	start_agent(NULL);	/* 50 % of 100 ms, box 20 ms, cool-down 200 ms */
+	s0 = stats();
+	ck_assert_int_eq(pipe(pfd), 0);
+	spin = fork();
+	if (spin == 0) {
+		uint64_t t0, last = 0, now;
+		int rc = 0;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (OPS->attach(NULL))
+			_exit(1);
+		t0 = now_ns();
+		/* Spin, renewing the boost every 2 ms, until refused. */
+		while ((now = now_ns()) - t0 < 2000 * MS) {
+			if (now - last >= 2 * MS) {
+				rc = OPS->apply(COPVM_BOOST_RT, 0, 20 * MS);
+				last = now;
+				if (rc)
+					break;
+			}
+		}
+		res[0] = rc;
+		res[1] = (int)((now_ns() - t0) / 1000);
+		res[2] = policy_of(0);
+		if (write(pfd[1], res, sizeof(res)) != sizeof(res))
+			_exit(1);
+		_exit(0);
+	}
+	close(pfd[1]);
+	ck_assert_int_eq(read(pfd[0], res, sizeof(res)), sizeof(res));
+	waitpid(spin, &st, 0);
+	ck_assert_int_eq(res[0], -EAGAIN);
+	ck_assert_int_eq(res[2], SCHED_OTHER);
+	/* It needs more than 50 ms of CPU to be over budget; a sample every
+	 * 10 ms catches it soon after. */
+	ck_assert_int_ge(res[1], 45000);
+	ck_assert_int_lt(res[1], 150000);
+	s1 = stats();
+	ck_assert_uint_eq(s1.demotions, s0.demotions + 1);
+	ck_assert_uint_ge(s1.refused, s0.refused + 1);
+	stop_agent();
+}
+END_TEST
+
+START_TEST(garbage_gets_error_replies_and_others_are_served)
+{
+	struct agent_req rq = {
+		.version = AGENT_PROTO_VERSION, .op = AGENT_OP_STATS, .seq = 3,
+	};
+	char big[512];
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} ctl;
+	struct iovec iov = { .iov_base = &rq, .iov_len = sizeof(rq) };
+	struct msghdr mh = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf),
+	};
+	struct cmsghdr *cm;
+	struct agent_reply rp;
+	struct task t;
+	int fd, quiet, k, devnull;
+
+	start_agent(NULL);
+	fd = raw_connect();
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(raw_junk(fd, "abc", 3), -EBADMSG);
+	memset(big, 0xff, sizeof(big));
+	ck_assert_int_eq(raw_junk(fd, big, sizeof(big)), -EBADMSG);
+	ck_assert_int_eq(raw_junk(fd, big, sizeof(rq)), -EPROTONOSUPPORT);
+	rq.version = 99;
+	ck_assert_int_eq(raw_junk(fd, &rq, sizeof(rq)), -EPROTONOSUPPORT);
+	rq.version = AGENT_PROTO_VERSION;
+	rq.op = 77;
+	ck_assert_int_eq(raw_junk(fd, &rq, sizeof(rq)), -EOPNOTSUPP);
+	ck_assert_int_eq(raw_req(fd, AGENT_OP_REGISTER, 0, 0, 0, 0, NULL), 0);
+	ck_assert_int_eq(raw_req(fd, AGENT_OP_APPLY, 0, 9, 0, MS, NULL), -EINVAL);
+	ck_assert_int_eq(raw_req(fd, AGENT_OP_APPLY, 0, -1, 0, MS, NULL), -EINVAL);
+	ck_assert_int_eq(raw_req(fd, AGENT_OP_APPLY, 0, INT_MAX, 0, MS, NULL),
+			 -EINVAL);
+	ck_assert_int_eq(raw_req(fd, AGENT_OP_APPLY, 0, COPVM_BOOST_NICE, 100,
+				 MS, NULL), -EINVAL);
+	ck_assert_int_eq(raw_req(fd, AGENT_OP_APPLY, 0, COPVM_BOOST_NICE,
+				 INT_MIN, MS, NULL), -EINVAL);
+	ck_assert_int_eq(raw_req(fd, AGENT_OP_APPLY, 0, COPVM_BOOST_RT, 0, 0,
+				 NULL), -EINVAL);
+	ck_assert_int_eq(raw_req(fd, AGENT_OP_APPLY, 0, COPVM_BOOST_RT, 0,
+				 UINT64_MAX, NULL), -EINVAL);
+	ck_assert_int_eq(raw_req(fd, AGENT_OP_BOOST_PEER, INT_MAX,
+				 COPVM_BOOST_RT, 0, MS, NULL), -ESRCH);
+	ck_assert_int_eq(raw_req(fd, AGENT_OP_BOOST_PEER, -5, COPVM_BOOST_RT,
+				 0, MS, NULL), -ESRCH);
+	ck_assert_int_eq(policy_of(0), SCHED_OTHER);
+	ck_assert_int_eq(nice_of(0), 0);
+
+	/* A descriptor passed along is dropped; the request still works. */
+	devnull = open("/dev/null", O_RDONLY);
+	rq.op = AGENT_OP_STATS;
+	cm = CMSG_FIRSTHDR(&mh);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &devnull, sizeof(int));
+	ck_assert_int_eq(sendmsg(fd, &mh, MSG_NOSIGNAL), sizeof(rq));
+	ck_assert_int_eq(recv(fd, &rp, sizeof(rp), 0), sizeof(rp));
+	ck_assert_int_eq(rp.status, 0);
+	ck_assert_uint_eq(rp.seq, 3);
+	close(devnull);
+
+	/* Clients that never read their replies, or vanish at once. */
+	quiet = raw_connect();
+	for (k = 0; k < 2000; k++)
+		if (send(quiet, "x", 1, MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
+			break;
+	for (k = 0; k < 20; k++)
+		close(raw_connect());
+
+	/* A well-behaved client is served as usual. */
+	t = task_registered(-1);
+	ck_assert_int_eq(task_do(&t, 'a', 0, COPVM_BOOST_RT, 0, 10 * MS), 0);
+	ck_assert_int_eq(policy_of(t.pid), SCHED_FIFO);
+	ck_assert_int_ge(wait_state(t.pid, SCHED_OTHER, 0, 1000), 0);
+	task_do(&t, 'q', 0, 0, 0, 0);
+	ck_assert_int_eq(raw_req(fd, AGENT_OP_STATS, 0, 0, 0, 0, NULL), 0);
+	ck_assert_int_eq(waitpid(agent_pid, NULL, WNOHANG), 0);
+	close(quiet);
+	close(fd);
+	stop_agent();
+}
+END_TEST
+
+static Suite *agent_suite(void)
+{
+	Suite *s = suite_create("agent");
+	TCase *tc = tcase_create("agent");
+
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, probe_is_fast_and_exact_without_an_agent);
+	tcase_add_test(tc, probe_reports_the_agents_caps);
+	tcase_add_test(tc, a_boost_is_visible_and_gone_after_its_box);
+	tcase_add_test(tc, an_undo_leaves_alone_what_someone_else_changed);
+	tcase_add_test(tc, rt_boosts_carry_an_rttime_backstop_until_unregistered);
+	tcase_add_test(tc, another_users_process_cannot_be_boosted);
+	tcase_add_test(tc, an_unregistered_process_cannot_be_boosted);
+	tcase_add_test(tc, exit_of_a_boosted_task_or_its_booster_ends_the_boost);
+	tcase_add_test(tc, agent_sigkill_leaves_no_task_raised);
+	tcase_add_test(tc, agent_sigterm_leaves_no_task_raised);
+	tcase_add_test(tc, a_spinning_task_is_demoted_within_its_budget);
+	tcase_add_test(tc, garbage_gets_error_replies_and_others_are_served);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr;
+	int failed;
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "check_agent: needs root, skipped\n");
+		return 77;
+	}
+	if (access(AGENT_PATH, X_OK) != 0)
+		return 77;
+	sr = srunner_create(agent_suite());
+	srunner_set_fork_status(sr, CK_FORK);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
