@@ -44,7 +44,6 @@
 /* How long a run-queue estimate (for DCS's R) is reused. */
 #define RUNQ_TTL_NS		10000000ULL
 
-
 static const struct cosched_backend_ops *backend = &cosched_backend_none;
 static struct cosched_caps caps;
 static const struct cosched_thresholds thresholds = {
@@ -384,8 +383,7 @@ static const struct cosched_backend_ops *choose_backend(int model)
 	    model == COPVM_MODEL_EXP || want == COPVM_BACKEND_NONE)
 		return &cosched_backend_none;
 	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
-		if (!order[i] ||
-		    (want != COPVM_BACKEND_AUTO && want != order[i]->id))
+		if (want != COPVM_BACKEND_AUTO && want != order[i]->id)
 			continue;
 		memset(&caps, 0, sizeof(caps));
 		if (order[i]->probe(&caps) == 0)
