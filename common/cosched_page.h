@@ -14,7 +14,10 @@
  * Who writes what: the task writes every field except those marked
  * "peers" (written by correspondents with atomic operations) and "req"
  * (written by the console or copvm-cosched; the task applies them at the
- * end of its current interval and clears them).  Readers must tolerate a
+ * end of its current interval and clears them).  The boost fields
+ * (boost, boost_nice, boost_slice, boost_until_ns) are also written by a
+ * correspondent that boosts the task, and, with `demotions', by the
+ * daemon's watch when it undoes a boost (daemon/cosched_watch.c).  Readers must tolerate a
  * torn read of the 64-bit counters' relation to each other: each field is
  * naturally aligned and updated as a whole.
  */
