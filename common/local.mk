@@ -6,8 +6,9 @@ common_libcommon_la_SOURCES = common/wire.c common/wire.h \
 	common/sha256.c common/sha256.h common/auth.c common/auth.h
 
 # The observability tools' reader of the coscheduling pages (the console's
-# `cosched' and copvm-cosched).  A library of its own, so that libpvm3
-# and pvmd do not carry it.
+# `cosched' and copvm-cosched) and the command they share.  A library of
+# its own, so that libpvm3 and pvmd do not carry it.
 noinst_LTLIBRARIES += common/libcosched_read.la
 common_libcosched_read_la_SOURCES = common/cosched_read.c \
-	common/cosched_read.h common/cosched_page.h include/copvm.h
+	common/cosched_read.h common/cosched_page.h include/copvm.h \
+	common/cosched_cmd.c common/cosched_cmd.h
