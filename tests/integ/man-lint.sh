@@ -1,0 +1,3 @@
+#!/bin/bash
+# placeholder
+exit 77
