@@ -150,7 +150,9 @@ static void print_raw(FILE *out, const struct csr_list *l, const char *host)
 		print_req(out, "req_model", pg->req_model, 1);
 		print_req(out, "req_p_milli", pg->req_p_milli, 0);
 		print_req(out, "req_interval_ms", pg->req_interval_ms, 0);
-		fputc('\n', out);
+		fprintf(out, " base_nice=%d boost_until_ns=%llu\n",
+			pg->base_nice,
+			(unsigned long long)pg->boost_until_ns);
 	}
 	node_sum(l, &s);
 	fprintf(out, "node=%s tasks=%d boosts=%llu peer_boosts=%llu"
