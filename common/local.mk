@@ -8,3 +8,11 @@ common_libcommon_la_SOURCES = common/wire.c common/wire.h \
 	common/cosched_model.c common/cosched_model.h common/cosched_page.h \
 	common/exp_model.c common/exp_model.h
 common_libcommon_la_LIBADD = -lm
+
+# The observability tools' reader of the coscheduling pages (the console's
+# `cosched' and copvm-cosched) and the command they share.  A library of
+# its own, so that libpvm3 and pvmd do not carry it.
+noinst_LTLIBRARIES += common/libcosched_read.la
+common_libcosched_read_la_SOURCES = common/cosched_read.c \
+	common/cosched_read.h common/cosched_page.h include/copvm.h \
+	common/cosched_cmd.c common/cosched_cmd.h

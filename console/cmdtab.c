@@ -34,6 +34,18 @@ static const struct con_cmd cmds[] = {
 	  "  ARCH    its architecture name\n"
 	  "  SPEED   its relative speed\n"
 	  "  DSIG    its data format signature\n" },
+	{ "cosched", 0, -1, con_cmd_cosched,
+	  "Show or steer coscheduling of this host's tasks (copvm)",
+	  "Syntax:  cosched [ -r ]\n"
+	  "         cosched set [ tid | all ] [ model=NAME ] [ P=FRACTION ]\n"
+	  "                     [ interval=MS ]\n"
+	  "The first form shows, per task, its model, P, interval, frequency\n"
+	  "F, boost, backend, spin bound, message counts and peers, then the\n"
+	  "host's boosts and CPU budget; -r prints key=value lines instead.\n"
+	  "The second asks the task (default: every task of this host) to\n"
+	  "switch at the end of its interval.  Models: lin, imp, hpdt, dyn,\n"
+	  "pre, dcs, exp; P from 0 to 1; interval 1 to 10000 ms.\n"
+	  "See copvm-cosched(1) and copvm(7).\n" },
 	{ "delete", 1, -1, con_cmd_delete,
 	  "Remove hosts from the virtual machine",
 	  "Syntax:  delete hostname ...\n" },

@@ -6,8 +6,9 @@
  * API.  main.c owns the task and the event loop, input.c the line
  * reading, parse.c splitting lines into words and aliases, cmdtab.c the
  * table of commands and their help, and one file per group of commands
- * (hosts.c, tasks.c, spawn.c, env.c).  Nothing here reaches inside
- * libpvm3: the console works the same on any PVM 3.4 library.
+ * (hosts.c, tasks.c, spawn.c, env.c, cosched.c).  Nothing here reaches
+ * inside libpvm3: the console works the same on any PVM 3.4 library
+ * (cosched.c reads copvm's coscheduling pages, and finds none on stock).
  */
 #ifndef COPVM_CONSOLE_H
 #define COPVM_CONSOLE_H
@@ -162,6 +163,9 @@ int con_is_job_tag(int tag);
 
 /* Handles one output message of a job (the current receive buffer). */
 void con_job_output(int tag);
+
+/* cosched.c */
+int con_cmd_cosched(int argc, char **argv);
 
 /* env.c */
 int con_cmd_echo(int argc, char **argv);

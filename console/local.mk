@@ -15,7 +15,8 @@ console_pvm_SOURCES = \
 	console/hosts.c \
 	console/tasks.c \
 	console/spawn.c \
-	console/env.c
+	console/env.c \
+	console/cosched.c
 console_pvm_CFLAGS = $(AM_CFLAGS) $(LIBEDIT_CFLAGS)
-console_pvm_LDADD = lib/libpvm3.la $(LIBEDIT_LIBS)
+console_pvm_LDADD = lib/libpvm3.la common/libcosched_read.la $(LIBEDIT_LIBS)
 EXTRA_DIST += console/pvm.1 docs/console.md
