@@ -355,10 +355,10 @@ START_TEST(imp_spins_two_context_switches)
 	me = pvm_mytid();
 	child = spawn_pingpong(3);
 	exchange(child, 3);
-	snprintf(path, sizeof(path), "%s/copvm-%u/%s/ctxsw_ns", vm_fixture_tmp(),
-		 (unsigned)getuid(), COSCHED_DIR);
+	snprintf(path, sizeof(path), "%s/copvm-%u/ctxsw_ns", vm_fixture_tmp(),
+		 (unsigned)getuid());
 	fd = open(path, O_RDONLY);
-	ck_assert_int_ge(fd, 0);
+	ck_assert_msg(fd >= 0, "%s: %s", path, strerror(errno));
 	ck_assert_int_gt(read(fd, buf, sizeof(buf) - 1), 0);
 	close(fd);
 	ctxsw = strtoull(buf, NULL, 10);

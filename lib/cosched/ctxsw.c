@@ -3,7 +3,8 @@
  * (spin = 2 context switches, as the implicit-coscheduling papers and
  * the thesis measured with lmbench): a thread ping-pong over two pipes,
  * half a round trip being one switch plus one wake-up.  Measured once per
- * run directory (per host and user) and cached there as a number.
+ * run directory (per host and user) and cached there as a number, beside
+ * (not among) the pages.
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -88,8 +89,7 @@ uint64_t pvmi_cosched_ctxsw_ns(void)
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/%s/%s", pvmi_rundir(), COSCHED_DIR,
-		 CACHE_NAME);
+	snprintf(path, sizeof(path), "%s/%s", pvmi_rundir(), CACHE_NAME);
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd >= 0) {
 		n = read(fd, buf, sizeof(buf) - 1);
