@@ -232,7 +232,7 @@ bc_env() {
 # machine's namespaces: the nodes share this kernel, so one agent serves
 # every node; a Unix socket bound to a path is reachable from every
 # network namespace).  Sets BC_AGENT_SOCK; on failure returns 1 with
-# BC_AGENT_NOTE saying why.
+# BC_AGENT_NOTE saying why.  BENCH_AGENT_ARGS adds options (e.g. -p 80).
 bc_agent_start() {
 	local bin=$1 i
 	BC_AGENT_SOCK=
@@ -240,7 +240,7 @@ bc_agent_start() {
 		BC_AGENT_NOTE="$bin is not built"
 		return 1
 	fi
-	env BENCH_CLUSTER_ID="$BC_ID" "$bin" -f -s "$BC_W/agent.sock" \
+	env BENCH_CLUSTER_ID="$BC_ID" "$bin" -f -s "$BC_W/agent.sock" ${BENCH_AGENT_ARGS:-} \
 		</dev/null >"$BC_W/agent.log" 2>&1 9>&- &
 	BC_AGENT_PID=$!
 	for i in $(seq 100); do

@@ -167,8 +167,6 @@ int cosched_budget_exceeded(uint64_t cpu_ns, uint64_t window_ns, int share_pct)
 uint64_t cosched_spin_ns(int model, int boost, uint64_t ctxsw_ns,
 			 uint64_t lin_ns)
 {
-	if (boost == COPVM_BOOST_RT)
-		return 0;
 	if (model == COPVM_MODEL_IMP)
 		return 2 * ctxsw_ns;
 	return lin_ns;

@@ -72,9 +72,10 @@ int cosched_dcs_fair(int e, uint64_t tc_ns, uint64_t tp_ns, int64_t c_ns,
 int cosched_budget_exceeded(uint64_t cpu_ns, uint64_t window_ns, int share_pct);
 
 /* The spin bound of a receive under `model', given the measured
- * context-switch cost: IMP spins 2 context switches; a task holding a
- * real-time boost never spins (it would delay its partner on the same
- * CPU); the others keep `lin_ns', copvm's adaptive spin. */
+ * context-switch cost: IMP spins 2 context switches; the others keep
+ * `lin_ns', copvm's adaptive spin, boosted or not (a real-time boost
+ * that blocked at once paid a wake-up per message: measured worse, see
+ * docs/cosched.md).  `boost' is the level in force. */
 uint64_t cosched_spin_ns(int model, int boost, uint64_t ctxsw_ns,
 			 uint64_t lin_ns);
 

@@ -12,9 +12,8 @@
  *
  * The coscheduling model (lib/cosched/) sets the spin bound: IMP spins
  * for two context switches and always spins first (the papers'
- * two-phase spin-block, without the skipping above); a task holding a
- * real-time boost never spins.  Around the block the model is told, so
- * DCS can see who is waiting.
+ * two-phase spin-block, without the skipping above).  Around the block
+ * the model is told, so DCS can see who is waiting.
  */
 #include <sys/resource.h>
 #include <time.h>

@@ -149,7 +149,7 @@ START_TEST(frequency_rises_then_decays_when_idle)
 
 	setenv("COPVM_MODEL", "lin", 1);
 	ck_assert_int_gt(pvm_mytid(), 0);
-	ck_assert_int_eq(copvm_setopt(COPVM_OPT_INTERVAL, 5), 20);
+	ck_assert_int_eq(copvm_setopt(COPVM_OPT_INTERVAL, 5), 10);
 	ck_assert_int_eq(copvm_setopt(COPVM_OPT_P, 0), 500);
 	child = spawn_pingpong(100000);
 	{
@@ -238,7 +238,7 @@ START_TEST(bad_environment_keeps_the_defaults)
 	ck_assert_int_ge(copvm_getopt(COPVM_OPT_MODEL), 0);
 	ck_assert_int_lt(copvm_getopt(COPVM_OPT_MODEL), COPVM_NMODELS);
 	ck_assert_int_eq(copvm_getopt(COPVM_OPT_P), 500);
-	ck_assert_int_eq(copvm_getopt(COPVM_OPT_INTERVAL), 20);
+	ck_assert_int_eq(copvm_getopt(COPVM_OPT_INTERVAL), 10);
 }
 END_TEST
 

@@ -29,6 +29,7 @@ struct cosched_caps {
 	int nice_floor;		/* lowest nice it may set; 0: none */
 	int rt;			/* time-boxed SCHED_FIFO */
 	int peers;		/* may boost same-uid correspondents */
+	uint64_t box_max_ns;	/* longest time box it grants; 0: any */
 };
 
 struct cosched_backend_ops {

@@ -71,11 +71,24 @@ static uint64_t interval_ns(void)
 	return (uint64_t)pvmi_cosched_set.interval_ms * 1000000ULL;
 }
 
+/* The time box of a boost: two intervals, within bounds and within what
+ * the backend grants (a renewal must come before the backend's undo). */
 static uint64_t box_ns(void)
 {
 	uint64_t b = 2 * interval_ns();
 
-	return b < BOX_MIN_NS ? BOX_MIN_NS : b > BOX_MAX_NS ? BOX_MAX_NS : b;
+	b = b < BOX_MIN_NS ? BOX_MIN_NS : b > BOX_MAX_NS ? BOX_MAX_NS : b;
+	if (caps.box_max_ns && b > caps.box_max_ns)
+		b = caps.box_max_ns;
+	return b;
+}
+
+/* A boost is renewed when less than this is left of its box. */
+static uint64_t renew_margin_ns(void)
+{
+	uint64_t m = interval_ns() + interval_ns() / 2;
+
+	return m > box_ns() / 2 ? box_ns() / 2 : m;
 }
 
 void pvmi_cosched_trace(const char *event, int level, int target)
@@ -164,8 +177,36 @@ static void decide(uint64_t now)
 		return;
 	}
 	if (want != cur || nice != pg->boost_nice ||
-	    now + interval_ns() / 2 >= until)
+	    now + renew_margin_ns() >= until)
 		apply_self(want, nice, box_ns(), now);
+}
+
+static const struct cosched_backend_ops *choose_backend(int model);
+
+void pvmi_cosched_model_changed(void)
+{
+	struct cosched_page *pg = pvmi_cosched_page;
+	int model = pvmi_cosched_set.model;
+	int wants_none = model == COPVM_MODEL_LIN || model == COPVM_MODEL_IMP ||
+			 model == COPVM_MODEL_EXP;
+
+	if (!pg)
+		return;
+	pg->model = model;
+	if (model == COPVM_MODEL_IMP && !ctxsw_ns)
+		ctxsw_ns = pvmi_cosched_ctxsw_ns();
+	/* A backend is probed only when the model starts needing one. */
+	if (wants_none == (backend == &cosched_backend_none))
+		return;
+	if (pg->boost != COPVM_BOOST_NONE)
+		apply_self(COPVM_BOOST_NONE, 0, 0, mono_ns());
+	backend->detach();
+	backend = choose_backend(model);
+	if (backend->attach(pg) < 0)
+		backend = &cosched_backend_none;
+	if (backend == &cosched_backend_none)
+		memset(&caps, 0, sizeof(caps));
+	pg->backend = backend->id;
 }
 
 /* Applies what the console or copvm-cosched asked for through the page. */
@@ -174,9 +215,9 @@ static void take_requests(struct cosched_page *pg)
 	int v;
 
 	v = __atomic_exchange_n(&pg->req_model, COSCHED_REQ_NONE, __ATOMIC_ACQ_REL);
-	if (v >= 0 && v < COPVM_NMODELS) {
+	if (v >= 0 && v < COPVM_NMODELS && v != pvmi_cosched_set.model) {
 		pvmi_cosched_set.model = v;
-		pg->model = v;
+		pvmi_cosched_model_changed();
 	}
 	v = __atomic_exchange_n(&pg->req_p_milli, COSCHED_REQ_NONE, __ATOMIC_ACQ_REL);
 	if (v >= 0 && v <= 1000) {
@@ -395,15 +436,24 @@ static const struct cosched_backend_ops *choose_backend(int model)
 static void load_dcs_params(void)
 {
 	const char *s;
+	char *end;
+	long long v;
 
-	if ((s = getenv("COPVM_DCS_E")) && *s)
-		dcs_e = atoi(s);
-	if (dcs_e < -16 || dcs_e > 16)
-		dcs_e = -1;
-	if ((s = getenv("COPVM_DCS_C_US")) && *s)
-		dcs_c_ns = atoll(s) * 1000;
-	if ((s = getenv("COPVM_DCS_TQ_US")) && *s && atoll(s) > 0)
-		dcs_tq_ns = (uint64_t)atoll(s) * 1000;
+	if ((s = getenv("COPVM_DCS_E")) && *s) {
+		v = strtoll(s, &end, 10);
+		if (!*end && v >= -16 && v <= 16)
+			dcs_e = (int)v;
+	}
+	if ((s = getenv("COPVM_DCS_C_US")) && *s) {
+		v = strtoll(s, &end, 10);
+		if (!*end && v > -1000000000LL && v < 1000000000LL)
+			dcs_c_ns = v * 1000;
+	}
+	if ((s = getenv("COPVM_DCS_TQ_US")) && *s) {
+		v = strtoll(s, &end, 10);
+		if (!*end && v > 0 && v < 1000000000LL)
+			dcs_tq_ns = (uint64_t)v * 1000;
+	}
 }
 
 void pvmi_cosched_attach(void)

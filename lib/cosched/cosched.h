@@ -51,6 +51,9 @@ struct cosched_settings {
 	int backend;		/* wanted COPVM_BACKEND_* */
 };
 extern struct cosched_settings pvmi_cosched_set;
+/* Makes a change of pvmi_cosched_set.model take effect in the running
+ * task: the page, IMP's measurement, and the backend the model needs. */
+void pvmi_cosched_model_changed(void);
 /* Reads COPVM_MODEL, COPVM_P, COPVM_INTERVAL_MS, COPVM_BACKEND into
  * pvmi_cosched_set over the defaults. */
 void pvmi_cosched_settings_load(void);

@@ -14,10 +14,10 @@
 #include "cosched_page.h"
 #include "pvmi.h"
 
-/* What a user who sets nothing gets (docs/results/cosched/ shows why). */
-#define DEFAULT_MODEL		COPVM_MODEL_LIN
+/* What a user who sets nothing gets (docs/results/models/ shows why). */
+#define DEFAULT_MODEL		COPVM_MODEL_PRE
 #define DEFAULT_P_MILLI		500
-#define DEFAULT_INTERVAL_MS	20
+#define DEFAULT_INTERVAL_MS	10
 
 struct cosched_settings pvmi_cosched_set = {
 	DEFAULT_MODEL, DEFAULT_P_MILLI, DEFAULT_INTERVAL_MS, COPVM_BACKEND_AUTO
@@ -94,9 +94,9 @@ PVMI_EXPORT int copvm_setopt(int what, int val)
 			return pvmi_error("copvm_setopt", PvmBadParam);
 		old = pvmi_cosched_set.model;
 		pvmi_cosched_set.model = val;
-		/* EXP and the others differ in what the daemon does, not in
-		 * the page: no re-probe needed. */
 		settings_changed(0);
+		if (val != old)
+			pvmi_cosched_model_changed();
 		return old;
 	case COPVM_OPT_P:
 		if (val < 0 || val > 1000)

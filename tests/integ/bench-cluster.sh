@@ -252,7 +252,7 @@ agent_state="not used"
 if [ "$ncopvm" -gt 0 ] && { [ "$backend" = agent ] ||
 	{ [ "$backend" = auto ] && [ -x "$BC_B/agent/copvm-agent" ]; }; }; then
 	if bc_agent_start "$BC_B/agent/copvm-agent"; then
-		agent_state="$BC_B/agent/copvm-agent -f -s $BC_AGENT_SOCK (pid $BC_AGENT_PID)"
+		agent_state="$BC_B/agent/copvm-agent -f -s $BC_AGENT_SOCK ${BENCH_AGENT_ARGS:-}(pid $BC_AGENT_PID)"
 	else
 		agent_state="failed: $BC_AGENT_NOTE"
 		if [ "$backend" = agent ]; then

@@ -91,11 +91,17 @@ for i in $(seq 100); do
 	grep -qs holding "$W/copvm/out/hold.out" && break
 	sleep 0.1
 done
-n=0
-for h in 1 2 3 4; do
-	for p in $(netns_pids "$h"); do
-		case $(proc_cmdline "$p") in *child-sleep*) n=$((n + 1)) ;; esac
+# A spawned task shows its program's name once its daemon has exec'd it:
+# look again for a while.
+for i in $(seq 30); do
+	n=0
+	for h in 1 2 3 4; do
+		for p in $(netns_pids "$h"); do
+			case $(proc_cmdline "$p") in *child-sleep*) n=$((n + 1)) ;; esac
+		done
 	done
+	[ "$n" = 8 ] && break
+	sleep 0.1
 done
 [ "$n" = 8 ] || fail "$n tasks run before the master is killed, not 8"
 victim=
