@@ -9,7 +9,7 @@
  * and slice together, and the raised levels (NICE, RT) carry
  * SCHED_FLAG_RESET_ON_FORK: a child forked while boosted starts at
  * SCHED_OTHER and nice 0 instead of keeping a boost nobody will undo.
- * The caller (main.c) has checked identity and permission beforehand.
+ * The caller (serve.c) has checked identity and permission beforehand.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,41 +23,16 @@
 
 #include "copvm.h"
 #include "agent.h"
-
-#ifndef SCHED_FLAG_RESET_ON_FORK
-#define SCHED_FLAG_RESET_ON_FORK	0x01
-#endif
-
-/* The kernel's struct sched_attr, first version (48 bytes); glibc 2.36
- * has no wrapper, and <linux/sched/types.h> clashes with <sched.h>. */
-struct kattr {
-	uint32_t size;
-	uint32_t sched_policy;
-	uint64_t sched_flags;
-	int32_t sched_nice;
-	uint32_t sched_priority;
-	uint64_t sched_runtime;
-	uint64_t sched_deadline;
-	uint64_t sched_period;
-};
+#include "sched_attr.h"
 
 /* The slice a task has without a request: writing it back is writing 0. */
 static uint64_t default_slice_ns;
 
-static int sys_getattr(pid_t pid, struct kattr *a)
-{
-	memset(a, 0, sizeof(*a));
-	if (syscall(SYS_sched_getattr, pid, a, sizeof(*a), 0) < 0)
-		return -errno;
-	return 0;
-}
-
 static int sys_setattr(pid_t pid, const struct agent_sched *s)
 {
-	struct kattr a;
+	struct copvm_sched_attr a;
 
 	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
 	a.sched_policy = s->policy;
 	a.sched_flags = s->flags & SCHED_FLAG_RESET_ON_FORK;
 	if (s->policy == SCHED_FIFO || s->policy == SCHED_RR) {
@@ -68,15 +43,13 @@ static int sys_setattr(pid_t pid, const struct agent_sched *s)
 		a.sched_runtime = s->runtime == default_slice_ns ? 0 :
 				  s->runtime;
 	}
-	if (syscall(SYS_sched_setattr, pid, &a, 0) < 0)
-		return -errno;
-	return 0;
+	return copvm_sched_setattr(pid, &a);
 }
 
 int boost_get(pid_t pid, struct agent_sched *s)
 {
-	struct kattr a;
-	int rc = sys_getattr(pid, &a);
+	struct copvm_sched_attr a;
+	int rc = copvm_sched_getattr(pid, &a);
 
 	if (rc)
 		return rc;

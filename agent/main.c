@@ -5,7 +5,7 @@
  * CAP_SYS_NICE and CAP_SYS_RESOURCE only (priv.c), forks the watchdog
  * (table.c) and runs one epoll loop over the listening socket, the
  * connections, the registered tasks' pidfds, a timerfd and a signalfd.
- * SIGTERM and SIGINT revert every boost before it exits.  See
+ * SIGTERM, SIGINT and SIGHUP revert every boost before it exits.  See
  * docs/agent.md.
  */
 #include <errno.h>

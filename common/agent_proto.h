@@ -17,8 +17,11 @@
  *   -EINVAL           a level, nice or box out of range
  *   -EPERM            another user's process, a policy other than
  *                     SCHED_OTHER, a request from a process other than
- *                     the connection's, or a caller that did not register
- *   -ESRCH            a target that is not registered (or has exited)
+ *                     the connection's, or BOOST_PEER from a caller that
+ *                     did not register
+ *   -ESRCH            a target that is not registered (or has exited),
+ *                     and APPLY or UNREGISTER from a caller that did not
+ *                     register
  *   -EAGAIN           boosts refused during a CPU-budget cool-down
  *   -EALREADY         REGISTER on a connection already registered
  */

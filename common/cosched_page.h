@@ -73,7 +73,9 @@ struct cosched_page {
 	uint64_t boosts;	/* boosts of itself applied */
 	uint64_t peer_boosts;	/* boosts of correspondents requested */
 	uint64_t demotions;	/* boosts withdrawn by the CPU budget */
-	uint64_t boosted_cpu_ns;	/* CPU used while boosted (budget) */
+	uint64_t boosted_cpu_ns;	/* CPU used while boosted in the current
+					 * budget window (the daemon's watch,
+					 * self backend) */
 	uint64_t budget_window_ns;	/* the budget's window */
 	int32_t waiting;	/* 1 while blocked in a receive */
 	int32_t npeers;		/* entries used in peers[] */
@@ -98,8 +100,10 @@ _Static_assert(sizeof(struct cosched_page) <= COSCHED_PAGE_SIZE,
  * The boost trace (COPVM_COSCHED_TRACE=FILE): one line per boost event,
  * appended by every task of the host with O_APPEND:
  *   <CLOCK_MONOTONIC ns> <pid> <tid hex> <event> <level> <target tid hex> <F>
- * event: boost, unboost, peer (a correspondent boosted), demote (budget),
- * block, wake.  The harness plots it as a timeline.
+ * event: boost, unboost, peer (a correspondent boosted), block, wake.
+ * Demotions by the CPU budget happen outside the task (agent, daemon) and
+ * are counted in `demotions', not traced.  The harness plots the trace
+ * as a timeline.
  */
 #define COSCHED_TRACE_ENV	"COPVM_COSCHED_TRACE"
 

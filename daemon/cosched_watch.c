@@ -49,7 +49,9 @@
 #include <unistd.h>
 
 #include "copvm.h"
+#include "cosched_model.h"
 #include "cosched_page.h"
+#include "sched_attr.h"
 #include "pvmd.h"
 
 #define WATCH_IDLE_MS		50	/* pages exist, none boosted */
@@ -68,18 +70,6 @@ struct cw_page {
 	int tracking;			/* a boost is being budgeted */
 	uint64_t win_start;		/* the budget window (monotonic) */
 	uint64_t win_cpu;		/* schedstat at its start */
-};
-
-/* What sched_setattr takes (uapi struct sched_attr, first version). */
-struct cw_sched_attr {
-	uint32_t size;
-	uint32_t sched_policy;
-	uint64_t sched_flags;
-	int32_t sched_nice;
-	uint32_t sched_priority;
-	uint64_t sched_runtime;
-	uint64_t sched_deadline;
-	uint64_t sched_period;
 };
 
 static struct pvmd_watch ino_w = { .fd = -1 };
@@ -340,21 +330,21 @@ static uint64_t cpu_ns(pid_t pid)
  * nice `nice'. */
 static void reset_slice(pid_t pid, int nice)
 {
-	struct cw_sched_attr a;
+	struct copvm_sched_attr a;
+	int rc;
 
-	memset(&a, 0, sizeof(a));
-	if (syscall(SYS_sched_getattr, pid, &a, sizeof(a), 0) < 0)
+	if (copvm_sched_getattr(pid, &a) < 0)
 		return;
 	if (a.sched_policy != SCHED_OTHER || a.sched_runtime == 0)
 		return;
 	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
 	a.sched_policy = SCHED_OTHER;
 	a.sched_nice = nice;
 	a.sched_runtime = 0;
-	if (syscall(SYS_sched_setattr, pid, &a, 0) < 0)
+	rc = copvm_sched_setattr(pid, &a);
+	if (rc < 0)
 		pvmd_log("cosched watch: pid %ld: cannot reset its slice: %s",
-			 (long)pid, strerror(errno));
+			 (long)pid, strerror(-rc));
 }
 
 /* Undoes the boost on page `p' (see the top); `demote' for the budget. */
@@ -410,10 +400,11 @@ static int check_boost(struct cw_page *p, uint64_t now)
 	}
 	used = cpu > p->win_cpu ? cpu - p->win_cpu : 0;
 	span = now - p->win_start;
+	__atomic_store_n(&pg->boosted_cpu_ns, used, __ATOMIC_RELAXED);
 	/* over the budget: more than the share of a whole window already,
 	 * or of the window just completed */
-	if (used * 100 > (uint64_t)WATCH_SHARE_PCT * win ||
-	    (span >= win && used * 100 > (uint64_t)WATCH_SHARE_PCT * span)) {
+	if (cosched_budget_exceeded(used, win, WATCH_SHARE_PCT) ||
+	    (span >= win && cosched_budget_exceeded(used, span, WATCH_SHARE_PCT))) {
 		undo(p, 1);
 		return 0;
 	}

@@ -4,7 +4,8 @@
  * correspondents, F over intervals and its decay, DYN against PRE,
  * copvm_setopt/getopt, requests through the page, the boosts of PRE and
  * HPDT with the unprivileged `self' backend (and their undoing), IMP's
- * spin bound, and the fallback when the agent asked for is not there.
+ * spin bound, the backend of a model changed at run time, and the
+ * fallback when the agent asked for is not there.
  */
 #include <check.h>
 #include <errno.h>
@@ -371,6 +372,31 @@ START_TEST(imp_spins_two_context_switches)
 }
 END_TEST
 
+START_TEST(a_model_changed_later_gets_its_backend)
+{
+	struct cosched_page *pg;
+	int me, self_works = slice_of(0) != 0 || geteuid() == 0;
+
+	setenv("COPVM_MODEL", "lin", 1);
+	setenv("COPVM_BACKEND", "self", 1);
+	me = pvm_mytid();
+	pg = map_page(me);
+	ck_assert_ptr_nonnull(pg);
+	ck_assert_int_eq(pg->backend, COPVM_BACKEND_NONE);
+	ck_assert_int_eq(copvm_setopt(COPVM_OPT_MODEL, COPVM_MODEL_PRE),
+			 COPVM_MODEL_LIN);
+	ck_assert_int_eq(pg->model, COPVM_MODEL_PRE);
+	ck_assert_int_eq(pg->backend, self_works ? COPVM_BACKEND_SELF :
+			 COPVM_BACKEND_NONE);
+	ck_assert_int_eq(copvm_getopt(COPVM_OPT_BACKEND), pg->backend);
+	/* Back to a model that never boosts: no backend at all. */
+	copvm_setopt(COPVM_OPT_MODEL, COPVM_MODEL_EXP);
+	ck_assert_int_eq(pg->backend, COPVM_BACKEND_NONE);
+	ck_assert_int_eq(pg->boost, COPVM_BOOST_NONE);
+	munmap(pg, COSCHED_PAGE_SIZE);
+}
+END_TEST
+
 START_TEST(missing_agent_falls_back_quietly)
 {
 	struct cosched_page *pg;
@@ -427,6 +453,7 @@ static Suite *cosched_suite(void)
 	tcase_add_test(tc, pre_boosts_the_task_and_its_correspondent);
 	tcase_add_test(tc, hpdt_boosts_from_enrolment);
 	tcase_add_test(tc, imp_spins_two_context_switches);
+	tcase_add_test(tc, a_model_changed_later_gets_its_backend);
 	tcase_add_test(tc, missing_agent_falls_back_quietly);
 	tcase_set_timeout(tc, 30);
 	suite_add_tcase(s, tc);

@@ -2,9 +2,10 @@
  * backend.h - the one contract between the coscheduling policy engine
  * (cosched.c) and the mechanisms that apply its boosts: none, self,
  * agent, and the kernel module.  Each backend file exports exactly one
- * table of these operations; the engine probes them at start-up, in
- * order of preference, and uses the first that works.  Falling back is
- * never an error for the program: the worst case is `none'.
+ * table of these operations.  At start-up the engine probes, for
+ * COPVM_BACKEND=auto, the agent then self, and uses the first that works;
+ * a backend named explicitly is probed alone.  Falling back is never an
+ * error for the program: the worst case is `none'.
  *
  * Rules for every operation:
  * - none may block for longer than one round trip to a local helper;
@@ -52,7 +53,8 @@ struct cosched_backend_ops {
 	int (*apply)(int level, int nice, uint64_t box_ns);
 
 	/* Boosts correspondent `pid' (task `tid', same user, registered)
-	 * to `level' for at most `box_ns'.  0 or -errno. */
+	 * to `level' for at most `box_ns', with nice `nice' (for a slice
+	 * boost: the correspondent's base nice).  0 or -errno. */
 	int (*boost_peer)(int pid, int tid, int level, int nice,
 			  uint64_t box_ns);
 

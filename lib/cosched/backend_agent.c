@@ -29,25 +29,10 @@
 #include "backend.h"
 #include "copvm.h"
 #include "cosched_page.h"
+#include "sched_attr.h"
 
 /* The longest a round trip may take before the agent counts as hung. */
 #define AGENT_RTT_TIMEOUT_MS	250
-
-#ifndef SCHED_FLAG_RESET_ON_FORK
-#define SCHED_FLAG_RESET_ON_FORK	0x01
-#endif
-
-/* struct sched_attr, first version; see agent/boost.c. */
-struct agent_kattr {
-	uint32_t size;
-	uint32_t sched_policy;
-	uint64_t sched_flags;
-	int32_t sched_nice;
-	uint32_t sched_priority;
-	uint64_t sched_runtime;
-	uint64_t sched_deadline;
-	uint64_t sched_period;
-};
 
 static int agent_fd = -1;
 static pid_t agent_owner;	/* the process that opened agent_fd */
@@ -128,19 +113,17 @@ static int round_trip(int fd, struct agent_req *rq, struct agent_reply *rp)
  * no privilege; SCHED_RESET_ON_FORK, once set, must be kept. */
 static void agent_give_up(void)
 {
-	struct agent_kattr a;
+	struct copvm_sched_attr a;
 	int nice = agent_page ? agent_page->base_nice : 0;
 
-	memset(&a, 0, sizeof(a));
-	if (syscall(SYS_sched_getattr, getpid(), &a, sizeof(a), 0) == 0) {
+	if (copvm_sched_getattr(0, &a) == 0) {
 		uint64_t flags = a.sched_flags & SCHED_FLAG_RESET_ON_FORK;
 
 		memset(&a, 0, sizeof(a));
-		a.size = sizeof(a);
 		a.sched_policy = SCHED_OTHER;
 		a.sched_flags = flags;
 		a.sched_nice = nice;
-		if (syscall(SYS_sched_setattr, getpid(), &a, 0) == 0)
+		if (copvm_sched_setattr(0, &a) == 0)
 			goto closed;
 	}
 	/* Kernels without sched_setattr. */

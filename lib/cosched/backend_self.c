@@ -10,8 +10,7 @@
  * (daemon/cosched_watch.c), so self_timed is 0.
  */
 #include <errno.h>
-#include <linux/sched.h>
-#include <linux/sched/types.h>
+#include <sched.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -20,6 +19,7 @@
 #include "backend.h"
 #include "copvm.h"
 #include "cosched_page.h"
+#include "sched_attr.h"
 
 /* The slice requested while boosted (the kernel's minimum). */
 #define BOOST_SLICE_NS	100000ULL
@@ -29,27 +29,18 @@
 static struct cosched_page *mine;
 static int has_slice;
 
-static int get_attr(int pid, struct sched_attr *a)
-{
-	memset(a, 0, sizeof(*a));
-	return (int)syscall(SYS_sched_getattr, pid, a, sizeof(*a), 0);
-}
-
 /* Sets SCHED_OTHER with `nice' and slice `runtime' (0: the default) on
  * `pid'; 0 or -errno. */
 static int set_other(int pid, int nice, uint64_t runtime)
 {
-	struct sched_attr a;
+	struct copvm_sched_attr a;
 
 	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.sched_policy = SCHED_NORMAL;
+	a.sched_policy = SCHED_OTHER;
 	a.sched_flags = SCHED_FLAG_RESET_ON_FORK;
 	a.sched_nice = nice;
 	a.sched_runtime = has_slice ? runtime : 0;
-	if (syscall(SYS_sched_setattr, pid, &a, 0) < 0)
-		return -errno;
-	return 0;
+	return copvm_sched_setattr(pid, &a);
 }
 
 /* The lowest nice this process may set on itself: tried, not computed,
@@ -73,13 +64,14 @@ static int probe_nice_floor(int base)
 
 static int self_probe(struct cosched_caps *caps)
 {
-	struct sched_attr a;
-	int base;
+	struct copvm_sched_attr a;
+	int base, rc;
 
 	memset(caps, 0, sizeof(*caps));
-	if (get_attr(0, &a) < 0)
-		return -errno;
-	if (a.sched_policy != SCHED_NORMAL)
+	rc = copvm_sched_getattr(0, &a);
+	if (rc < 0)
+		return rc;
+	if (a.sched_policy != SCHED_OTHER)
 		return -EPERM;	/* someone else manages this task */
 	has_slice = a.sched_runtime != 0;
 	caps->slice = has_slice;
@@ -125,9 +117,9 @@ static int self_boost_peer(int pid, int tid, int level, int nice,
 		return -EINVAL;
 	if (level == COPVM_BOOST_NONE)
 		return 0;
-	/* The ops carry no base nice for a correspondent: 0, Debian's
-	 * default; its own next decision restores its real base. */
-	return level_set(pid, level, nice, 0);
+	/* The engine passes the correspondent's base nice for a slice
+	 * boost, and never a nice above it. */
+	return level_set(pid, level, nice, nice);
 }
 
 static void self_detach(void)

@@ -316,6 +316,10 @@ static int dcs_claim(struct cosched_page *pp, uint64_t now)
 static void boost_peer(struct cosched_page *pp, int tid, int level, int nice,
 		       uint64_t box, uint64_t now)
 {
+	/* Never above the correspondent's own base priority; a slice
+	 * boost keeps its base nice. */
+	if (level == COPVM_BOOST_SLICE || nice > pp->base_nice)
+		nice = pp->base_nice;
 	if (pp->pid <= 0 || backend->boost_peer(pp->pid, tid, level, nice, box) < 0)
 		return;
 	pp->boost_nice = nice;
