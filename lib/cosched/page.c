@@ -61,7 +61,12 @@ struct cosched_page *pvmi_cosched_page_create(int tid)
 		return NULL;
 	if (page_path(path, sizeof(path), tid) < 0)
 		return NULL;
-	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+	/* A page left by an earlier task with this tid may still be mapped
+	 * by a reader (the daemon's watch, a tool): truncating it would
+	 * make their next read a SIGBUS.  A new file leaves them the old. */
+	if (unlink(path) < 0 && errno != ENOENT)
+		return NULL;
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 		  0600);
 	if (fd < 0)
 		return NULL;
