@@ -51,6 +51,7 @@
 #include "copvm.h"
 #include "cosched_model.h"
 #include "cosched_page.h"
+#include "procfile.h"
 #include "sched_attr.h"
 #include "pvmd.h"
 
@@ -253,17 +254,12 @@ static int environ_tid(pid_t pid)
 	static const char key[] = "COPVM_TID=";
 	char path[64], buf[16384];
 	ssize_t n, i;
-	int fd, start = 0;
+	int start = 0;
 
 	snprintf(path, sizeof(path), "/proc/%ld/environ", (long)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	n = copvm_read_small(path, buf, sizeof(buf));
+	if (n < 0)
 		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
 	for (i = 0; i <= n; i++) {
 		if (buf[i] != '\0')
 			continue;
@@ -309,18 +305,10 @@ static uint64_t cpu_ns(pid_t pid)
 {
 	char path[64], buf[128];
 	unsigned long long v = 0;
-	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%ld/schedstat", (long)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (copvm_read_small(path, buf, sizeof(buf)) < 0)
 		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
 	if (sscanf(buf, "%llu", &v) != 1)
 		return 0;
 	return v;

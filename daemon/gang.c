@@ -47,6 +47,7 @@
 #include <unistd.h>
 
 #include "exp_model.h"
+#include "procfile.h"
 #include "pvmd.h"
 
 /* One task under EXP. */
@@ -201,18 +202,11 @@ static void sync_tasks(void)
 static int read_stat(const char *pid, char *state, int *cpu)
 {
 	char path[64], buf[1024], *p;
-	int fd, field;
-	ssize_t n;
+	int field;
 
 	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (copvm_read_small(path, buf, sizeof(buf)) < 0)
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
 	p = strrchr(buf, ')');		/* the name may hold anything */
 	if (!p || p[1] != ' ')
 		return -1;
@@ -244,20 +238,13 @@ static unsigned sample_load(void)
 	unsigned running = 0, total, mine = 0;
 	struct dirent *d;
 	DIR *dir;
-	int fd, i, cpu;
-	ssize_t n;
+	int i, cpu;
 
 	if (all_cpus) {
 		/* "0.52 0.30 0.20 R/T last": R counts runnable threads of
 		 * every CPU, the reader (us) included */
-		fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
+		if (copvm_read_small("/proc/loadavg", buf, sizeof(buf)) < 0)
 			return 0;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n <= 0)
-			return 0;
-		buf[n] = '\0';
 		if (sscanf(buf, "%*s %*s %*s %u/%u", &running, &total) != 2)
 			return 0;
 		for (i = 0; i < nents; i++) {

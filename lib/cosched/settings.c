@@ -85,43 +85,35 @@ static void settings_changed(int reprobe)
 
 PVMI_EXPORT int copvm_setopt(int what, int val)
 {
-	int old;
+	int *field, lo, hi, old;
 
 	pvmi_cosched_settings_load();
 	switch (what) {
 	case COPVM_OPT_MODEL:
-		if (val < 0 || val >= COPVM_NMODELS)
-			return pvmi_error("copvm_setopt", PvmBadParam);
-		old = pvmi_cosched_set.model;
-		pvmi_cosched_set.model = val;
-		settings_changed(0);
-		if (val != old)
-			pvmi_cosched_model_changed();
-		return old;
+		field = &pvmi_cosched_set.model, lo = 0, hi = COPVM_NMODELS - 1;
+		break;
 	case COPVM_OPT_P:
-		if (val < 0 || val > 1000)
-			return pvmi_error("copvm_setopt", PvmBadParam);
-		old = pvmi_cosched_set.p_milli;
-		pvmi_cosched_set.p_milli = val;
-		settings_changed(0);
-		return old;
+		field = &pvmi_cosched_set.p_milli, lo = 0, hi = 1000;
+		break;
 	case COPVM_OPT_INTERVAL:
-		if (val < 1 || val > 10000)
-			return pvmi_error("copvm_setopt", PvmBadParam);
-		old = pvmi_cosched_set.interval_ms;
-		pvmi_cosched_set.interval_ms = val;
-		settings_changed(0);
-		return old;
+		field = &pvmi_cosched_set.interval_ms, lo = 1, hi = 10000;
+		break;
 	case COPVM_OPT_BACKEND:
-		if (val < 0 || val >= COPVM_NBACKENDS)
-			return pvmi_error("copvm_setopt", PvmBadParam);
-		old = pvmi_cosched_set.backend;
-		pvmi_cosched_set.backend = val;
-		settings_changed(1);
-		return old;
+		field = &pvmi_cosched_set.backend, lo = 0, hi = COPVM_NBACKENDS - 1;
+		break;
 	default:
 		return pvmi_error("copvm_setopt", PvmBadParam);
 	}
+	if (val < lo || val > hi)
+		return pvmi_error("copvm_setopt", PvmBadParam);
+	old = *field;
+	*field = val;
+	/* A new backend means probing again; the rest takes effect at the
+	 * next hook, a new model with the backend it needs. */
+	settings_changed(what == COPVM_OPT_BACKEND);
+	if (what == COPVM_OPT_MODEL && val != old)
+		pvmi_cosched_model_changed();
+	return old;
 }
 
 PVMI_EXPORT int copvm_getopt(int what)
