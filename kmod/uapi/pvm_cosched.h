@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * pvm_cosched.h - the ioctl ABI of /dev/pvm_cosched, the copvm kernel
+ * module that applies bounded, time-boxed scheduling boosts on behalf of
+ * an ordinary user's PVM tasks.  Shared by kmod/pvm_cosched.c and by
+ * libpvm3's kmod backend (lib/cosched/backend_kmod.c).
+ *
+ * Rules of the ABI:
+ * - fixed-width types only, pointers carried as __u64, every padding
+ *   byte named and required to be zero (as are `reserved' fields and
+ *   unknown flags: -EINVAL otherwise, so they can be given a meaning
+ *   later);
+ * - REGISTER carries PVM_COSCHED_ABI_VERSION; another version gets
+ *   -EPROTONOSUPPORT and nothing else works on that fd until it
+ *   registers with the right one;
+ * - one open file registers exactly one task, the one that opened it;
+ *   a forked child opens its own;
+ * - the module undoes every boost it set: at the end of its time box,
+ *   when the fd is released, when the task exits, and on unload.  An
+ *   undo restores the task's registered base only if the task is still
+ *   at the value the module set (someone else's later change wins).
+ *
+ * Errors (negative errno from ioctl, errno in user space):
+ *   ENOTTY           an unknown command
+ *   EFAULT           an argument that cannot be copied
+ *   EINVAL           a reserved field or flag not zero, a level, nice or
+ *                    box out of range, too many peers
+ *   EPROTONOSUPPORT  REGISTER with another ABI version
+ *   EALREADY         REGISTER on an fd already registered
+ *   ENOTCONN         REPORT or BOOST on an fd not registered
+ *   EPERM            a target owned by another user (without
+ *                    CAP_SYS_NICE in its user namespace), a target not
+ *                    at SCHED_NORMAL, SET_LIMITS without CAP_SYS_NICE
+ *                    in the initial user namespace, or a caller that is
+ *                    not the process that opened the fd
+ *   ESRCH            a target pid that does not exist or is not
+ *                    registered with the module
+ *   EAGAIN           a boost refused because the target used up its
+ *                    CPU budget (it is in cool-down)
+ */
+#ifndef _UAPI_PVM_COSCHED_H
+#define _UAPI_PVM_COSCHED_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+#define PVM_COSCHED_DEVICE	"/dev/pvm_cosched"
+#define PVM_COSCHED_ABI_VERSION	1
+#define PVM_COSCHED_IOC_MAGIC	0xC5
+
+/* Boost levels; the same values as COPVM_BOOST_* in copvm.h. */
+#define PVM_COSCHED_BOOST_NONE	0	/* back to the registered base */
+#define PVM_COSCHED_BOOST_SLICE	1	/* a short EEVDF slice (6.12+) */
+#define PVM_COSCHED_BOOST_NICE	2	/* a lower nice, down to the floor */
+#define PVM_COSCHED_BOOST_RT	3	/* SCHED_FIFO, if the limits allow */
+
+#define PVM_COSCHED_MAX_PEERS	8	/* peers in one REPORT */
+
+/* Capabilities, in pvm_cosched_register.caps and the stats. */
+#define PVM_COSCHED_CAP_SLICE	0x1	/* slice requests honoured */
+#define PVM_COSCHED_CAP_NICE	0x2	/* negative nice down to the floor */
+#define PVM_COSCHED_CAP_RT	0x4	/* time-boxed SCHED_FIFO allowed */
+#define PVM_COSCHED_CAP_PEERS	0x8	/* BOOST of registered same-uid tasks */
+
+/* REGISTER: the caller becomes a registered task of this fd. */
+struct pvm_cosched_register {
+	__u32 abi_version;	/* in: PVM_COSCHED_ABI_VERSION */
+	__u32 flags;		/* in: 0 */
+	__s32 tid;		/* in: the PVM task id (statistics only) */
+	__s32 base_nice;	/* out: the nice the task had, restored on undo */
+	__u32 caps;		/* out: PVM_COSCHED_CAP_* under the limits */
+	__s32 nice_floor;	/* out: the lowest nice the module sets */
+	__u64 box_max_ns;	/* out: the longest time box it grants */
+	__u64 reserved[2];	/* in: 0 */
+};
+
+/*
+ * REPORT: the caller's current frequency and local correspondents, and
+ * the boost it wants for itself now (BOOST_NONE undoes its boost).  The
+ * box is clamped to the limits; `level' and `nice' are clamped to the
+ * limits too, and the values put in force are written back.
+ */
+struct pvm_cosched_report {
+	__u64 freq_milli;	/* in: F in messages per second, x 1000 */
+	__u64 peers_ptr;	/* in: user address of __s32 pids[npeers] */
+	__u32 npeers;		/* in: 0..PVM_COSCHED_MAX_PEERS */
+	__s32 level;		/* in/out: PVM_COSCHED_BOOST_* */
+	__s32 nice;		/* in/out: the nice wanted at BOOST_NICE */
+	__u32 flags;		/* in: 0 */
+	__u64 box_ns;		/* in/out: the time box, 1 ns..box_max_ns */
+	__u64 reserved[2];	/* in: 0 */
+};
+
+/*
+ * BOOST: a registered correspondent `pid' (a task of the caller's user,
+ * registered with the module) gets `level' for at most `box_ns', with
+ * clamping and write-back as for REPORT.
+ */
+struct pvm_cosched_boost {
+	__s32 pid;		/* in: the target, in the caller's pid namespace */
+	__s32 level;		/* in/out: PVM_COSCHED_BOOST_* */
+	__s32 nice;		/* in/out: the nice wanted at BOOST_NICE */
+	__u32 flags;		/* in: 0 */
+	__u64 box_ns;		/* in/out: the time box */
+	__u64 reserved[2];	/* in: 0 */
+};
+
+/* The module's enforced limits.  SET_LIMITS needs CAP_SYS_NICE in the
+ * initial user namespace; the stats return them to anyone. */
+struct pvm_cosched_limits {
+	__s32 nice_floor;	/* -20..0; default -5 */
+	__u32 allow_rt;		/* 0 or 1; default 0 */
+	__u64 box_max_ns;	/* 1 us..1 s; default 20 ms */
+	__u32 budget_pct;	/* 1..100: boosted CPU share per window; 50 */
+	__u32 pad;		/* 0 */
+	__u64 budget_window_ns;	/* 10 ms..10 s; default 100 ms */
+	__u64 cooldown_ns;	/* 0..10 s after a budget demotion; 200 ms */
+	__u64 reserved[2];	/* 0 */
+};
+
+/* STATS: counters of the caller's registration and of the module. */
+struct pvm_cosched_stats {
+	__u32 flags;		/* in: 0 */
+	__u32 registered;	/* out: tasks registered now, module-wide */
+	__u64 boosted_now;	/* out: boosts in force now, module-wide */
+	__u64 applied;		/* out: boosts put in force, module-wide */
+	__u64 undone_box;	/* out: undone at the end of their box */
+	__u64 undone_release;	/* out: undone by fd release or task exit */
+	__u64 demotions;	/* out: undone by the CPU budget */
+	__u64 refused;		/* out: requests refused (EPERM, EAGAIN...) */
+	__u64 clamped;		/* out: requests clamped to the limits */
+	__u64 my_applied;	/* out: boosts this fd put in force */
+	__u64 my_freq_milli;	/* out: the caller's last reported F */
+	__s32 my_level;		/* out: the caller's boost now */
+	__s32 my_nice;		/* out: the caller's nice now */
+	struct pvm_cosched_limits limits;	/* out */
+	__u64 reserved[2];	/* out: 0 */
+};
+
+#define PVM_COSCHED_IOC_REGISTER \
+	_IOWR(PVM_COSCHED_IOC_MAGIC, 1, struct pvm_cosched_register)
+#define PVM_COSCHED_IOC_REPORT \
+	_IOWR(PVM_COSCHED_IOC_MAGIC, 2, struct pvm_cosched_report)
+#define PVM_COSCHED_IOC_BOOST \
+	_IOWR(PVM_COSCHED_IOC_MAGIC, 3, struct pvm_cosched_boost)
+#define PVM_COSCHED_IOC_STATS \
+	_IOWR(PVM_COSCHED_IOC_MAGIC, 4, struct pvm_cosched_stats)
+#define PVM_COSCHED_IOC_SET_LIMITS \
+	_IOW(PVM_COSCHED_IOC_MAGIC, 5, struct pvm_cosched_limits)
+
+#endif /* _UAPI_PVM_COSCHED_H */
