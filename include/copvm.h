@@ -7,7 +7,7 @@
  *   COPVM_MODEL        lin, imp, hpdt, dyn, pre, dcs or exp
  *   COPVM_P            the past weight P, 0..1 (e.g. 0.5)
  *   COPVM_INTERVAL_MS  the probe's interval in milliseconds
- *   COPVM_BACKEND      auto, none, self or agent
+ *   COPVM_BACKEND      auto, none, self, agent or kmod
  * and, for a running task, from the console (`cosched') or the
  * copvm-cosched tool.  An extension call overrides the environment.
  */
@@ -29,7 +29,7 @@ extern "C" {
 #define COPVM_NMODELS		7
 
 /* Boost backends (values of COPVM_OPT_BACKEND). */
-#define COPVM_BACKEND_AUTO	0	/* probe: agent, else self, else none */
+#define COPVM_BACKEND_AUTO	0	/* probe: kmod, agent, self, else none */
 #define COPVM_BACKEND_NONE	1	/* no boosts */
 #define COPVM_BACKEND_SELF	2	/* unprivileged: slice requests, nice */
 #define COPVM_BACKEND_AGENT	3	/* the copvm-agent helper */

@@ -30,3 +30,5 @@ EXTRA_lib_libpvm3_la_DEPENDENCIES = lib/libpvm3.map
 EXTRA_DIST += lib/libpvm3.map
 # The copvm-agent boost backend (docs/agent.md).
 lib_libpvm3_la_SOURCES += lib/cosched/backend_agent.c common/agent_proto.h
+# The pvm_cosched kernel module's boost backend (kmod/README.md).
+lib_libpvm3_la_SOURCES += lib/cosched/backend_kmod.c kmod/uapi/pvm_cosched.h

@@ -419,6 +419,31 @@ START_TEST(missing_agent_falls_back_quietly)
 }
 END_TEST
 
+/* /dev/null opens but answers no pvm_cosched ioctl (ENOTTY): asked
+ * for by name or found by auto, it is never taken for the module. */
+START_TEST(a_device_that_is_not_the_module_falls_back_quietly)
+{
+	struct cosched_page *pg;
+	int me, child;
+
+	setenv("COPVM_MODEL", "pre", 1);
+	setenv("COPVM_BACKEND", _i ? "auto" : "kmod", 1);
+	setenv("COPVM_KMOD_DEV", "/dev/null", 1);
+	setenv("COPVM_AGENT_SOCK", "/nonexistent/copvm-agent.sock", 1);
+	me = pvm_mytid();
+	ck_assert_int_gt(me, 0);
+	pg = map_page(me);
+	ck_assert_ptr_nonnull(pg);
+	ck_assert_int_ne(pg->backend, COPVM_BACKEND_KMOD);
+	if (!_i)
+		ck_assert_int_eq(pg->backend, COPVM_BACKEND_NONE);
+	child = spawn_pingpong(20);
+	exchange(child, 20);
+	ck_assert_int_ne(copvm_getopt(COPVM_OPT_BACKEND), COPVM_BACKEND_KMOD);
+	munmap(pg, COSCHED_PAGE_SIZE);
+}
+END_TEST
+
 static void setup(void)
 {
 	unsetenv("COPVM_MODEL");
@@ -457,6 +482,8 @@ static Suite *cosched_suite(void)
 	tcase_add_test(tc, imp_spins_two_context_switches);
 	tcase_add_test(tc, a_model_changed_later_gets_its_backend);
 	tcase_add_test(tc, missing_agent_falls_back_quietly);
+	tcase_add_loop_test(tc, a_device_that_is_not_the_module_falls_back_quietly,
+			    0, 2);
 	tcase_set_timeout(tc, 30);
 	suite_add_tcase(s, tc);
 	return s;

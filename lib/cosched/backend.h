@@ -3,9 +3,10 @@
  * (cosched.c) and the mechanisms that apply its boosts: none, self,
  * agent, and the kernel module.  Each backend file exports exactly one
  * table of these operations.  At start-up the engine probes, for
- * COPVM_BACKEND=auto, the agent then self, and uses the first that works;
- * a backend named explicitly is probed alone.  Falling back is never an
- * error for the program: the worst case is `none'.
+ * COPVM_BACKEND=auto, the kernel module, the agent, then self, and uses
+ * the first that works; a backend named explicitly is probed alone.
+ * Falling back is never an error for the program: the worst case is
+ * `none'.
  *
  * Rules for every operation:
  * - none may block for longer than one round trip to a local helper;
@@ -66,5 +67,6 @@ struct cosched_backend_ops {
 extern const struct cosched_backend_ops cosched_backend_none;
 extern const struct cosched_backend_ops cosched_backend_self;
 extern const struct cosched_backend_ops cosched_backend_agent;
+extern const struct cosched_backend_ops cosched_backend_kmod;
 
 #endif /* COPVM_COSCHED_BACKEND_H */

@@ -419,7 +419,8 @@ void pvmi_cosched_blocking(int blocked)
 static const struct cosched_backend_ops *choose_backend(int model)
 {
 	const struct cosched_backend_ops *const order[] = {
-		&cosched_backend_agent, &cosched_backend_self,
+		&cosched_backend_kmod, &cosched_backend_agent,
+		&cosched_backend_self,
 	};
 	int want = pvmi_cosched_set.backend;
 	size_t i;
