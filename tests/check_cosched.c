@@ -203,6 +203,43 @@ START_TEST(dyn_counts_receives_pre_both)
 }
 END_TEST
 
+/* A task that only sends, and so never blocks, still closes every
+ * interval: its probe keeps looking at the clock after each roll. */
+START_TEST(a_task_that_only_sends_keeps_rolling)
+{
+	char *av[] = { "wait", NULL };
+	struct cosched_page *pg;
+	struct timespec a, b;
+	uint64_t now, lag;
+	int child = 0, me, i;
+
+	setenv("COPVM_MODEL", "pre", 1);
+	setenv("COPVM_BACKEND", "none", 1);
+	me = pvm_mytid();
+	ck_assert_int_gt(me, 0);
+	pg = map_page(me);
+	ck_assert_ptr_nonnull(pg);
+	copvm_setopt(COPVM_OPT_INTERVAL, 5);
+	ck_assert_int_eq(pvm_spawn(TASK_CHILD, av, 0, NULL, 1, &child), 1);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do {
+		for (i = 0; i < 50; i++)
+			vm_send_int(child, 1, i);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	} while ((b.tv_sec - a.tv_sec) * 1000 +
+		 (b.tv_nsec - a.tv_nsec) / 1000000 < 100);
+	/* Read the page, not copvm_getopt, which would roll by itself. */
+	now = (uint64_t)b.tv_sec * 1000000000ULL + (uint64_t)b.tv_nsec;
+	lag = now - pg->interval_start_ns;
+	ck_assert_msg(lag < 40000000ULL,
+		      "the last interval closed %llu ms before the last send",
+		      (unsigned long long)(lag / 1000000));
+	ck_assert_msg(pg->freq > 1000.0, "F = %g", pg->freq);
+	pvm_kill(child);
+	munmap(pg, COSCHED_PAGE_SIZE);
+}
+END_TEST
+
 START_TEST(setopt_checks_and_returns_the_previous_value)
 {
 	setenv("COPVM_MODEL", "lin", 1);
@@ -464,6 +501,7 @@ static Suite *cosched_suite(void)
 	tcase_add_test(tc, probe_counts_messages_and_correspondents);
 	tcase_add_test(tc, frequency_rises_then_decays_when_idle);
 	tcase_add_test(tc, dyn_counts_receives_pre_both);
+	tcase_add_test(tc, a_task_that_only_sends_keeps_rolling);
 	tcase_set_timeout(tc, 30);
 	suite_add_tcase(s, tc);
 

@@ -78,18 +78,21 @@ void pvmi_cosched_look_rate(uint64_t messages)
 	look_left = 0;
 }
 
-/* The common part of both hooks, after the counters. */
-static inline void after_count(struct cosched_page *pg, int tid, int sent)
+/* The common part of both hooks, before the counters: an interval that
+ * ended since the last look is closed first, so the message being
+ * counted falls in the interval it happened in, not in the last one
+ * that had traffic. */
+static inline void look_at_clock(void)
 {
-	if (look_left == 0) {
-		look_left = look_every;
-		last_look = pvmi_cosched_coarse_ns();
-		if (last_look >= pvmi_cosched_next_roll)
-			pvmi_cosched_roll(0);
+	if (look_left > 0) {
+		look_left--;
+		return;
 	}
-	look_left--;
-	if (PVMI_TID_HOST(tid) == PVMI_TID_HOST(pvmi.mytid))
-		note_peer(pg, tid, sent, last_look);
+	/* A roll sets a new rate and look_left = 0 (look again at once). */
+	look_left = look_every - 1;
+	last_look = pvmi_cosched_coarse_ns();
+	if (last_look >= pvmi_cosched_next_roll)
+		pvmi_cosched_roll(0);
 }
 
 void pvmi_cosched_sent(int tid)
@@ -98,9 +101,11 @@ void pvmi_cosched_sent(int tid)
 
 	if (!pg)
 		return;
+	look_at_clock();
 	pg->sends_now++;
 	pg->sends_total++;
-	after_count(pg, tid, 1);
+	if (PVMI_TID_HOST(tid) == PVMI_TID_HOST(pvmi.mytid))
+		note_peer(pg, tid, 1, last_look);
 	pvmi_cosched_peer_sent(tid);
 }
 
@@ -110,7 +115,9 @@ void pvmi_cosched_received(int src)
 
 	if (!pg || pvmi_check_task_tid(src) != PvmOk)
 		return;
+	look_at_clock();
 	pg->recvs_now++;
 	pg->recvs_total++;
-	after_count(pg, src, 0);
+	if (PVMI_TID_HOST(src) == PVMI_TID_HOST(pvmi.mytid))
+		note_peer(pg, src, 0, last_look);
 }
