@@ -42,7 +42,9 @@
 #   -P list   one system per P for every plain dyn and pre of -s
 #             (-s lin,pre -P 0,0.5,1: lin,pre0,pre0.5,pre1)
 #   -B name   COPVM_BACKEND of every copvm system: auto (default), none,
-#             self or agent; agent, or auto when agent/copvm-agent is
+#             self, agent or kmod (the module must be loaded: with kmod and
+#             no /dev/pvm_cosched the runs go on with none, as the library
+#             does); agent, or auto when agent/copvm-agent is
 #             built, runs one copvm-agent for the whole run (its socket in
 #             COPVM_AGENT_SOCK); with agent and no agent, the copvm runs
 #             fail (status noagent)
@@ -191,8 +193,8 @@ for s in $syslist; do
 done
 [ -n "$syslist" ] || bc_die "no system"
 case $backend in
-auto | none | self | agent) ;;
-*) bc_die "-B $backend: auto, none, self or agent" ;;
+auto | none | self | agent | kmod) ;;
+*) bc_die "-B $backend: auto, none, self, agent or kmod" ;;
 esac
 case $njobs in
 1 | 2) ;;
