@@ -614,6 +614,43 @@ START_TEST(test_armed_consumer_gets_one_wakeup)
 }
 END_TEST
 
+START_TEST(test_arm_for_own_poll_sees_data_or_gets_woken)
+{
+	struct shm_ring p1, c1, p2, c2;
+	unsigned char b[8] = "abcdefg";
+	int efd = eventfd(0, EFD_NONBLOCK);
+	uint64_t v;
+
+	/* two producers ring one consumer's doorbell */
+	local_pair(&p1, &c1, 0);
+	local_pair(&p2, &c2, 0);
+	ck_assert_int_eq(shm_ring_connect(&p1, -1, efd), 0);
+	ck_assert_int_eq(shm_ring_connect(&p2, -1, efd), 0);
+	ck_assert_int_eq(shm_ring_arm(&p1), -EINVAL);
+	ck_assert_int_eq(shm_ring_arm(&c1), 0);
+	ck_assert_int_eq(shm_ring_arm(&c2), 0);
+	ck_assert_int_eq(shm_ring_send(&p2, 0, b, 8, SHM_NO_WAIT), 0);
+	ck_assert_uint_eq(p2.wakes_sent, 1);
+	ck_assert_uint_eq(p1.wakes_sent, 0);
+	ck_assert_int_eq(read(efd, &v, sizeof(v)), (ssize_t)sizeof(v));
+	shm_ring_disarm(&c1);
+	shm_ring_disarm(&c2);
+	/* data already there: arming says so and leaves the flag down */
+	ck_assert_int_eq(shm_ring_arm(&c2), 1);
+	ck_assert_uint_eq(c2.hdr->cons_armed, 0);
+	ck_assert_int_eq(shm_ring_recv(&c2, NULL, b, 8, SHM_NO_WAIT), 8);
+	ck_assert_int_eq(shm_ring_arm(&c2), 0);
+	/* a close is also something to look at */
+	shm_ring_close(&p2);
+	ck_assert_int_eq(shm_ring_arm(&c2), 1);
+	ck_assert_int_eq(shm_ring_recv(&c2, NULL, b, 8, SHM_NO_WAIT), -EPIPE);
+	close(efd);
+	shm_ring_close(&p1);
+	shm_ring_close(&c1);
+	shm_ring_close(&c2);
+}
+END_TEST
+
 #define STRESS_COUNT	200000
 
 struct stress {
@@ -984,6 +1021,7 @@ static Suite *shm_ring_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_spinning_consumer_costs_no_wakeup);
 	tcase_add_test(tc, test_armed_consumer_gets_one_wakeup);
+	tcase_add_test(tc, test_arm_for_own_poll_sees_data_or_gets_woken);
 	tcase_add_test(tc, test_no_lost_wakeups_when_every_wait_blocks);
 	suite_add_tcase(s, tc);
 

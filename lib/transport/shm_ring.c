@@ -513,6 +513,25 @@ static struct shm_rec *wait_record(struct shm_ring *r, long timeout_ns,
 	return NULL;
 }
 
+int shm_ring_arm(struct shm_ring *r)
+{
+	if (!r || !r->hdr || r->producer)
+		return -EINVAL;
+	store_relaxed(&r->hdr->cons_armed, 1);
+	full_barrier();
+	if (record_or_closed(r, 0)) {
+		store_relaxed(&r->hdr->cons_armed, 0);
+		return 1;
+	}
+	return 0;
+}
+
+void shm_ring_disarm(struct shm_ring *r)
+{
+	if (r && r->hdr && !r->producer)
+		store_relaxed(&r->hdr->cons_armed, 0);
+}
+
 /* A record the producer could have written: bounds first, since the
  * peer's memory is input. */
 static int record_valid(const struct shm_ring *r, const struct shm_rec *rec)

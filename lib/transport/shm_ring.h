@@ -172,6 +172,14 @@ ssize_t shm_ring_recv(struct shm_ring *r, uint32_t *tag, void *buf,
 		      size_t cap, long timeout_ns);
 /* Non-zero when a record is waiting (consumer; no system call). */
 int shm_ring_readable(const struct shm_ring *r);
+/* For a caller that blocks in its own poll() (many rings and sockets,
+ * one eventfd): raises the consumer's armed flag and looks again.  1
+ * when a record or the producer's close is already there (do not
+ * block; the flag is lowered), 0 when the caller may now block on the
+ * eventfd given to the producer; -EINVAL on a producer's side. */
+int shm_ring_arm(struct shm_ring *r);
+/* Lowers the armed flag after the caller's poll() returned. */
+void shm_ring_disarm(struct shm_ring *r);
 /* 1 when the peer process still exists, 0 when it is gone. */
 int shm_ring_peer_alive(struct shm_ring *r);
 /* The peer's pidfd (readable once it has exited) or -1, for the
