@@ -824,6 +824,35 @@ START_TEST(test_closed_consumer_is_epipe_for_producer)
 }
 END_TEST
 
+START_TEST(test_dead_consumer_is_epipe_for_blocked_producer)
+{
+	struct shm_ring p, c;
+	unsigned char b[1000] = { 0 };
+	int st, rc, efd = eventfd(0, EFD_NONBLOCK);
+	pid_t pid;
+
+	ck_assert_int_eq(shm_ring_create(&p, SHM_RING_MIN_BYTES), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0)
+		/* attaches, reads nothing, dies without closing */
+		_exit(shm_ring_attach(&c, shm_ring_fd(&p)) == 0 ? 0 : 1);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	ck_assert_int_eq(shm_ring_connect(&p, efd, -1), 0);
+	ck_assert_int_eq(p.peer_pid, pid);
+	shm_ring_set_spin(&p, 0);
+	/* the ring fills; the next send would wait for a dead reader */
+	do
+		rc = shm_ring_send(&p, 0, b, sizeof(b), SHM_WAIT_FOREVER);
+	while (rc == 0);
+	ck_assert_int_eq(rc, -EPIPE);
+	ck_assert_int_eq(shm_ring_peer_alive(&p), 0);
+	close(efd);
+	shm_ring_close(&p);
+}
+END_TEST
+
 /* ---- bad input ---- */
 
 /* A sealed memfd holding `bytes' copied from a valid segment with
@@ -1030,6 +1059,7 @@ static Suite *shm_ring_suite(void)
 	tcase_add_test(tc, test_killed_producer_mid_message_is_connreset_untorn);
 	tcase_add_test(tc, test_exited_producer_is_drained_then_connreset);
 	tcase_add_test(tc, test_closed_consumer_is_epipe_for_producer);
+	tcase_add_test(tc, test_dead_consumer_is_epipe_for_blocked_producer);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("bad_input");
