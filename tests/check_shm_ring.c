@@ -15,12 +15,14 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -853,6 +855,147 @@ START_TEST(test_dead_consumer_is_epipe_for_blocked_producer)
 }
 END_TEST
 
+/* ---- single copy ---- */
+
+static const size_t copy_sizes[] = { 1000, 65535, 65536, 1048579, 0,
+				     16 * MIB, 70000 };
+#define NCOPY	(sizeof(copy_sizes) / sizeof(copy_sizes[0]))
+
+/* Sends copy_sizes offering single copy from 64 KiB; exits 0 when the
+ * count of single copies is `*arg'. */
+static int send_offering_single_copy(struct shm_ring *p, void *arg)
+{
+	unsigned char *buf = malloc(16 * MIB);
+	size_t i;
+
+	shm_ring_set_single_copy(p, 65536);
+	for (i = 0; i < NCOPY; i++) {
+		fill(buf, (uint32_t)i, copy_sizes[i]);
+		if (shm_ring_send(p, (uint32_t)i, buf, copy_sizes[i],
+				  SHM_WAIT_FOREVER) < 0)
+			return 50;
+		/* the buffer is ours again: scribbling cannot reach the
+		 * consumer's copy */
+		memset(buf, 0xee, copy_sizes[i]);
+	}
+	free(buf);
+	return p->single_copies == *(uint64_t *)arg ? 0 : 51;
+}
+
+static void receive_copy_sizes(struct shm_ring *c)
+{
+	unsigned char *buf = malloc(16 * MIB);
+	uint32_t tag;
+	size_t i;
+
+	for (i = 0; i < NCOPY; i++) {
+		ck_assert_int_eq(shm_ring_recv(c, &tag, buf, 16 * MIB,
+					       SHM_WAIT_FOREVER),
+				 (ssize_t)copy_sizes[i]);
+		ck_assert_uint_eq(tag, i);
+		ck_assert_msg(intact(buf, (uint32_t)i, copy_sizes[i]),
+			      "message %zu", i);
+	}
+	free(buf);
+}
+
+/* 1 when this process may read a sibling's memory (ptrace rules: the
+ * same user and no Yama restriction, or CAP_SYS_PTRACE). */
+static int single_copy_permitted(void)
+{
+	static int probe = 42;
+	int sv[2], got = 0, ok;
+	struct iovec mine = { &got, sizeof(got) }, theirs = { &probe, 4 };
+	pid_t a, b;
+	char c;
+
+	if (pipe(sv) < 0)
+		return 0;
+	a = fork();
+	if (a == 0) {
+		close(sv[1]);
+		(void)!read(sv[0], &c, 1);
+		_exit(0);
+	}
+	b = fork();
+	if (b == 0)
+		_exit(process_vm_readv(a, &mine, 1, &theirs, 1, 0) == 4 &&
+		      got == 42 ? 0 : 1);
+	waitpid(b, &ok, 0);
+	close(sv[1]);
+	waitpid(a, NULL, 0);
+	close(sv[0]);
+	return WIFEXITED(ok) && WEXITSTATUS(ok) == 0;
+}
+
+START_TEST(test_single_copy_carries_large_messages)
+{
+	/* the sizes >= 64 KiB, or none where the ptrace rules forbid */
+	static uint64_t expected;
+	struct shm_ring c;
+	struct pair pr;
+
+	expected = single_copy_permitted() ? 4 : 0;
+	if (!expected)
+		fprintf(stderr, "process_vm_readv not permitted here: "
+			"checking the fallback only\n");
+
+	fork_producer(&pr, &c, 64 * 1024, SHM_RING_DEFAULT_SPIN_NS,
+		      send_offering_single_copy, &expected);
+	shm_ring_set_single_copy(&c, 1);
+	receive_copy_sizes(&c);
+	ck_assert_int_eq(reap(&pr), 0);
+	shm_ring_close(&c);
+}
+END_TEST
+
+START_TEST(test_refused_single_copy_falls_back_to_chunks)
+{
+	static uint64_t expected = 0;
+	struct shm_ring c;
+	struct pair pr;
+
+	fork_producer(&pr, &c, 64 * 1024, 0, send_offering_single_copy,
+		      &expected);
+	/* this consumer does not take single copies */
+	receive_copy_sizes(&c);
+	ck_assert_int_eq(reap(&pr), 0);
+	shm_ring_close(&c);
+}
+END_TEST
+
+static int send_one_single_copy(struct shm_ring *p, void *arg)
+{
+	static unsigned char buf[1 << 20];
+
+	(void)arg;
+	shm_ring_set_single_copy(p, 1);
+	fill(buf, 9, sizeof(buf));
+	shm_ring_send(p, 9, buf, sizeof(buf), SHM_WAIT_FOREVER);
+	return 60;	/* never answered: killed first */
+}
+
+START_TEST(test_producer_killed_during_single_copy_is_connreset)
+{
+	unsigned char *buf = malloc(1 << 20);
+	struct shm_ring c;
+	struct pair pr;
+	int i;
+
+	fork_producer(&pr, &c, 0, 0, send_one_single_copy, NULL);
+	shm_ring_set_single_copy(&c, 1);
+	for (i = 0; i < 10000 && !shm_ring_readable(&c); i++)
+		usleep(1000);
+	ck_assert(shm_ring_readable(&c));
+	ck_assert_int_eq(kill(pr.pid, SIGKILL), 0);
+	ck_assert_int_eq(reap(&pr), 128 + SIGKILL);
+	ck_assert_int_eq(shm_ring_recv(&c, NULL, buf, 1 << 20,
+				       SHM_WAIT_FOREVER), -ECONNRESET);
+	shm_ring_close(&c);
+	free(buf);
+}
+END_TEST
+
 /* ---- bad input ---- */
 
 /* A sealed memfd holding `bytes' copied from a valid segment with
@@ -1060,6 +1203,13 @@ static Suite *shm_ring_suite(void)
 	tcase_add_test(tc, test_exited_producer_is_drained_then_connreset);
 	tcase_add_test(tc, test_closed_consumer_is_epipe_for_producer);
 	tcase_add_test(tc, test_dead_consumer_is_epipe_for_blocked_producer);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("single_copy");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_single_copy_carries_large_messages);
+	tcase_add_test(tc, test_refused_single_copy_falls_back_to_chunks);
+	tcase_add_test(tc, test_producer_killed_during_single_copy_is_connreset);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("bad_input");

@@ -34,6 +34,10 @@ struct shm_ring_hdr {
 	/* set by the producer before it blocks, cleared by a waker */
 	uint32_t prod_armed;
 	unsigned char pad4[SHM_CACHE_LINE - 4];
+	/* the consumer's answer to the last single-copy record: 0 (read),
+	 * or the errno that makes the producer send it again in chunks */
+	uint32_t single_copy_status;
+	unsigned char pad5[SHM_CACHE_LINE - 4];
 };
 
 struct shm_rec {
@@ -45,7 +49,7 @@ struct shm_rec {
 	uint64_t offset;
 };
 
-_Static_assert(sizeof(struct shm_ring_hdr) == 5 * SHM_CACHE_LINE,
+_Static_assert(sizeof(struct shm_ring_hdr) == 6 * SHM_CACHE_LINE,
 	       "header lines");
 _Static_assert(sizeof(struct shm_rec) == 32, "record header");
 
@@ -55,5 +59,11 @@ _Static_assert(sizeof(struct shm_rec) == 32, "record header");
 #define SHM_OFF_HEADER_BYTES	12
 #define SHM_OFF_RING_BYTES	16
 #define SHM_OFF_CHUNK_BYTES	20
+
+/* The payload of a single-copy record: where the producer's buffer is. */
+struct shm_single_copy {
+	uint64_t addr;
+	uint64_t len;
+};
 
 #endif /* COPVM_SHM_LAYOUT_H */

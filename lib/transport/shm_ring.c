@@ -18,6 +18,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -188,6 +189,12 @@ void shm_ring_set_spin(struct shm_ring *r, long spin_ns)
 {
 	if (r)
 		r->spin_ns = spin_ns < 0 ? 0 : spin_ns;
+}
+
+void shm_ring_set_single_copy(struct shm_ring *r, size_t min_bytes)
+{
+	if (r)
+		r->single_copy_min = min_bytes;
 }
 
 static void ring_release(struct shm_ring *r)
@@ -445,6 +452,47 @@ static int wait_room(struct shm_ring *r, uint32_t need, long timeout_ns)
 	return rc;
 }
 
+/* The consumer has freed every byte before ring position `at' (or is
+ * gone): a single-copy record there has been answered. */
+static int consumed_or_closed(struct shm_ring *r, uint32_t at)
+{
+	r->other = load_acquire(&r->hdr->tail);
+	if ((int32_t)(r->other - at) >= 0)
+		return 1;
+	return load_acquire(&r->hdr->consumer_closed) != 0;
+}
+
+/* Offers the message as one single-copy record and waits for the
+ * consumer's answer.  0 (read), -EOPNOTSUPP (refused: send it in
+ * chunks), or -EPIPE and the waits' errors. */
+static int send_single_copy(struct shm_ring *r, uint32_t tag,
+			    const void *buf, size_t len, long timeout_ns)
+{
+	struct shm_single_copy d = { (uintptr_t)buf, len };
+	uint32_t at;
+	int rc;
+
+	rc = wait_room(r, rec_bytes(sizeof(d)), timeout_ns);
+	if (rc < 0)
+		return rc;
+	store_relaxed(&r->hdr->single_copy_status, EINPROGRESS);
+	put_record(r, tag, SHM_REC_FIRST | SHM_REC_LAST | SHM_REC_SINGLE_COPY,
+		   len, 0, &d, sizeof(d));
+	at = r->pos;
+	/* the buffer must stay ours to read until the answer: no timeout */
+	rc = wait_until(r, consumed_or_closed, at, &r->hdr->prod_armed,
+			SHM_WAIT_FOREVER);
+	if ((int32_t)(load_acquire(&r->hdr->tail) - at) < 0)
+		return -EPIPE;
+	if (load_relaxed(&r->hdr->single_copy_status) == 0) {
+		r->single_copies++;
+		return 0;
+	}
+	(void)rc;
+	r->single_copy_off = 1;
+	return -EOPNOTSUPP;
+}
+
 int shm_ring_send(struct shm_ring *r, uint32_t tag, const void *buf,
 		  size_t len, long timeout_ns)
 {
@@ -457,6 +505,14 @@ int shm_ring_send(struct shm_ring *r, uint32_t tag, const void *buf,
 		return -EINVAL;
 	if (load_acquire(&r->hdr->consumer_closed))
 		return -EPIPE;
+	if (r->single_copy_min && len >= r->single_copy_min &&
+	    !r->single_copy_off) {
+		rc = send_single_copy(r, tag, buf, len, timeout_ns);
+		if (rc != -EOPNOTSUPP)
+			return rc;
+		/* refused and answered: the ring is free to go on */
+		timeout_ns = SHM_WAIT_FOREVER;
+	}
 	for (;;) {
 		part = len - off > r->chunk ? r->chunk : (uint32_t)(len - off);
 		if (off + part == len)
@@ -539,6 +595,10 @@ static int record_valid(const struct shm_ring *r, const struct shm_rec *rec)
 	uint32_t len = rec->len, flags = rec->flags;
 	uint64_t total = rec->total, off = rec->offset;
 
+	if (flags & SHM_REC_SINGLE_COPY)
+		return flags == (SHM_REC_FIRST | SHM_REC_LAST |
+				 SHM_REC_SINGLE_COPY) &&
+		       len == sizeof(struct shm_single_copy) && off == 0;
 	if (len > r->chunk || (flags & ~(SHM_REC_FIRST | SHM_REC_LAST)))
 		return 0;
 	if (off > total || total - off < len)
@@ -581,6 +641,37 @@ static void snapshot(const struct shm_rec *rec, struct shm_rec *copy)
 	memcpy(copy, rec, sizeof(*copy));
 }
 
+/* Reads the producer's buffer named by the single-copy record at the
+ * front into `dst' (`total' bytes) and answers it.  0, -EOPNOTSUPP
+ * (refused or unreadable: the same message follows in chunks), or
+ * -ECONNRESET when the producer is gone. */
+static int take_single_copy(struct shm_ring *r, void *dst, uint64_t total)
+{
+	struct shm_single_copy d;
+	struct iovec mine, theirs;
+	uint32_t status = 0;
+	ssize_t n;
+
+	ring_copy_out(r, r->pos + REC_BYTES, &d, sizeof(d));
+	if (!r->single_copy_min || d.len != total) {
+		status = EOPNOTSUPP;
+	} else if (total) {
+		mine.iov_base = dst;
+		mine.iov_len = total;
+		theirs.iov_base = (void *)(uintptr_t)d.addr;
+		theirs.iov_len = total;
+		n = process_vm_readv(r->peer_pid, &mine, 1, &theirs, 1, 0);
+		if (n != (ssize_t)total)
+			status = n < 0 ? (uint32_t)errno : EFAULT;
+	}
+	if (status && !shm_ring_peer_alive(r))
+		return -ECONNRESET;
+	/* the answer before the tail: the producer reads it after */
+	store_relaxed(&r->hdr->single_copy_status, status);
+	take_record(r, sizeof(d), &d);
+	return status ? -EOPNOTSUPP : 0;
+}
+
 int shm_ring_peek(struct shm_ring *r, struct shm_msg_info *info,
 		  long timeout_ns)
 {
@@ -606,7 +697,7 @@ ssize_t shm_ring_recv(struct shm_ring *r, uint32_t *tag, void *buf,
 	unsigned char *p = buf;
 	struct shm_rec *rec, first, h;
 	uint64_t got = 0;
-	int err = 0;
+	int err = 0, rc;
 
 	if (!r || !r->hdr || r->producer || (cap && !buf))
 		return -EINVAL;
@@ -618,6 +709,28 @@ ssize_t shm_ring_recv(struct shm_ring *r, uint32_t *tag, void *buf,
 		return -EPROTO;
 	if (first.total > cap)
 		return -EMSGSIZE;
+	if (first.flags & SHM_REC_SINGLE_COPY) {
+		rc = take_single_copy(r, p, first.total);
+		if (rc == -EOPNOTSUPP) {
+			/* the producer sends it again in chunks */
+			rec = wait_record(r, SHM_WAIT_FOREVER, &err);
+			if (!rec)
+				return err == -EPIPE ? -ECONNRESET : err;
+			snapshot(rec, &h);
+			if (!record_valid(r, &h) ||
+			    (h.flags & SHM_REC_SINGLE_COPY) ||
+			    !(h.flags & SHM_REC_FIRST) ||
+			    h.total != first.total || h.tag != first.tag)
+				return -EPROTO;
+			first = h;
+		} else {
+			if (rc < 0)
+				return rc;
+			if (tag)
+				*tag = first.tag;
+			return (ssize_t)first.total;
+		}
+	}
 	h = first;
 	for (;;) {
 		if (!record_valid(r, &h) || h.offset != got ||

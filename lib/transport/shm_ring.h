@@ -22,6 +22,8 @@
  *   128   tail: bytes ever consumed by the consumer (u32, wraps).
  *   192   cons_armed: the consumer is about to block for data.
  *   256   prod_armed: the producer is about to block for space.
+ *   320   single_copy_status: the consumer's answer to the last
+ *         single-copy record (0, or an errno).
  *   4096  the ring: `ring bytes' of records.
  *
  * Each of head, tail and the two armed flags has its own cache line: the
@@ -47,6 +49,17 @@
  * cache line moves per small message.  The producer keeps 32 bytes free
  * for that cleared slot.  A producer that dies part way leaves at worst
  * a record whose seq was never stored: the consumer never sees it.
+ *
+ * Single copy (optional, both sides opt in with shm_ring_set_single_copy):
+ * a message of at least the producer's threshold goes as one record with
+ * FIRST|LAST|SINGLE_COPY whose payload is {address, length} of the
+ * producer's buffer, and total the message's length.  The consumer reads
+ * the buffer straight into the caller's with process_vm_readv, writes 0
+ * or an errno to single_copy_status, and frees the record (tail, with
+ * release).  The producer waits for the tail to pass the record, so its
+ * buffer stays valid throughout; on a non-zero status (no permission, a
+ * consumer that did not opt in) it sends the same message again in
+ * chunks and stops offering single copies on this ring.
  *
  * Waiting (the UCX scheme): a side that would block first sets its armed
  * flag, issues a full barrier, re-checks the ring, and only then sleeps
@@ -92,6 +105,7 @@
 /* Record flags. */
 #define SHM_REC_FIRST		1U
 #define SHM_REC_LAST		2U
+#define SHM_REC_SINGLE_COPY	4U
 
 /* Timeouts of the blocking calls, in ns. */
 #define SHM_WAIT_FOREVER	(-1L)
@@ -121,6 +135,9 @@ struct shm_ring {
 	long spin_ns;
 	uint64_t wakes_sent;		/* eventfd writes we made */
 	uint64_t blocks;		/* times we slept in poll() */
+	size_t single_copy_min;		/* 0: off; producer: offer from */
+	int single_copy_off;		/* producer: the consumer refused */
+	uint64_t single_copies;		/* messages that went single-copy */
 };
 
 /* What the next message is, from shm_ring_peek. */
@@ -147,6 +164,10 @@ int shm_ring_connect(struct shm_ring *r, int wake_fd, int peer_wake_fd);
 /* Sets how long a wait spins before it blocks, ns (0: block at once);
  * the caller takes it from the coscheduling model. */
 void shm_ring_set_spin(struct shm_ring *r, long spin_ns);
+/* Producer: messages of `min_bytes' or more go single-copy (0: never).
+ * Consumer: non-zero accepts single-copy records (0: refuses them, and
+ * the producer falls back to chunks).  Off by default. */
+void shm_ring_set_single_copy(struct shm_ring *r, size_t min_bytes);
 /* Marks our side closed, wakes the peer, unmaps, closes our fds. */
 void shm_ring_close(struct shm_ring *r);
 /* Unmaps and closes without marking the side closed (a forked child
