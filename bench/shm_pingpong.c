@@ -7,8 +7,11 @@
  * once with a receiver that blocks at once (spin 0: every wait arms and
  * sleeps on the eventfd).  No PVM, no daemon: the ring alone.
  *
+ * With -c, messages of at least that many bytes go single-copy
+ * (process_vm_readv) instead of through the ring.
+ *
  * usage: shm_pingpong [-n small_iters] [-N large_iters] [-r ring_bytes]
- *                     [-m spin|block|both] [-s spin_ns]
+ *                     [-m spin|block|both] [-s spin_ns] [-c single_copy_min]
  */
 #include <errno.h>
 #include <stdint.h>
@@ -87,6 +90,8 @@ static int recv_fd(int sock)
 
 /* Makes our outgoing ring, swaps memfds with the peer over `sock',
  * attaches its ring, and waits until the peer has attached ours. */
+static size_t single_copy_min;
+
 static void setup(struct side *s, int sock, uint32_t ring_bytes,
 		  long spin_ns)
 {
@@ -109,6 +114,8 @@ static void setup(struct side *s, int sock, uint32_t ring_bytes,
 	shm_ring_connect(&s->in, s->wake, s->peer_wake);
 	shm_ring_set_spin(&s->out, spin_ns);
 	shm_ring_set_spin(&s->in, spin_ns);
+	shm_ring_set_single_copy(&s->out, single_copy_min);
+	shm_ring_set_single_copy(&s->in, single_copy_min);
 }
 
 static void xsend(struct side *s, const void *buf, size_t len)
@@ -235,10 +242,10 @@ static void run(const char *mode, long spin_ns, uint32_t ring_bytes,
 	bw = stream(&s, buf, (uint32_t)large);
 	xsend(&s, buf, 0);
 	waitpid(pid, &st, 0);
-	printf("%-5s spin=%ldns ring=%uKiB  8B rtt median %.2f us p99 %.2f us"
+	printf("%-5s spin=%ldns ring=%uKiB single-copy>=%zu  8B rtt median %.2f us p99 %.2f us"
 	       " (n=%ld) | 1MiB rtt median %.1f us p99 %.1f us -> %.2f GB/s"
 	       " (n=%ld) | 1MiB stream %.2f GB/s | wakes %llu blocks %llu\n",
-	       mode, spin_ns, ring_bytes >> 10, med / 1e3, p99 / 1e3, small,
+	       mode, spin_ns, ring_bytes >> 10, single_copy_min, med / 1e3, p99 / 1e3, small,
 	       lmed / 1e3, lp99 / 1e3, 2.0 * LARGE / (lmed / 1e9) / 1e9,
 	       large, bw / 1e9, (unsigned long long)s.out.wakes_sent,
 	       (unsigned long long)s.in.blocks);
@@ -259,7 +266,7 @@ int main(int argc, char **argv)
 	const char *mode = "both";
 	int c;
 
-	while ((c = getopt(argc, argv, "n:N:r:m:s:")) != -1) {
+	while ((c = getopt(argc, argv, "n:N:r:m:s:c:")) != -1) {
 		switch (c) {
 		case 'n':
 			small = atol(optarg);
@@ -276,10 +283,14 @@ int main(int argc, char **argv)
 		case 's':
 			spin = atol(optarg);
 			break;
+		case 'c':
+			single_copy_min = (size_t)atol(optarg);
+			break;
 		default:
 			fprintf(stderr, "usage: %s [-n small_iters] "
 				"[-N large_iters] [-r ring_bytes] "
-				"[-m spin|block|both] [-s spin_ns]\n", argv[0]);
+				"[-m spin|block|both] [-s spin_ns] "
+				"[-c single_copy_min]\n", argv[0]);
 			return 2;
 		}
 	}
