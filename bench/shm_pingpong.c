@@ -242,10 +242,12 @@ static void run(const char *mode, long spin_ns, uint32_t ring_bytes,
 	bw = stream(&s, buf, (uint32_t)large);
 	xsend(&s, buf, 0);
 	waitpid(pid, &st, 0);
-	printf("%-5s spin=%ldns ring=%uKiB single-copy>=%zu  8B rtt median %.2f us p99 %.2f us"
+	printf("%-5s spin=%ldns ring=%uKiB single-copy>=%zu"
+	       "  8B rtt median %.2f us p99 %.2f us"
 	       " (n=%ld) | 1MiB rtt median %.1f us p99 %.1f us -> %.2f GB/s"
 	       " (n=%ld) | 1MiB stream %.2f GB/s | wakes %llu blocks %llu\n",
-	       mode, spin_ns, ring_bytes >> 10, single_copy_min, med / 1e3, p99 / 1e3, small,
+	       mode, spin_ns, ring_bytes >> 10, single_copy_min, med / 1e3,
+	       p99 / 1e3, small,
 	       lmed / 1e3, lp99 / 1e3, 2.0 * LARGE / (lmed / 1e9) / 1e9,
 	       large, bw / 1e9, (unsigned long long)s.out.wakes_sent,
 	       (unsigned long long)s.in.blocks);

@@ -409,7 +409,8 @@ static void ring_copy_in(struct shm_ring *r, uint32_t pos, const void *src,
 		first = len;
 	memcpy(r->data + at, src, first);
 	if (len > first)
-		memcpy(r->data, (const unsigned char *)src + first, len - first);
+		memcpy(r->data, (const unsigned char *)src + first,
+		       len - first);
 }
 
 /* Publishes one record; room was checked. */

@@ -93,7 +93,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define SHM_RING_MAGIC		0x6d68736d766f7063ULL	/* "copvmshm" */
+/* "copvmshm" read as a little-endian u64 */
+#define SHM_RING_MAGIC		0x6d68736d766f7063ULL
 #define SHM_RING_VERSION	1
 #define SHM_RING_HEADER_BYTES	4096
 #define SHM_RING_REC_ALIGN	32
@@ -122,7 +123,7 @@ struct shm_ring {
 	unsigned char *data;		/* the ring inside it */
 	size_t map_bytes;
 	uint32_t mask;			/* ring bytes - 1 */
-	uint32_t chunk;			/* largest payload of one record */
+	uint32_t chunk;			/* largest payload of a record */
 	uint32_t pos;			/* our head (producer) or tail */
 	uint32_t seq;			/* next record number */
 	uint32_t other;			/* producer: last tail seen */
@@ -135,9 +136,9 @@ struct shm_ring {
 	long spin_ns;
 	uint64_t wakes_sent;		/* eventfd writes we made */
 	uint64_t blocks;		/* times we slept in poll() */
-	size_t single_copy_min;		/* 0: off; producer: offer from */
+	size_t single_copy_min;		/* 0: off; producer: from */
 	int single_copy_off;		/* producer: the consumer refused */
-	uint64_t single_copies;		/* messages that went single-copy */
+	uint64_t single_copies;		/* messages sent single-copy */
 };
 
 /* What the next message is, from shm_ring_peek. */
