@@ -14,6 +14,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -584,6 +585,118 @@ START_TEST(test_no_lost_wakeups_when_every_wait_blocks)
 }
 END_TEST
 
+#define SENDERS		3
+#define PER_SENDER	40000
+
+/* The length of message `n' of a sender: 4 .. 1000 bytes. */
+static size_t sender_len(uint32_t n)
+{
+	return 4 + (n * 7919u) % 997;
+}
+
+/* A sender of the many-to-one test, in its own process. */
+static void run_sender(int id, int sock, int door, int own_wake)
+{
+	unsigned char buf[1000];
+	struct shm_ring p;
+	uint32_t n;
+	char ack;
+
+	if (shm_ring_create(&p, SHM_RING_MIN_BYTES) < 0)
+		_exit(70);
+	send_fd(sock, shm_ring_fd(&p));
+	if (read(sock, &ack, 1) != 1)
+		_exit(71);
+	shm_ring_drop_fd(&p);
+	shm_ring_connect(&p, own_wake, door);
+	shm_ring_set_spin(&p, 0);
+	for (n = 0; n < PER_SENDER; n++) {
+		fill(buf, n + (uint32_t)id * PER_SENDER, sender_len(n));
+		if (shm_ring_send(&p, n, buf, sender_len(n),
+				  SHM_WAIT_FOREVER) < 0)
+			_exit(72);
+	}
+	shm_ring_close(&p);
+	_exit(0);
+}
+
+START_TEST(test_many_senders_one_doorbell_keep_order_per_sender)
+{
+	struct shm_ring c[SENDERS];
+	int door = eventfd(0, EFD_NONBLOCK), wake[SENDERS], sv[2], i, fd;
+	int closed[SENDERS] = { 0 }, done = 0, progress, st;
+	uint32_t next[SENDERS] = { 0 }, tag;
+	unsigned char buf[1000];
+	pid_t pid[SENDERS];
+	struct pollfd pf;
+	uint64_t v;
+	ssize_t n;
+
+	ck_assert_int_ge(door, 0);
+	for (i = 0; i < SENDERS; i++) {
+		wake[i] = eventfd(0, EFD_NONBLOCK);
+		ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+		pid[i] = fork();
+		ck_assert_int_ge(pid[i], 0);
+		if (pid[i] == 0)
+			run_sender(i, sv[1], door, wake[i]);
+		fd = recv_fd(sv[0]);
+		ck_assert_int_eq(shm_ring_attach(&c[i], fd), 0);
+		close(fd);
+		ck_assert_int_eq(shm_ring_connect(&c[i], door, wake[i]), 0);
+		ck_assert_int_eq(write(sv[0], "A", 1), 1);
+		close(sv[0]);
+		close(sv[1]);
+	}
+	/* the loop a task runs: drain every ring, then arm them all and
+	 * sleep on the one doorbell */
+	while (done < SENDERS) {
+		progress = 0;
+		for (i = 0; i < SENDERS; i++) {
+			if (closed[i])
+				continue;
+			while ((n = shm_ring_recv(&c[i], &tag, buf, sizeof(buf),
+						  SHM_NO_WAIT)) >= 0) {
+				ck_assert_uint_eq(tag, next[i]);
+				ck_assert_int_eq(n, (ssize_t)sender_len(tag));
+				ck_assert_msg(intact(buf, tag + (uint32_t)i *
+						     PER_SENDER, (size_t)n),
+					      "sender %d message %u", i, tag);
+				next[i]++;
+				progress = 1;
+			}
+			if (n == -EPIPE) {
+				ck_assert_uint_eq(next[i], PER_SENDER);
+				closed[i] = 1;
+				done++;
+			} else {
+				ck_assert_int_eq(n, -EAGAIN);
+			}
+		}
+		if (progress || done == SENDERS)
+			continue;
+		for (i = 0; i < SENDERS; i++)
+			if (!closed[i] && shm_ring_arm(&c[i]) == 1)
+				progress = 1;
+		if (!progress) {
+			pf.fd = door;
+			pf.events = POLLIN;
+			ck_assert_int_eq(poll(&pf, 1, -1), 1);
+			(void)!read(door, &v, sizeof(v));
+		}
+		for (i = 0; i < SENDERS; i++)
+			shm_ring_disarm(&c[i]);
+	}
+	for (i = 0; i < SENDERS; i++) {
+		ck_assert_int_eq(waitpid(pid[i], &st, 0), pid[i]);
+		ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		shm_ring_close(&c[i]);
+		close(wake[i]);
+	}
+	close(door);
+}
+END_TEST
+
 /* ---- steady state ---- */
 
 #define FLAT_COUNT	1000000
@@ -668,6 +781,7 @@ static Suite *shm_ring_suite(void)
 	tcase_add_test(tc, test_armed_consumer_gets_one_wakeup);
 	tcase_add_test(tc, test_arm_for_own_poll_sees_data_or_gets_woken);
 	tcase_add_test(tc, test_no_lost_wakeups_when_every_wait_blocks);
+	tcase_add_test(tc, test_many_senders_one_doorbell_keep_order_per_sender);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("steady_state");
