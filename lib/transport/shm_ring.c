@@ -1,0 +1,755 @@
+/*
+ * shm_ring.c - the data path and the waits of the shared-memory ring:
+ * publishing records (header last), taking them, chunking long messages,
+ * the spin-then-block wait with the armed flags, and the ends of a peer.
+ * The protocol and the layout are in shm_ring.h; the segment's making and
+ * checking in shm_seg.c.
+ *
+ * Memory orders: a record's seq is stored with release after its payload
+ * and other fields, and loaded with acquire; tail is stored with release
+ * after the payload was copied out, and loaded with acquire before the
+ * space is reused.  The armed handshake needs a full barrier on both
+ * sides (a store then a load of another word, which release/acquire do
+ * not order).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "shm_layout.h"
+#include "shm_ring.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#define cpu_relax()	__builtin_ia32_pause()
+#else
+#define cpu_relax()	do { } while (0)
+#endif
+
+/* Polls of the ring between two looks at the clock while spinning. */
+#define SPIN_POLLS_PER_CLOCK	16
+/* Without a pidfd, how often a block looks whether the peer exists. */
+#define LIVENESS_SLICE_NS	100000000L
+
+#define REC_BYTES	((uint32_t)sizeof(struct shm_rec))
+
+#define load_acquire(p)		__atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define load_relaxed(p)		__atomic_load_n((p), __ATOMIC_RELAXED)
+#define store_release(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define store_relaxed(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#define full_barrier()		__atomic_thread_fence(__ATOMIC_SEQ_CST)
+
+static long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+/* The ring bytes a record of `len' payload bytes takes. */
+static uint32_t rec_bytes(uint32_t len)
+{
+	return (REC_BYTES + len + SHM_RING_REC_ALIGN - 1) &
+	       ~(uint32_t)(SHM_RING_REC_ALIGN - 1);
+}
+
+static uint32_t next_seq(uint32_t seq)
+{
+	return seq + 1 == 0 ? 1 : seq + 1;
+}
+
+/* ---- setup and teardown ---- */
+
+static void ring_reset(struct shm_ring *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->memfd = -1;
+	r->wake_fd = -1;
+	r->peer_wake_fd = -1;
+	r->peer_pidfd = -1;
+	r->spin_ns = SHM_RING_DEFAULT_SPIN_NS;
+}
+
+static void ring_bind(struct shm_ring *r, struct shm_ring_hdr *h,
+		      size_t bytes, int fd, int producer)
+{
+	r->hdr = h;
+	r->data = (unsigned char *)h + SHM_RING_HEADER_BYTES;
+	r->map_bytes = bytes;
+	/* copies: what the peer writes into the header later cannot move
+	 * our bounds */
+	r->mask = h->ring_bytes - 1;
+	r->chunk = h->chunk_bytes - REC_BYTES;
+	r->memfd = fd;
+	r->producer = producer;
+	r->seq = 1;
+	r->pos = producer ? load_acquire(&h->head) : load_acquire(&h->tail);
+	r->other = load_acquire(&h->tail);
+}
+
+int shm_ring_create(struct shm_ring *r, uint32_t ring_bytes)
+{
+	struct shm_ring_hdr *h;
+	size_t bytes;
+	int fd, rc;
+
+	if (!r)
+		return -EINVAL;
+	ring_reset(r);
+	fd = shm_seg_make(ring_bytes ? ring_bytes : SHM_RING_DEFAULT_BYTES);
+	if (fd < 0)
+		return fd;
+	rc = shm_seg_map(fd, &h, &bytes);
+	if (rc < 0) {
+		close(fd);
+		return rc;
+	}
+	ring_bind(r, h, bytes, fd, 1);
+	return 0;
+}
+
+int shm_ring_attach(struct shm_ring *r, int memfd)
+{
+	struct shm_ring_hdr *h;
+	int32_t nobody = 0;
+	size_t bytes;
+	int fd, rc;
+
+	if (!r)
+		return -EINVAL;
+	ring_reset(r);
+	if (memfd < 0)
+		return -EBADF;
+	rc = shm_seg_map(memfd, &h, &bytes);
+	if (rc < 0)
+		return rc;
+	if (!__atomic_compare_exchange_n(&h->consumer_pid, &nobody, getpid(),
+					 0, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE)) {
+		munmap(h, bytes);
+		return -EBUSY;
+	}
+	fd = fcntl(memfd, F_DUPFD_CLOEXEC, 0);
+	if (fd < 0) {
+		rc = -errno;
+		store_release(&h->consumer_pid, 0);
+		munmap(h, bytes);
+		return rc;
+	}
+	ring_bind(r, h, bytes, fd, 0);
+	r->peer_pid = h->producer_pid;
+	return 0;
+}
+
+int shm_ring_fd(const struct shm_ring *r)
+{
+	return r && r->hdr ? r->memfd : -EBADF;
+}
+
+void shm_ring_drop_fd(struct shm_ring *r)
+{
+	if (r && r->memfd >= 0) {
+		close(r->memfd);
+		r->memfd = -1;
+	}
+}
+
+/* Learns the peer's pid from the header (the producer learns it at the
+ * consumer's attach) and opens its pidfd. */
+static void learn_peer(struct shm_ring *r)
+{
+	int fd;
+
+	if (r->peer_pid == 0 && r->producer)
+		r->peer_pid = load_acquire(&r->hdr->consumer_pid);
+	if (r->peer_pid > 0 && r->peer_pidfd < 0) {
+		fd = shm_seg_pidfd(r->peer_pid);
+		if (fd >= 0)
+			r->peer_pidfd = fd;
+	}
+}
+
+int shm_ring_connect(struct shm_ring *r, int wake_fd, int peer_wake_fd)
+{
+	if (!r || !r->hdr)
+		return -EINVAL;
+	r->wake_fd = wake_fd;
+	r->peer_wake_fd = peer_wake_fd;
+	learn_peer(r);
+	return 0;
+}
+
+void shm_ring_set_spin(struct shm_ring *r, long spin_ns)
+{
+	if (r)
+		r->spin_ns = spin_ns < 0 ? 0 : spin_ns;
+}
+
+void shm_ring_set_single_copy(struct shm_ring *r, size_t min_bytes)
+{
+	if (r)
+		r->single_copy_min = min_bytes;
+}
+
+static void ring_release(struct shm_ring *r)
+{
+	if (r->hdr)
+		munmap(r->hdr, r->map_bytes);
+	if (r->memfd >= 0)
+		close(r->memfd);
+	if (r->peer_pidfd >= 0)
+		close(r->peer_pidfd);
+	ring_reset(r);
+}
+
+static void write_wake(int fd)
+{
+	uint64_t one = 1;
+	ssize_t n;
+
+	if (fd < 0)
+		return;
+	/* EAGAIN (counter full) means the sleeper is being woken anyway */
+	do
+		n = write(fd, &one, sizeof(one));
+	while (n < 0 && errno == EINTR);
+}
+
+void shm_ring_close(struct shm_ring *r)
+{
+	if (!r || !r->hdr)
+		return;
+	store_release(r->producer ? &r->hdr->producer_closed :
+				    &r->hdr->consumer_closed, 1);
+	full_barrier();
+	write_wake(r->peer_wake_fd);
+	ring_release(r);
+}
+
+void shm_ring_forget(struct shm_ring *r)
+{
+	if (r && r->hdr)
+		ring_release(r);
+}
+
+/* ---- peers ---- */
+
+int shm_ring_peer_alive(struct shm_ring *r)
+{
+	struct pollfd p;
+
+	if (!r || !r->hdr)
+		return 0;
+	learn_peer(r);
+	if (r->peer_pidfd >= 0) {
+		p.fd = r->peer_pidfd;
+		p.events = POLLIN;
+		return poll(&p, 1, 0) == 1 ? 0 : 1;
+	}
+	if (r->peer_pid > 0 && kill(r->peer_pid, 0) < 0 && errno == ESRCH)
+		return 0;
+	return 1;
+}
+
+int shm_ring_peer_fd(const struct shm_ring *r)
+{
+	return r ? r->peer_pidfd : -1;
+}
+
+/* After our side moved (a record published, space freed): wakes the
+ * peer if, and only if, it armed itself to sleep. */
+static void wake_if_armed(struct shm_ring *r, uint32_t *armed)
+{
+	full_barrier();
+	if (load_relaxed(armed) &&
+	    __atomic_exchange_n(armed, 0, __ATOMIC_ACQ_REL)) {
+		write_wake(r->peer_wake_fd);
+		r->wakes_sent++;
+	}
+}
+
+/* ---- waiting ---- */
+
+typedef int (*ready_fn)(struct shm_ring *r, uint32_t arg);
+
+/* Sleeps in poll() on our eventfd and the peer's pidfd until a wake-up,
+ * the peer's death or `deadline' (-1: none).  0, -ETIMEDOUT, or
+ * -ECONNRESET when the peer is gone. */
+static int block(struct shm_ring *r, long deadline)
+{
+	struct pollfd p[2];
+	struct timespec ts, *tsp = NULL;
+	long slice = -1, t;
+	uint64_t count;
+	int n = 0, wake = -1, peer = -1, rc;
+
+	learn_peer(r);
+	if (r->wake_fd >= 0) {
+		wake = n;
+		p[n].fd = r->wake_fd;
+		p[n++].events = POLLIN;
+	}
+	if (r->peer_pidfd >= 0) {
+		peer = n;
+		p[n].fd = r->peer_pidfd;
+		p[n++].events = POLLIN;
+	} else {
+		slice = LIVENESS_SLICE_NS;
+	}
+	/* without our own eventfd no one can wake us: nap briefly */
+	if (wake < 0)
+		slice = 1000000L;
+	t = now_ns();
+	if (deadline >= 0) {
+		if (t >= deadline)
+			return -ETIMEDOUT;
+		if (slice < 0 || deadline - t < slice)
+			slice = deadline - t;
+	}
+	if (slice >= 0) {
+		ts.tv_sec = slice / 1000000000L;
+		ts.tv_nsec = slice % 1000000000L;
+		tsp = &ts;
+	}
+	r->blocks++;
+	rc = ppoll(p, (nfds_t)n, tsp, NULL);
+	if (rc < 0 && errno != EINTR)
+		return -errno;
+	if (wake >= 0 && rc > 0 && (p[wake].revents & POLLIN)) {
+		/* a doorbell: whoever reads it looks at everything again */
+		if (read(r->wake_fd, &count, sizeof(count)) < 0)
+			(void)count;
+	}
+	if (peer >= 0 && rc > 0 && (p[peer].revents & POLLIN))
+		return -ECONNRESET;
+	if (peer < 0 && r->peer_pid > 0 && kill(r->peer_pid, 0) < 0 &&
+	    errno == ESRCH)
+		return -ECONNRESET;
+	if (deadline >= 0 && now_ns() >= deadline)
+		return -ETIMEDOUT;
+	return 0;
+}
+
+/* Waits until `ready' holds: spins for the spin bound, then arms, checks
+ * again, and blocks.  0, -EAGAIN (`timeout_ns' 0), -ETIMEDOUT, or
+ * -ECONNRESET once the peer is gone and `ready' still does not hold. */
+static int wait_until(struct shm_ring *r, ready_fn ready, uint32_t arg,
+		      uint32_t *armed, long timeout_ns)
+{
+	long start, deadline, end, t;
+	unsigned int n = 0;
+	int rc;
+
+	if (ready(r, arg))
+		return 0;
+	if (timeout_ns == 0)
+		return -EAGAIN;
+	start = now_ns();
+	deadline = timeout_ns < 0 ? -1 : start + timeout_ns;
+	if (r->spin_ns > 0) {
+		end = start + r->spin_ns;
+		for (;;) {
+			cpu_relax();
+			if (ready(r, arg))
+				return 0;
+			if (++n % SPIN_POLLS_PER_CLOCK)
+				continue;
+			t = now_ns();
+			if (t >= end || (deadline >= 0 && t >= deadline))
+				break;
+		}
+	}
+	for (;;) {
+		store_relaxed(armed, 1);
+		full_barrier();
+		if (ready(r, arg)) {
+			store_relaxed(armed, 0);
+			return 0;
+		}
+		rc = block(r, deadline);
+		store_relaxed(armed, 0);
+		/* what was published before the peer died is still taken */
+		if (ready(r, arg))
+			return 0;
+		if (rc < 0)
+			return rc;
+	}
+}
+
+/* ---- the producer ---- */
+
+/* Room for a record of `need' bytes plus the cleared slot after it, or
+ * the consumer gone: the wait is over. */
+static int room_or_closed(struct shm_ring *r, uint32_t need)
+{
+	uint32_t size = r->mask + 1;
+
+	if (size - (r->pos - r->other) >= need + REC_BYTES)
+		return 1;
+	r->other = load_acquire(&r->hdr->tail);
+	if (size - (r->pos - r->other) >= need + REC_BYTES)
+		return 1;
+	return load_acquire(&r->hdr->consumer_closed) != 0;
+}
+
+/* Copies `len' bytes into the ring at byte `pos' (masked), in two parts
+ * when they run past the end. */
+static void ring_copy_in(struct shm_ring *r, uint32_t pos, const void *src,
+			 uint32_t len)
+{
+	uint32_t at = pos & r->mask, first = r->mask + 1 - at;
+
+	if (first > len)
+		first = len;
+	memcpy(r->data + at, src, first);
+	if (len > first)
+		memcpy(r->data, (const unsigned char *)src + first,
+		       len - first);
+}
+
+/* Publishes one record; room was checked. */
+static void put_record(struct shm_ring *r, uint32_t tag, uint32_t flags,
+		       uint64_t total, uint64_t offset, const void *src,
+		       uint32_t len)
+{
+	struct shm_rec *rec = (struct shm_rec *)(r->data + (r->pos & r->mask));
+	struct shm_rec *after;
+	uint32_t size = rec_bytes(len);
+
+	if (len)
+		ring_copy_in(r, r->pos + REC_BYTES, src, len);
+	rec->len = len;
+	rec->tag = tag;
+	rec->flags = flags;
+	rec->total = total;
+	rec->offset = offset;
+	/* the slot after ours may hold stale bytes from an earlier lap: it
+	 * must read as "no record" before ours is visible */
+	after = (struct shm_rec *)(r->data + ((r->pos + size) & r->mask));
+	store_relaxed(&after->seq, 0);
+	store_release(&rec->seq, r->seq);
+	r->seq = next_seq(r->seq);
+	r->pos += size;
+	store_release(&r->hdr->head, r->pos);
+	wake_if_armed(r, &r->hdr->cons_armed);
+}
+
+/* Waits for room for `need' bytes; 0, or -EPIPE when the consumer is
+ * closed or gone, or the wait's error. */
+static int wait_room(struct shm_ring *r, uint32_t need, long timeout_ns)
+{
+	int rc = wait_until(r, room_or_closed, need, &r->hdr->prod_armed,
+			    timeout_ns);
+
+	if (rc == -ECONNRESET ||
+	    load_acquire(&r->hdr->consumer_closed) != 0)
+		return -EPIPE;
+	return rc;
+}
+
+/* The consumer has freed every byte before ring position `at' (or is
+ * gone): a single-copy record there has been answered. */
+static int consumed_or_closed(struct shm_ring *r, uint32_t at)
+{
+	r->other = load_acquire(&r->hdr->tail);
+	if ((int32_t)(r->other - at) >= 0)
+		return 1;
+	return load_acquire(&r->hdr->consumer_closed) != 0;
+}
+
+/* Offers the message as one single-copy record and waits for the
+ * consumer's answer.  0 (read), -EOPNOTSUPP (refused: send it in
+ * chunks), or -EPIPE and the waits' errors. */
+static int send_single_copy(struct shm_ring *r, uint32_t tag,
+			    const void *buf, size_t len, long timeout_ns)
+{
+	struct shm_single_copy d = { (uintptr_t)buf, len };
+	uint32_t at;
+	int rc;
+
+	rc = wait_room(r, rec_bytes(sizeof(d)), timeout_ns);
+	if (rc < 0)
+		return rc;
+	store_relaxed(&r->hdr->single_copy_status, EINPROGRESS);
+	put_record(r, tag, SHM_REC_FIRST | SHM_REC_LAST | SHM_REC_SINGLE_COPY,
+		   len, 0, &d, sizeof(d));
+	at = r->pos;
+	/* the buffer must stay ours to read until the answer: no timeout */
+	rc = wait_until(r, consumed_or_closed, at, &r->hdr->prod_armed,
+			SHM_WAIT_FOREVER);
+	if ((int32_t)(load_acquire(&r->hdr->tail) - at) < 0)
+		return -EPIPE;
+	if (load_relaxed(&r->hdr->single_copy_status) == 0) {
+		r->single_copies++;
+		return 0;
+	}
+	(void)rc;
+	r->single_copy_off = 1;
+	return -EOPNOTSUPP;
+}
+
+int shm_ring_send(struct shm_ring *r, uint32_t tag, const void *buf,
+		  size_t len, long timeout_ns)
+{
+	const unsigned char *p = buf;
+	uint32_t flags = SHM_REC_FIRST, part;
+	uint64_t off = 0;
+	int rc;
+
+	if (!r || !r->hdr || !r->producer || (len && !buf))
+		return -EINVAL;
+	if (load_acquire(&r->hdr->consumer_closed))
+		return -EPIPE;
+	if (r->single_copy_min && len >= r->single_copy_min &&
+	    !r->single_copy_off) {
+		rc = send_single_copy(r, tag, buf, len, timeout_ns);
+		if (rc != -EOPNOTSUPP)
+			return rc;
+		/* refused and answered: the ring is free to go on */
+		timeout_ns = SHM_WAIT_FOREVER;
+	}
+	for (;;) {
+		part = len - off > r->chunk ? r->chunk : (uint32_t)(len - off);
+		if (off + part == len)
+			flags |= SHM_REC_LAST;
+		rc = wait_room(r, rec_bytes(part), off ? SHM_WAIT_FOREVER :
+							 timeout_ns);
+		if (rc < 0)
+			return rc;
+		put_record(r, tag, flags, len, off, p + off, part);
+		off += part;
+		if (flags & SHM_REC_LAST)
+			return 0;
+		flags = 0;
+	}
+}
+
+/* ---- the consumer ---- */
+
+/* The record at our tail when it is the next one, else NULL. */
+static struct shm_rec *front(const struct shm_ring *r)
+{
+	struct shm_rec *rec = (struct shm_rec *)(r->data + (r->pos & r->mask));
+
+	return load_acquire(&rec->seq) == r->seq ? rec : NULL;
+}
+
+int shm_ring_readable(const struct shm_ring *r)
+{
+	return r && r->hdr && !r->producer && front(r) != NULL;
+}
+
+static int record_or_closed(struct shm_ring *r, uint32_t unused)
+{
+	(void)unused;
+	return front(r) != NULL ||
+	       load_acquire(&r->hdr->producer_closed) != 0;
+}
+
+/* Waits for the next record; it, or NULL with the error in `*err':
+ * -EPIPE (producer closed, ring drained), -ECONNRESET (producer died,
+ * ring drained), or the wait's error. */
+static struct shm_rec *wait_record(struct shm_ring *r, long timeout_ns,
+				   int *err)
+{
+	struct shm_rec *rec;
+	int rc;
+
+	rc = wait_until(r, record_or_closed, 0, &r->hdr->cons_armed,
+			timeout_ns);
+	rec = front(r);
+	if (rec)
+		return rec;
+	*err = rc < 0 ? rc : -EPIPE;
+	return NULL;
+}
+
+int shm_ring_arm(struct shm_ring *r)
+{
+	if (!r || !r->hdr || r->producer)
+		return -EINVAL;
+	store_relaxed(&r->hdr->cons_armed, 1);
+	full_barrier();
+	if (record_or_closed(r, 0)) {
+		store_relaxed(&r->hdr->cons_armed, 0);
+		return 1;
+	}
+	return 0;
+}
+
+void shm_ring_disarm(struct shm_ring *r)
+{
+	if (r && r->hdr && !r->producer)
+		store_relaxed(&r->hdr->cons_armed, 0);
+}
+
+/* A record the producer could have written: bounds first, since the
+ * peer's memory is input. */
+static int record_valid(const struct shm_ring *r, const struct shm_rec *rec)
+{
+	uint32_t len = rec->len, flags = rec->flags;
+	uint64_t total = rec->total, off = rec->offset;
+
+	if (flags & SHM_REC_SINGLE_COPY)
+		return flags == (SHM_REC_FIRST | SHM_REC_LAST |
+				 SHM_REC_SINGLE_COPY) &&
+		       len == sizeof(struct shm_single_copy) && off == 0;
+	if (len > r->chunk || (flags & ~(SHM_REC_FIRST | SHM_REC_LAST)))
+		return 0;
+	if (off > total || total - off < len)
+		return 0;
+	if ((flags & SHM_REC_FIRST) && off != 0)
+		return 0;
+	if ((flags & SHM_REC_LAST) && off + len != total)
+		return 0;
+	return 1;
+}
+
+static void ring_copy_out(struct shm_ring *r, uint32_t pos, void *dst,
+			  uint32_t len)
+{
+	uint32_t at = pos & r->mask, first = r->mask + 1 - at;
+
+	if (first > len)
+		first = len;
+	memcpy(dst, r->data + at, first);
+	if (len > first)
+		memcpy((unsigned char *)dst + first, r->data, len - first);
+}
+
+/* Copies the payload (`len' bytes) of the front record to `dst' and
+ * frees its space. */
+static void take_record(struct shm_ring *r, uint32_t len, void *dst)
+{
+	if (len)
+		ring_copy_out(r, r->pos + REC_BYTES, dst, len);
+	r->pos += rec_bytes(len);
+	r->seq = next_seq(r->seq);
+	store_release(&r->hdr->tail, r->pos);
+	wake_if_armed(r, &r->hdr->prod_armed);
+}
+
+/* A copy of the front record's header, so that what is checked is what
+ * is used whatever the peer writes meanwhile. */
+static void snapshot(const struct shm_rec *rec, struct shm_rec *copy)
+{
+	memcpy(copy, rec, sizeof(*copy));
+}
+
+/* Reads the producer's buffer named by the single-copy record at the
+ * front into `dst' (`total' bytes) and answers it.  0, -EOPNOTSUPP
+ * (refused or unreadable: the same message follows in chunks), or
+ * -ECONNRESET when the producer is gone. */
+static int take_single_copy(struct shm_ring *r, void *dst, uint64_t total)
+{
+	struct shm_single_copy d;
+	struct iovec mine, theirs;
+	uint32_t status = 0;
+	ssize_t n;
+
+	ring_copy_out(r, r->pos + REC_BYTES, &d, sizeof(d));
+	if (!r->single_copy_min || d.len != total) {
+		status = EOPNOTSUPP;
+	} else if (total) {
+		mine.iov_base = dst;
+		mine.iov_len = total;
+		theirs.iov_base = (void *)(uintptr_t)d.addr;
+		theirs.iov_len = total;
+		n = process_vm_readv(r->peer_pid, &mine, 1, &theirs, 1, 0);
+		if (n != (ssize_t)total)
+			status = n < 0 ? (uint32_t)errno : EFAULT;
+	}
+	if (status && !shm_ring_peer_alive(r))
+		return -ECONNRESET;
+	/* the answer before the tail: the producer reads it after */
+	store_relaxed(&r->hdr->single_copy_status, status);
+	take_record(r, sizeof(d), &d);
+	return status ? -EOPNOTSUPP : 0;
+}
+
+int shm_ring_peek(struct shm_ring *r, struct shm_msg_info *info,
+		  long timeout_ns)
+{
+	struct shm_rec *rec, h;
+	int err = 0;
+
+	if (!r || !r->hdr || r->producer || !info)
+		return -EINVAL;
+	rec = wait_record(r, timeout_ns, &err);
+	if (!rec)
+		return err;
+	snapshot(rec, &h);
+	if (!record_valid(r, &h) || !(h.flags & SHM_REC_FIRST))
+		return -EPROTO;
+	info->tag = h.tag;
+	info->len = h.total;
+	return 0;
+}
+
+ssize_t shm_ring_recv(struct shm_ring *r, uint32_t *tag, void *buf,
+		      size_t cap, long timeout_ns)
+{
+	unsigned char *p = buf;
+	struct shm_rec *rec, first, h;
+	uint64_t got = 0;
+	int err = 0, rc;
+
+	if (!r || !r->hdr || r->producer || (cap && !buf))
+		return -EINVAL;
+	rec = wait_record(r, timeout_ns, &err);
+	if (!rec)
+		return err;
+	snapshot(rec, &first);
+	if (!record_valid(r, &first) || !(first.flags & SHM_REC_FIRST))
+		return -EPROTO;
+	if (first.total > cap)
+		return -EMSGSIZE;
+	if (first.flags & SHM_REC_SINGLE_COPY) {
+		rc = take_single_copy(r, p, first.total);
+		if (rc == -EOPNOTSUPP) {
+			/* the producer sends it again in chunks */
+			rec = wait_record(r, SHM_WAIT_FOREVER, &err);
+			if (!rec)
+				return err == -EPIPE ? -ECONNRESET : err;
+			snapshot(rec, &h);
+			if (!record_valid(r, &h) ||
+			    (h.flags & SHM_REC_SINGLE_COPY) ||
+			    !(h.flags & SHM_REC_FIRST) ||
+			    h.total != first.total || h.tag != first.tag)
+				return -EPROTO;
+			first = h;
+		} else {
+			if (rc < 0)
+				return rc;
+			if (tag)
+				*tag = first.tag;
+			return (ssize_t)first.total;
+		}
+	}
+	h = first;
+	for (;;) {
+		if (!record_valid(r, &h) || h.offset != got ||
+		    h.total != first.total || h.tag != first.tag ||
+		    (got && (h.flags & SHM_REC_FIRST)))
+			return -EPROTO;
+		take_record(r, h.len, p + got);
+		got += h.len;
+		if (h.flags & SHM_REC_LAST)
+			break;
+		/* the rest of a started message: a producer gone now left
+		 * it torn, and it is not delivered */
+		rec = wait_record(r, SHM_WAIT_FOREVER, &err);
+		if (!rec)
+			return err == -EPIPE ? -ECONNRESET : err;
+		snapshot(rec, &h);
+	}
+	if (tag)
+		*tag = first.tag;
+	return (ssize_t)first.total;
+}

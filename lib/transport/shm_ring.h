@@ -1,0 +1,223 @@
+/*
+ * shm_ring.h - a one-way single-producer/single-consumer message ring in a
+ * shared-memory segment, for the same-host fast path between two tasks
+ * (issue 11, docs/shm.md).  A pair of tasks uses two rings, one per
+ * direction; each ring is created by its producer and attached by its
+ * consumer.
+ *
+ * The segment is a memfd, sized and then sealed against shrinking and
+ * growing (F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL), so that a peer can
+ * never make our mapping fault; it can be passed over the task's Unix
+ * socket with SCM_RIGHTS.  The memory goes away with the last fd and
+ * mapping: a dead peer leaks nothing.
+ *
+ * Layout of the segment (all integers in host order, offsets in bytes):
+ *
+ *   0     identity line: magic "copvmshm" (u64), version (u32), header
+ *         bytes (u32, 4096), ring bytes (u32, a power of two), chunk
+ *         bytes (u32, the largest payload of one record), producer pid,
+ *         consumer pid (set once by the attach), producer closed,
+ *         consumer closed.  Written at setup and at close only.
+ *   64    head: bytes ever published by the producer (u32, wraps).
+ *   128   tail: bytes ever consumed by the consumer (u32, wraps).
+ *   192   cons_armed: the consumer is about to block for data.
+ *   256   prod_armed: the producer is about to block for space.
+ *   320   single_copy_status: the consumer's answer to the last
+ *         single-copy record (0, or an errno).
+ *   4096  the ring: `ring bytes' of records.
+ *
+ * Each of head, tail and the two armed flags has its own cache line: the
+ * producer writes head, the consumer tail, and neither line moves unless
+ * the other side reads it.
+ *
+ * A record is a 32-byte header then its payload, the whole rounded up to
+ * 32 bytes; a header never straddles the end of the ring, a payload may
+ * (it is copied in two parts).  Header: seq (u32, the record's number,
+ * 1, 2, ... skipping 0), len (u32, payload bytes of this record), tag
+ * (u32, opaque to the ring, the caller's), flags (u32: FIRST, LAST),
+ * total (u64, the bytes of the whole message), offset (u64, where this
+ * record's payload sits in the message).  A message of up to chunk bytes
+ * is one record with FIRST|LAST; a longer one is a run of chunks, FIRST
+ * on the first, LAST on the last.
+ *
+ * Publication: the producer copies the payload, writes the header's other
+ * fields, clears the seq of the slot right after the record (free space,
+ * so the consumer can never mistake old payload bytes there for a
+ * header), and only then stores seq with release semantics.  The
+ * consumer polls the seq of the slot at its tail with acquire semantics;
+ * when it is the next expected number the whole record is there.  One
+ * cache line moves per small message.  The producer keeps 32 bytes free
+ * for that cleared slot.  A producer that dies part way leaves at worst
+ * a record whose seq was never stored: the consumer never sees it.
+ *
+ * Single copy (optional, both sides opt in with shm_ring_set_single_copy):
+ * a message of at least the producer's threshold goes as one record with
+ * FIRST|LAST|SINGLE_COPY whose payload is {address, length} of the
+ * producer's buffer, and total the message's length.  The consumer reads
+ * the buffer straight into the caller's with process_vm_readv, writes 0
+ * or an errno to single_copy_status, and frees the record (tail, with
+ * release).  The producer waits for the tail to pass the record, so its
+ * buffer stays valid throughout; on a non-zero status (no permission, a
+ * consumer that did not opt in) it sends the same message again in
+ * chunks and stops offering single copies on this ring.
+ *
+ * Waiting (the UCX scheme): a side that would block first sets its armed
+ * flag, issues a full barrier, re-checks the ring, and only then sleeps
+ * in poll() on its wake fd (an eventfd) and on the peer's pidfd.  The
+ * other side, after publishing (head or tail), issues a full barrier and
+ * looks at the flag; only if it is set does it clear it and write the
+ * sleeper's eventfd.  Either the sleeper's re-check sees the data or the
+ * publisher sees the flag: no lost wake-up.  A spinning peer costs the
+ * publisher one barrier and one read of a cache line that does not move,
+ * never a system call.  An eventfd, not a futex, because a task waits on
+ * many peers and on its sockets at once: one eventfd per task can sit in
+ * the same poll() set as the sockets, a futex word cannot.
+ *
+ * A peer's end: close sets the side's closed flag and writes the peer's
+ * wake fd.  A peer's death shows on its pidfd (pidfd_open; on kernels
+ * without it, kill(pid, 0) every 100 ms of a block).  The consumer first
+ * drains every complete message, then gets -EPIPE (closed) or
+ * -ECONNRESET (died, also when it died in the middle of a chunked
+ * message, whose chunks are then thrown away).  A producer gets -EPIPE
+ * when the consumer closed or died.
+ *
+ * Everything returns 0 or a positive count on success, a negative errno
+ * on failure.  Nothing is allocated after setup: struct shm_ring is the
+ * caller's, and the receive buffer is the caller's too.  No callbacks.
+ * One thread per side at a time.
+ */
+#ifndef COPVM_SHM_RING_H
+#define COPVM_SHM_RING_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* "copvmshm" read as a little-endian u64 */
+#define SHM_RING_MAGIC		0x6d68736d766f7063ULL
+#define SHM_RING_VERSION	1
+#define SHM_RING_HEADER_BYTES	4096
+#define SHM_RING_REC_ALIGN	32
+#define SHM_RING_MIN_BYTES	4096
+#define SHM_RING_MAX_BYTES	(1U << 30)
+/* Default ring size and chunk size (shm_ring_create with 0). */
+#define SHM_RING_DEFAULT_BYTES	(256U << 10)
+
+/* Record flags. */
+#define SHM_REC_FIRST		1U
+#define SHM_REC_LAST		2U
+#define SHM_REC_SINGLE_COPY	4U
+
+/* Timeouts of the blocking calls, in ns. */
+#define SHM_WAIT_FOREVER	(-1L)
+#define SHM_NO_WAIT		0L
+
+/* The default spin before blocking, ns (as lib/wait.c's LIN bound). */
+#define SHM_RING_DEFAULT_SPIN_NS	40000L
+
+struct shm_ring_hdr;
+
+/* One side of one ring, owned by the caller; fields are private. */
+struct shm_ring {
+	struct shm_ring_hdr *hdr;	/* the mapping */
+	unsigned char *data;		/* the ring inside it */
+	size_t map_bytes;
+	uint32_t mask;			/* ring bytes - 1 */
+	uint32_t chunk;			/* largest payload of a record */
+	uint32_t pos;			/* our head (producer) or tail */
+	uint32_t seq;			/* next record number */
+	uint32_t other;			/* producer: last tail seen */
+	int producer;			/* 1 on the producer's side */
+	int memfd;			/* the segment; -1 once given away */
+	int wake_fd;			/* our eventfd (not owned) */
+	int peer_wake_fd;		/* the peer's eventfd (not owned) */
+	pid_t peer_pid;
+	int peer_pidfd;			/* owned; -1 when not opened */
+	long spin_ns;
+	uint64_t wakes_sent;		/* eventfd writes we made */
+	uint64_t blocks;		/* times we slept in poll() */
+	size_t single_copy_min;		/* 0: off; producer: from */
+	int single_copy_off;		/* producer: the consumer refused */
+	uint64_t single_copies;		/* messages sent single-copy */
+};
+
+/* What the next message is, from shm_ring_peek. */
+struct shm_msg_info {
+	uint32_t tag;
+	uint64_t len;
+};
+
+/* Creates a sealed memfd segment with a ring of `ring_bytes' (0: the
+ * default; a power of two) and maps it as its producer; 0 or -errno. */
+int shm_ring_create(struct shm_ring *r, uint32_t ring_bytes);
+/* Checks segment `memfd' (magic, version, sizes, seals) and maps it as
+ * its consumer; takes a dup of the fd.  0, -EPROTO, -EINVAL, -EBUSY. */
+int shm_ring_attach(struct shm_ring *r, int memfd);
+/* The segment's fd, to pass to the consumer (still owned by `r'). */
+int shm_ring_fd(const struct shm_ring *r);
+/* Closes the segment's fd, keeping the mapping (after it was passed on,
+ * so that the memory goes with the last mapping). */
+void shm_ring_drop_fd(struct shm_ring *r);
+/* Sets our eventfd (our sleeps) and the peer's (its wake-ups); either
+ * may be -1 (no blocking / peer never blocks).  Opens the peer's pidfd
+ * from the pid in the header when known.  0 or -errno. */
+int shm_ring_connect(struct shm_ring *r, int wake_fd, int peer_wake_fd);
+/* Sets how long a wait spins before it blocks, ns (0: block at once);
+ * the caller takes it from the coscheduling model. */
+void shm_ring_set_spin(struct shm_ring *r, long spin_ns);
+/* Producer: messages of `min_bytes' or more go single-copy (0: never).
+ * Consumer: non-zero accepts single-copy records (0: refuses them, and
+ * the producer falls back to chunks).  Off by default. */
+void shm_ring_set_single_copy(struct shm_ring *r, size_t min_bytes);
+/* Marks our side closed, wakes the peer, unmaps, closes our fds. */
+void shm_ring_close(struct shm_ring *r);
+/* Unmaps and closes without marking the side closed (a forked child
+ * letting go of its parent's ring). */
+void shm_ring_forget(struct shm_ring *r);
+
+/* Sends `len' bytes with `tag', in chunks when longer than one record.
+ * `timeout_ns' bounds the wait for room for the first record (0: none,
+ * -EAGAIN); once a chunked message has started it is finished.
+ * 0, -EAGAIN, -ETIMEDOUT, -EPIPE, -EINVAL. */
+int shm_ring_send(struct shm_ring *r, uint32_t tag, const void *buf,
+		  size_t len, long timeout_ns);
+/* Tells the next message's tag and length without taking it, waiting
+ * up to `timeout_ns' for it.  0, -EAGAIN, -ETIMEDOUT, -EPIPE,
+ * -ECONNRESET, -EPROTO. */
+int shm_ring_peek(struct shm_ring *r, struct shm_msg_info *info,
+		  long timeout_ns);
+/* Receives the next message into `buf' (`cap' bytes, the caller's),
+ * waiting up to `timeout_ns' for its start; returns its length.  A
+ * message longer than `cap' is left in the ring (-EMSGSIZE).  Errors as
+ * shm_ring_peek. */
+ssize_t shm_ring_recv(struct shm_ring *r, uint32_t *tag, void *buf,
+		      size_t cap, long timeout_ns);
+/* Non-zero when a record is waiting (consumer; no system call). */
+int shm_ring_readable(const struct shm_ring *r);
+/* For a caller that blocks in its own poll() (many rings and sockets,
+ * one eventfd): raises the consumer's armed flag and looks again.  1
+ * when a record or the producer's close is already there (do not
+ * block; the flag is lowered), 0 when the caller may now block on the
+ * eventfd given to the producer; -EINVAL on a producer's side. */
+int shm_ring_arm(struct shm_ring *r);
+/* Lowers the armed flag after the caller's poll() returned. */
+void shm_ring_disarm(struct shm_ring *r);
+/* 1 when the peer process still exists, 0 when it is gone. */
+int shm_ring_peer_alive(struct shm_ring *r);
+/* The peer's pidfd (readable once it has exited) or -1, for the
+ * caller's own poll() set. */
+int shm_ring_peer_fd(const struct shm_ring *r);
+
+/* ---- inside lib/transport (shm_seg.c) ---- */
+
+/* Makes the sealed memfd of a segment with a ring of `ring_bytes' and
+ * writes its header; the fd or -errno. */
+int shm_seg_make(uint32_t ring_bytes);
+/* Validates segment `fd' and maps it; the mapping in `*hdr', its size in
+ * `*bytes'.  0, -EPROTO (not a ring, other version), -EINVAL (sizes,
+ * seals, truncated), or -errno of the mapping. */
+int shm_seg_map(int fd, struct shm_ring_hdr **hdr, size_t *bytes);
+/* Opens a pidfd of `pid', or -errno (-ENOSYS on old kernels). */
+int shm_seg_pidfd(pid_t pid);
+
+#endif /* COPVM_SHM_RING_H */
