@@ -1,53 +1,65 @@
 /*
  * conn.c - links, framing and the event pump of a task.
  *
- * Circuits opened to other tasks are cached per destination and reused
- * for every later message (virtual circuit caching); they only carry
- * frames out.  Circuits accepted from other tasks only carry frames in.
- * One connection per (sender, receiver) pair keeps each sender's messages
- * in order.  Sends block until the kernel has the whole frame but keep
- * reading incoming frames while they wait, so two tasks sending large
- * messages to each other cannot deadlock.
+ * Every link carries whole frames (wire.h): a header, then the body.
+ * Sends block until the kernel has the whole frame but keep reading
+ * incoming frames while they wait, so two tasks sending large messages
+ * to each other cannot deadlock.  Incoming bytes are staged and parsed;
+ * a large body is read in place.  Complete user messages go to the sink,
+ * other frames to the link's hooks (conn.h); a link with a handshake
+ * under way (l->gate) hands its bytes to its owner instead.
  *
- * Direct routes to tasks of other hosts are TCP circuits (LINK_TCP,
- * route_tcp.c), read and written here like any link once their handshake
- * is done; frames on a circuit must come from the task it authenticated
- * as.  route_link.h is what the two files share.
+ * This file names no transport: the links come from daemon_link.c,
+ * conn_unix.c and conn_tcp.c with the transport they use, and the
+ * listening fds from the endpoints those modules register.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include "conn.h"
-#include "proto.h"
 #include "pvmi.h"
-#include "route_link.h"
-#include "transport.h"
 
 #define IOV_INLINE	64
+#define MAX_ENDPOINTS	4
 
 static struct link **links;
 static int nlinks, linkcap;
-static struct link *daemon_link;
-static int listen_fd = -1;
-static const struct pvmi_transport *listen_tp = &pvmi_transport_unix;
 static unsigned long next_serial;
+static struct pvmi_conn_endpoint *endpoints[MAX_ENDPOINTS];
+static int nendpoints;
+static void (*sink)(struct pvmi_msg *m);
 
-/* The single outstanding daemon request's reply. */
-static int reply_wanted;
-static int reply_ready;
-static unsigned char *reply_body;
-static size_t reply_len;
+/* Sets the taker of incoming user messages (conn.h). */
+void pvmi_conn_set_sink(void (*deliver)(struct pvmi_msg *m))
+{
+	sink = deliver;
+}
+
+/* Hands `m' to the sink, or drops it when there is none (conn.h). */
+void pvmi_conn_deliver(struct pvmi_msg *m)
+{
+	if (sink)
+		sink(m);
+	else
+		pvmi_msg_free(m);
+}
+
+/* Registers an endpoint once (conn.h). */
+void pvmi_conn_endpoint_add(struct pvmi_conn_endpoint *ep)
+{
+	if (ep->listed || nendpoints == MAX_ENDPOINTS)
+		return;
+	ep->listed = 1;
+	endpoints[nendpoints++] = ep;
+}
 
 /* Adds a link; NULL when out of memory (the caller closes `fd'). */
-struct link *pvmi_link_add(int fd, int kind, int peer,
-			   const struct pvmi_transport *tp)
+struct link *pvmi_link_add(int fd, int role, int peer,
+			   const struct pvmi_transport *tp,
+			   const struct pvmi_link_hooks *hooks)
 {
 	struct link *l;
 
@@ -64,15 +76,16 @@ struct link *pvmi_link_add(int fd, int kind, int peer,
 	if (!l)
 		return NULL;
 	l->fd = fd;
-	l->kind = kind;
+	l->role = role;
 	l->peer = peer;
 	l->tp = tp;
+	l->hooks = hooks;
 	l->serial = ++next_serial;
 	links[nlinks++] = l;
 	return l;
 }
 
-/* Closes and frees a link. */
+/* Closes and frees a link, telling its owner first (conn.h). */
 void pvmi_link_drop(struct link *l)
 {
 	int i;
@@ -83,9 +96,10 @@ void pvmi_link_drop(struct link *l)
 			break;
 		}
 	}
-	if (l == daemon_link)
-		daemon_link = NULL;
-	pvmi_tcp_auth_end(l);
+	if (l->hooks && l->hooks->release)
+		l->hooks->release(l);
+	if (l->watch && *l->watch == l)
+		*l->watch = NULL;
 	close(l->fd);
 	free(l->rx);
 	free(l->body);
@@ -101,86 +115,64 @@ void pvmi_link_each(void (*fn)(struct link *l, void *arg), void *arg)
 		fn(links[i], arg);
 }
 
-static struct link *out_link(int tid)
+/* The first live link of `role' with `peer' (conn.h). */
+struct link *pvmi_link_find(int role, int peer)
 {
 	int i;
 
 	for (i = 0; i < nlinks; i++)
-		if (links[i]->kind == LINK_OUT && links[i]->peer == tid)
+		if (links[i]->role == role && links[i]->peer == peer &&
+		    !links[i]->dead)
 			return links[i];
 	return NULL;
 }
 
-/* Connects to this host's pvmd; PvmOk, or PvmSysErr when none answers
- * (conn.h). */
-int pvmi_conn_daemon_open(void)
+/* The live link with serial `serial' (conn.h). */
+struct link *pvmi_link_by_serial(unsigned long serial)
 {
-	struct sockaddr_un sa;
-	int s;
+	int i;
 
-	if (daemon_link)
-		return PvmOk;
-	memset(&sa, 0, sizeof(sa));
-	sa.sun_family = AF_UNIX;
-	if ((size_t)snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/%s",
-			     pvmi_rundir(), PVMI_DAEMON_SOCK) >=
-	    sizeof(sa.sun_path))
-		return PvmSysErr;
-	s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (s < 0)
-		return PvmSysErr;
-	if (connect(s, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		close(s);
-		return PvmSysErr;
-	}
-	if (fcntl(s, F_SETFL, fcntl(s, F_GETFL) | O_NONBLOCK) < 0 ||
-	    !(daemon_link = pvmi_link_add(s, LINK_DAEMON, 0,
-					  &pvmi_transport_unix))) {
-		close(s);
-		return PvmSysErr;
-	}
-	return PvmOk;
+	for (i = 0; i < nlinks; i++)
+		if (links[i]->serial == serial && !links[i]->dead)
+			return links[i];
+	return NULL;
 }
 
-/* Non-zero while the link to the daemon is up
- * (conn.h). */
-int pvmi_conn_daemon_up(void)
+/* Points *ref at `l' until `l' is freed (conn.h). */
+void pvmi_link_watch(struct link *l, struct link **ref)
 {
-	return daemon_link != NULL;
+	l->watch = ref;
+	*ref = l;
 }
 
-/* Adopts listening fd `fd' as this task's unix endpoint
- * (conn.h). */
-void pvmi_conn_set_listener(int fd)
-{
-	if (listen_fd >= 0 && listen_fd != fd)
-		close(listen_fd);
-	listen_fd = fd;
-}
-
-/* Closes every link and endpoint and forgets the secret; with
- * `unlink_tid' also removes that task's endpoint name (conn.h). */
+/* Closes every link and endpoint (conn.h). */
 void pvmi_conn_close_all(int unlink_tid)
 {
+	int i;
+
 	while (nlinks)
 		pvmi_link_drop(links[nlinks - 1]);
 	free(links);
 	links = NULL;
 	linkcap = 0;
-	if (listen_fd >= 0) {
-		close(listen_fd);
-		listen_fd = -1;
+	for (i = 0; i < nendpoints; i++) {
+		if (endpoints[i]->close)
+			endpoints[i]->close(unlink_tid);
+		endpoints[i]->listed = 0;
 	}
-	pvmi_tcp_reset();
-	if (unlink_tid)
-		listen_tp->unlisten(unlink_tid);
-	free(reply_body);
-	reply_body = NULL;
-	reply_wanted = reply_ready = 0;
+	nendpoints = 0;
 }
 
 static int link_read(struct link *l);
-static void accept_all(void);
+
+static void accept_all(void)
+{
+	int i;
+
+	for (i = 0; i < nendpoints; i++)
+		if (endpoints[i]->fd >= 0)
+			endpoints[i]->accept();
+}
 
 /* Reads everything already waiting from other tasks, accepting new
  * circuits first.  Run before a message from the daemon is queued: a task
@@ -190,15 +182,14 @@ static void accept_all(void);
  * keeps this order).  For a task of another host that used a direct
  * route this holds as far as its messages reached our host before the
  * report did; pvm_exit() waits until its circuits are acknowledged. */
-static void drain_peers(void)
+void pvmi_conn_drain_peers(void)
 {
 	int i;
 
-	if (listen_fd >= 0)
-		accept_all();
-	pvmi_tcp_accept();
+	accept_all();
 	for (i = 0; i < nlinks; i++) {
-		if ((links[i]->kind != LINK_IN && links[i]->kind != LINK_TCP) ||
+		if ((links[i]->role != LINK_IN &&
+		     links[i]->role != LINK_BOTH) ||
 		    links[i]->dead || links[i]->connecting)
 			continue;
 		if (link_read(links[i]) < 0)
@@ -223,24 +214,18 @@ static int frame_done(struct link *l, unsigned char *body)
 {
 	struct pvmi_msg *m;
 
-	if (l->f.kind == PVMI_KIND_REPLY) {
-		if (l != daemon_link || !reply_wanted || reply_ready) {
-			free(body);
-			return -1;
-		}
-		free(reply_body);
-		reply_body = body;
-		reply_len = l->f.len;
-		reply_ready = 1;
-		return 0;
-	}
-	if (l->f.kind != PVMI_KIND_USER ||
-	    (l->kind == LINK_TCP && l->f.src != l->peer)) {
+	if (l->f.kind != PVMI_KIND_USER) {
+		if (l->hooks && l->hooks->frame)
+			return l->hooks->frame(l, body);
 		free(body);
 		return -1;
 	}
-	if (l == daemon_link)
-		drain_peers();
+	if (l->role == LINK_BOTH && l->f.src != l->peer) {
+		free(body);
+		return -1;
+	}
+	if (l->role == LINK_DAEMON)
+		pvmi_conn_drain_peers();
 	m = pvmi_msg_from_body(body, l->f.len, l->f.enc);
 	if (!m) {
 		free(body);
@@ -250,10 +235,9 @@ static int frame_done(struct link *l, unsigned char *body)
 	m->dst = l->f.dst;
 	m->tag = l->f.tag;
 	m->ctx = l->f.ctx;
-	pvmi_rxq_deliver(m);
+	pvmi_conn_deliver(m);
 	return 0;
 }
-
 /* Parses every complete frame in the staging buffer.  A partial large
  * body moves to l->body to be read in place.  Returns -1 on bad data. */
 static int parse_staged(struct link *l)
@@ -326,9 +310,9 @@ static int link_read(struct link *l)
 			if (n > 0) {
 				any = 1;
 				l->rxtail += n;
-				if (l->auth && pvmi_tcp_auth_input(l) < 0)
+				if (l->gate && l->hooks->gate_input(l) < 0)
 					return -1;
-				if (!l->auth && parse_staged(l))
+				if (!l->gate && parse_staged(l))
 					return -1;
 			}
 		}
@@ -346,29 +330,21 @@ static int link_read(struct link *l)
 	}
 }
 
-static void accept_all(void)
-{
-	int fd;
-
-	while ((fd = listen_tp->accept(listen_fd)) >= 0) {
-		if (!pvmi_link_add(fd, LINK_IN, 0, listen_tp))
-			close(fd);
-	}
-}
-
-/* One round of waiting: polls every inbound fd (and `wfd' for
- * writability) for up to `timeout_ms'.  Returns 1 when something was
- * read, accepted or `wfd' became writable, 0 on timeout, PvmSysErr when
- * there is nothing left to wait on. */
+/* One round of waiting: polls every inbound fd, every endpoint (and
+ * `wfd' for writability) for up to `timeout_ms'.  Returns 1 when
+ * something was read, accepted or `wfd' became writable, 0 on timeout,
+ * PvmSysErr when there is nothing left to wait on (conn.h). */
 int pvmi_link_pump(int timeout_ms, int wfd)
 {
 	struct pollfd stackfds[32], *pfd = stackfds;
 	struct link *stackmap[32], **map = stackmap;
-	int n = 0, i, r, any = 0;
+	struct pvmi_conn_endpoint *ep[MAX_ENDPOINTS];
+	int n = 0, i, r, any = 0, max = nlinks + nendpoints + 1;
+	int nep = nendpoints;
 
-	if (nlinks + 3 > 32) {
-		pfd = malloc((nlinks + 3) * sizeof(*pfd));
-		map = malloc((nlinks + 3) * sizeof(*map));
+	if (max > 32) {
+		pfd = malloc(max * sizeof(*pfd));
+		map = malloc(max * sizeof(*map));
 		if (!pfd || !map) {
 			free(pfd == stackfds ? NULL : pfd);
 			free(map == stackmap ? NULL : map);
@@ -376,19 +352,17 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 		}
 	}
 	for (i = 0; i < nlinks; i++) {
-		if (links[i]->kind == LINK_OUT || links[i]->connecting)
+		if (links[i]->role == LINK_OUT || links[i]->connecting)
 			continue;
 		pfd[n].fd = links[i]->fd;
 		pfd[n].events = POLLIN;
 		map[n++] = links[i];
 	}
-	if (listen_fd >= 0) {
-		pfd[n].fd = listen_fd;
-		pfd[n].events = POLLIN;
-		map[n++] = NULL;
-	}
-	if (pvmi_tcp_listen_fd() >= 0) {
-		pfd[n].fd = pvmi_tcp_listen_fd();
+	for (i = 0; i < nep; i++) {
+		ep[i] = endpoints[i];	/* an accept may register another */
+		if (ep[i]->fd < 0)
+			continue;
+		pfd[n].fd = ep[i]->fd;
 		pfd[n].events = POLLIN;
 		map[n++] = NULL;
 	}
@@ -407,23 +381,26 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
+		int e;
+
 		if (!pfd[i].revents)
 			continue;
 		if (pfd[i].fd == wfd && (pfd[i].events & POLLOUT)) {
 			any = 1;
-		} else if (pfd[i].fd == listen_fd && !map[i]) {
-			accept_all();
+		} else if (!map[i]) {
+			for (e = 0; e < nep; e++)
+				if (ep[e]->fd == pfd[i].fd)
+					ep[e]->accept();
 			any = 1;
-		} else if (pfd[i].fd == pvmi_tcp_listen_fd() && !map[i]) {
-			pvmi_tcp_accept();
-			any = 1;
-		} else if (map[i] && !map[i]->dead) {
+		} else if (!map[i]->dead) {
 			if (link_read(map[i]) < 0)
 				map[i]->dead = 1;
 			any = 1;
 		}
 	}
-	pvmi_tcp_expire();
+	for (i = 0; i < nendpoints; i++)
+		if (endpoints[i]->round)
+			endpoints[i]->round();
 	pvmi_link_sweep();
 	r = any;
 out:
@@ -442,9 +419,9 @@ int pvmi_pump(int timeout_ms)
 }
 
 /* Writes a whole frame (header + iov) to `l', pumping input while the
- * circuit is full.  Returns PvmOk, or -1 when the link broke. */
-static int link_write(struct link *l, struct pvmi_frame *f,
-		      const struct iovec *body, int nbody)
+ * circuit is full (conn.h). */
+int pvmi_link_write(struct link *l, struct pvmi_frame *f,
+		    const struct iovec *body, int nbody)
 {
 	unsigned char hdr[PVMI_FRAME_HDR_LEN];
 	struct iovec stackiov[IOV_INLINE], *iov = stackiov;
@@ -516,7 +493,7 @@ static int body_iov(const struct pvmi_msg *m, struct iovec **iovp,
 }
 
 /* Writes frame `f' with message `m' on `l'; PvmOk, PvmNoMem, or -1 when
- * the link broke (the caller drops it). */
+ * the link broke (conn.h). */
 int pvmi_link_send(struct link *l, struct pvmi_frame *f,
 		   const struct pvmi_msg *m)
 {
@@ -531,117 +508,32 @@ int pvmi_link_send(struct link *l, struct pvmi_frame *f,
 		return PvmNoMem;
 	f->magic = PVMI_FRAME_MAGIC;
 	f->len = m ? m->len : 0;
-	rc = link_write(l, f, iov, n);
+	rc = pvmi_link_write(l, f, iov, n);
 	if (iov != stack)
 		free(iov);
 	return rc;
 }
 
-/* Sends to task `dst' of this host over its cached unix circuit
- * (conn.h). */
-int pvmi_conn_send(int dst, struct pvmi_frame *f, const struct pvmi_msg *m)
-{
-	struct link *l = out_link(dst);
-	int rc, fd;
-
-	if (!l) {
-		rc = pvmi_transport_unix.open(dst, &fd);
-		if (rc != PvmOk)
-			return rc;
-		l = pvmi_link_add(fd, LINK_OUT, dst, &pvmi_transport_unix);
-		if (!l) {
-			close(fd);
-			return PvmNoMem;
-		}
-	}
-	rc = pvmi_link_send(l, f, m);
-	if (rc == -1) {
-		pvmi_link_drop(l);
-		return PvmNoTask;
-	}
-	return rc;
-}
-
-/* Sends a frame to the daemon, which hands it on to its destination:
- * the default route to a task of another host (conn.h). */
-int pvmi_conn_send_daemon(struct pvmi_frame *f, const struct pvmi_msg *m)
-{
-	int rc;
-
-	if (!daemon_link)
-		return PvmSysErr;
-	rc = pvmi_link_send(daemon_link, f, m);
-	if (rc == -1) {
-		pvmi_link_drop(daemon_link);
-		return PvmSysErr;
-	}
-	return rc;
-}
-
-
-/* Sends daemon request `op' and waits for its reply, reading other
- * input meanwhile (conn.h). */
-int pvmi_call(int op, const struct pvmi_wbuf *req, struct pvmi_rbuf *rep)
-{
-	struct pvmi_frame f = { 0 };
-	struct iovec iov;
-	int r;
-
-	if (!daemon_link)
-		return PvmSysErr;
-	if (req->failed)
-		return PvmNoMem;
-	f.magic = PVMI_FRAME_MAGIC;
-	f.len = req->len;
-	f.src = pvmi.mytid;
-	f.dst = pvmi.dtid;
-	f.tag = op;
-	f.kind = PVMI_KIND_REQUEST;
-	iov.iov_base = req->data;
-	iov.iov_len = req->len;
-	reply_wanted = 1;
-	reply_ready = 0;
-	if (link_write(daemon_link, &f, &iov, req->len ? 1 : 0)) {
-		pvmi_link_drop(daemon_link);
-		reply_wanted = 0;
-		return PvmSysErr;
-	}
-	while (!reply_ready && daemon_link) {
-		r = pvmi_link_pump(-1, -1);
-		if (r == PvmSysErr)
-			break;
-	}
-	reply_wanted = 0;
-	if (!reply_ready)
-		return PvmSysErr;
-	reply_ready = 0;
-	pvmi_r_init(rep, reply_body, reply_len);
-	return PvmOk;
-}
-
-/* The fds the library waits on, the daemon link first
- * (conn.h). */
+/* The fds the pump waits on, the daemon link first (conn.h). */
 int pvmi_conn_fds(int **fds)
 {
 	static int *arr;
-	int i, n = 0, *extra, nextra = pvmi_compat_fds(&extra);
-	int *na = realloc(arr, (nlinks + 3 + nextra) * sizeof(*arr));
+	int i, n = 0;
+	int *na = realloc(arr, (nlinks + nendpoints + 1) * sizeof(*arr));
 
 	if (!na)
 		return PvmNoMem;
 	arr = na;
-	if (daemon_link)
-		arr[n++] = daemon_link->fd;
-	if (listen_fd >= 0)
-		arr[n++] = listen_fd;
-	if (pvmi_tcp_listen_fd() >= 0)
-		arr[n++] = pvmi_tcp_listen_fd();
 	for (i = 0; i < nlinks; i++)
-		if (links[i] != daemon_link && (links[i]->kind == LINK_IN ||
-		    (links[i]->kind == LINK_TCP && !links[i]->connecting)))
+		if (links[i]->role == LINK_DAEMON)
 			arr[n++] = links[i]->fd;
-	for (i = 0; i < nextra; i++)
-		arr[n++] = extra[i];
+	for (i = 0; i < nendpoints; i++)
+		if (endpoints[i]->fd >= 0)
+			arr[n++] = endpoints[i]->fd;
+	for (i = 0; i < nlinks; i++)
+		if (links[i]->role == LINK_IN ||
+		    (links[i]->role == LINK_BOTH && !links[i]->connecting))
+			arr[n++] = links[i]->fd;
 	*fds = arr;
 	return n;
 }

@@ -8,8 +8,11 @@ lib_libpvm3_la_SOURCES = \
 	lib/packf.c \
 	lib/buffers.c \
 	lib/transport.h lib/transport_unix.c lib/transport_tcp.c \
-	lib/route.c lib/route.h lib/route_tcp.c lib/route_link.h \
+	lib/route.c lib/route.h \
 	lib/conn.c lib/conn.h \
+	lib/conn_unix.c lib/conn_unix.h \
+	lib/conn_tcp.c lib/conn_tcp.h \
+	lib/daemon_link.c lib/daemon_link.h \
 	lib/task.c lib/task.h \
 	lib/send.c \
 	lib/recv.c lib/recv.h \

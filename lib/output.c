@@ -22,6 +22,7 @@
 #include "recv.h"
 #include "task.h"
 #include "conn.h"
+#include "daemon_link.h"
 
 /* Output state of one task whose output comes to us. */
 struct partial {

@@ -27,7 +27,8 @@
 
 #include "auth.h"
 #include "codec.h"
-#include "conn.h"
+#include "conn_tcp.h"
+#include "daemon_link.h"
 #include "proto.h"
 #include "pvmi.h"
 #include "route.h"

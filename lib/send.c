@@ -11,11 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conn.h"
+#include "conn_unix.h"
 #include "cosched/cosched.h"
 #include "msg.h"
 #include "proto.h"
 #include "pvmi.h"
+#include "recv.h"
 #include "route.h"
 #include "task.h"
 

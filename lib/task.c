@@ -23,6 +23,9 @@
 #include "cosched/cosched.h"
 #include "codec.h"
 #include "conn.h"
+#include "conn_tcp.h"
+#include "conn_unix.h"
+#include "daemon_link.h"
 #include "proto.h"
 #include "pvmi.h"
 #include "auth.h"
@@ -240,6 +243,7 @@ int pvmi_attach(void)
 		attached = 0;
 	}
 	pvmi.pid = getpid();
+	pvmi_conn_set_sink(pvmi_rxq_deliver);
 	lfd = inherited_endpoint(&claimed);
 	tfd = inherited_fd(PVMI_ENV_TCPFD);
 	if (connect_daemon() != PvmOk) {

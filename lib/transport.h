@@ -14,6 +14,7 @@
 #ifndef COPVM_TRANSPORT_H
 #define COPVM_TRANSPORT_H
 
+#include <sys/socket.h>
 #include <sys/types.h>
 #include <sys/uio.h>
 
