@@ -72,11 +72,11 @@ struct link {
 					 * set, no frame is read */
 	unsigned char *rx;		/* staging buffer, RX_CAP bytes */
 	size_t rxhead, rxtail;
-	struct pvmi_frame f;		/* header of the frame in progress */
+	struct pvmi_frame f;		/* header of the frame being read */
 	unsigned char *body;		/* its body when read directly */
 	size_t got;
 	int dead;			/* ended; pvmi_link_sweep() frees */
-	int connecting;			/* connect() under way: not polled */
+	int connecting;			/* connect() under way: no reads */
 	int busy;			/* being written: not freed yet */
 	unsigned long serial;		/* tells links apart over time */
 	struct link **watch;		/* cleared when the link is freed */

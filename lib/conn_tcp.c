@@ -239,8 +239,9 @@ static void find_up(struct link *l, void *arg)
 		q->l = l;
 }
 
-/* The authenticated TCP circuit with task `tid', or NULL. */
-static struct link *tcp_link(int tid)
+/* The authenticated TCP circuit with task `tid', or NULL: a scan
+ * (conn_tcp.h). */
+struct link *pvmi_conn_tcp_link(int tid)
 {
 	struct find q = { .tid = tid };
 
@@ -252,20 +253,24 @@ static struct link *tcp_link(int tid)
  * (conn_tcp.h). */
 int pvmi_conn_tcp_up(int tid)
 {
-	return tcp_link(tid) != NULL;
+	return pvmi_conn_tcp_link(tid) != NULL;
 }
 
-/* Sends on the direct circuit with `dst'; PvmNoTask when there is none
- * any more, the circuit then being dropped (conn_tcp.h). */
-int pvmi_conn_send_tcp(int dst, struct pvmi_frame *f,
+/* Non-zero while `l' is a TCP circuit that can carry frames
+ * (conn_tcp.h). */
+int pvmi_conn_tcp_usable(const struct link *l)
+{
+	return l->hooks == &tcp_hooks && !l->gate && !l->connecting &&
+	       !l->dead;
+}
+
+/* Sends on direct circuit `l'; PvmNoTask when it broke, the circuit
+ * then being dropped (conn_tcp.h). */
+int pvmi_conn_tcp_send(struct link *l, struct pvmi_frame *f,
 		       const struct pvmi_msg *m)
 {
-	struct link *l = tcp_link(dst);
-	int rc;
+	int rc = pvmi_link_send(l, f, m);
 
-	if (!l)
-		return PvmNoTask;
-	rc = pvmi_link_send(l, f, m);
 	if (rc == -1) {
 		l->dead = 1;
 		pvmi_link_sweep();
@@ -311,7 +316,7 @@ int pvmi_conn_tcp_open(int tid, const char *addr, int port, int timeout_ms)
 	struct link *l;
 	int fd, left;
 
-	if (tcp_link(tid))
+	if (pvmi_conn_tcp_link(tid))
 		return PvmOk;
 	if (!have_secret ||
 	    pvmi_transport_tcp.connect(addr, port, &fd) != PvmOk)
@@ -324,7 +329,8 @@ int pvmi_conn_tcp_open(int tid, const char *addr, int port, int timeout_ms)
 	}
 	l->connecting = 1;
 	serial = l->serial;
-	if (wait_connected(serial, end) < 0 || !(l = pvmi_link_by_serial(serial)) ||
+	if (wait_connected(serial, end) < 0 ||
+	    !(l = pvmi_link_by_serial(serial)) ||
 	    start_auth(l, PVMI_AUTH_INITIATOR, end) < 0)
 		goto fail;
 	for (;;) {

@@ -6,12 +6,19 @@
 #ifndef COPVM_CONN_TCP_H
 #define COPVM_CONN_TCP_H
 
+#include "conn.h"
 #include "msg.h"
 #include "wire.h"
 
-/* Sends frame `f' on the direct TCP circuit with task `dst'; PvmOk, or
- * PvmNoTask when there is no such circuit (any more). */
-int pvmi_conn_send_tcp(int dst, struct pvmi_frame *f,
+/* The authenticated TCP circuit with task `tid', or NULL (a scan of the
+ * links: route.c remembers what it finds). */
+struct link *pvmi_conn_tcp_link(int tid);
+/* Non-zero while link `l' is an authenticated TCP circuit that is up. */
+int pvmi_conn_tcp_usable(const struct link *l);
+/* Sends frame `f' (message `m') on direct circuit `l', reading input
+ * while it waits; PvmOk, PvmNoMem, or PvmNoTask when the circuit broke
+ * (it is then freed). */
+int pvmi_conn_tcp_send(struct link *l, struct pvmi_frame *f,
 		       const struct pvmi_msg *m);
 /* Non-zero when an authenticated TCP circuit with task `tid' is up. */
 int pvmi_conn_tcp_up(int tid);

@@ -6,7 +6,10 @@
  * carry frames in (LINK_IN).  Circuits it opens to other tasks only carry
  * frames out (LINK_OUT); route.c keeps one per destination and reuses it
  * for every later message (virtual circuit caching).  One circuit per
- * (sender, receiver) pair keeps each sender's messages in order.
+ * (sender, receiver) pair keeps each sender's messages in order.  Sends
+ * block until the kernel has the whole frame but keep reading incoming
+ * frames while they wait (conn.c), so two tasks sending large messages
+ * to each other cannot deadlock.
  */
 #include <unistd.h>
 
@@ -75,19 +78,13 @@ int pvmi_conn_unix_open(int tid, struct link **lp)
 	return PvmOk;
 }
 
-/* Sends to task `dst' of this host over its cached unix circuit
+/* Sends on outbound circuit `l'; a broken one is dropped
  * (conn_unix.h). */
-int pvmi_conn_send(int dst, struct pvmi_frame *f, const struct pvmi_msg *m)
+int pvmi_conn_unix_send(struct link *l, struct pvmi_frame *f,
+			const struct pvmi_msg *m)
 {
-	struct link *l = pvmi_link_find(LINK_OUT, dst);
-	int rc;
+	int rc = pvmi_link_send(l, f, m);
 
-	if (!l) {
-		rc = pvmi_conn_unix_open(dst, &l);
-		if (rc != PvmOk)
-			return rc;
-	}
-	rc = pvmi_link_send(l, f, m);
 	if (rc == -1) {
 		pvmi_link_drop(l);
 		return PvmNoTask;

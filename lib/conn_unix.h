@@ -14,10 +14,11 @@ void pvmi_conn_set_listener(int fd);
  * never existed), PvmNoMem or PvmSysErr. */
 int pvmi_conn_unix_open(int tid, struct link **lp);
 
-/* Sends frame `f' with body `m' (NULL: empty) to task `dst' over its
- * cached circuit, opening one if needed.  Blocks until the frame is
- * handed to the kernel, reading incoming frames meanwhile.  Returns PvmOk,
- * PvmNoTask when the task has no endpoint or vanished, or PvmSysErr. */
-int pvmi_conn_send(int dst, struct pvmi_frame *f, const struct pvmi_msg *m);
+/* Sends frame `f' with body `m' (NULL: empty) on outbound circuit `l'.
+ * Blocks until the frame is handed to the kernel, reading incoming
+ * frames meanwhile.  Returns PvmOk, PvmNoMem, or PvmNoTask when the task
+ * vanished (`l' is then freed). */
+int pvmi_conn_unix_send(struct link *l, struct pvmi_frame *f,
+			const struct pvmi_msg *m);
 
 #endif /* COPVM_CONN_UNIX_H */
