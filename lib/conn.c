@@ -1,13 +1,17 @@
 /*
- * conn.c - links, framing and the event pump of a task.
+ * conn.c - links and the event pump of a task.
  *
- * Every link carries whole frames (wire.h): a header, then the body.
- * Sends block until the kernel has the whole frame but keep reading
- * incoming frames while they wait, so two tasks sending large messages
- * to each other cannot deadlock.  Incoming bytes are staged and parsed;
- * a large body is read in place.  Complete user messages go to the sink,
- * other frames to the link's hooks (conn.h); a link with a handshake
- * under way (l->gate) hands its bytes to its owner instead.
+ * Every link carries whole frames (wire.h) over its transport's pipe
+ * (transport/transport.h).  Sends block until the transport has taken
+ * the whole frame but keep reading incoming frames while they wait, so
+ * two tasks sending large messages to each other cannot deadlock.  The
+ * pipes hand complete frames here: user messages go to the sink, other
+ * frames to the link's hooks (conn.h); while a handshake is under way
+ * (l->gate) the bytes go to the link's owner instead.
+ *
+ * The pump looks at every pipe that can be looked at without a system
+ * call (poll_ready), then waits in poll() on the pipes' and the
+ * endpoints' fds.
  *
  * This file names no transport: the links come from daemon_link.c,
  * conn_unix.c and conn_tcp.c with the transport they use, and the
@@ -17,7 +21,6 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "conn.h"
 #include "pvmi.h"
@@ -31,6 +34,16 @@ static unsigned long next_serial;
 static struct pvmi_conn_endpoint *endpoints[MAX_ENDPOINTS];
 static int nendpoints;
 static void (*sink)(struct pvmi_msg *m);
+
+static int conn_frame(void *arg, const struct pvmi_frame *f,
+		      unsigned char *body);
+static long conn_gate(void *arg, const unsigned char *data, size_t len);
+
+/* What every pipe hands its frames and handshake bytes to. */
+static const struct pvmi_pipe_sink conn_sink = {
+	.frame = conn_frame,
+	.gate = conn_gate,
+};
 
 /* Sets the taker of incoming user messages (conn.h). */
 void pvmi_conn_set_sink(void (*deliver)(struct pvmi_msg *m))
@@ -75,10 +88,9 @@ struct link *pvmi_link_add(int fd, int role, int peer,
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return NULL;
-	l->fd = fd;
+	pvmi_pipe_init(&l->pipe, fd, tp, &conn_sink, l);
 	l->role = role;
 	l->peer = peer;
-	l->tp = tp;
 	l->hooks = hooks;
 	l->serial = ++next_serial;
 	links[nlinks++] = l;
@@ -100,10 +112,15 @@ void pvmi_link_drop(struct link *l)
 		l->hooks->release(l);
 	if (l->watch && *l->watch == l)
 		*l->watch = NULL;
-	close(l->fd);
-	free(l->rx);
-	free(l->body);
+	l->pipe.tp->close(&l->pipe);
 	free(l);
+}
+
+/* Sets or clears the handshake state of `l' (conn.h). */
+void pvmi_link_set_gate(struct link *l, void *gate)
+{
+	l->gate = gate;
+	l->pipe.gated = gate != NULL;
 }
 
 /* Calls `fn' on every link (which must not add or drop links). */
@@ -197,6 +214,19 @@ void pvmi_conn_drain_peers(void)
 	}
 }
 
+/* Reads what waits on `l'; 1 if anything arrived, 0 if not, < 0 when the
+ * link ended or broke (the caller marks it dead). */
+static int link_read(struct link *l)
+{
+	return l->pipe.tp->progress(&l->pipe);
+}
+
+/* Non-zero when the transport of `l' sees input without a system call. */
+static int link_ready(struct link *l)
+{
+	return l->pipe.tp->poll_ready && l->pipe.tp->poll_ready(&l->pipe) > 0;
+}
+
 /* Drops the links that ended during a pump round (not those being
  * written: their writer drops them). */
 void pvmi_link_sweep(void)
@@ -208,126 +238,47 @@ void pvmi_link_sweep(void)
 			pvmi_link_drop(links[i]);
 }
 
-/* Hands a complete frame to its consumer; takes ownership of `body'.
- * Returns -1 for a frame that breaks the protocol on this link. */
-static int frame_done(struct link *l, unsigned char *body)
+/* A complete frame from the pipe of link `arg'; takes `body'.  Returns
+ * -1 for a frame that breaks the protocol on this link. */
+static int conn_frame(void *arg, const struct pvmi_frame *f,
+		      unsigned char *body)
 {
+	struct link *l = arg;
 	struct pvmi_msg *m;
 
-	if (l->f.kind != PVMI_KIND_USER) {
+	if (f->kind != PVMI_KIND_USER) {
 		if (l->hooks && l->hooks->frame)
-			return l->hooks->frame(l, body);
+			return l->hooks->frame(l, f, body);
 		free(body);
 		return -1;
 	}
-	if (l->role == LINK_BOTH && l->f.src != l->peer) {
+	if (l->role == LINK_BOTH && f->src != l->peer) {
 		free(body);
 		return -1;
 	}
 	if (l->role == LINK_DAEMON)
 		pvmi_conn_drain_peers();
-	m = pvmi_msg_from_body(body, l->f.len, l->f.enc);
+	m = pvmi_msg_from_body(body, f->len, f->enc);
 	if (!m) {
 		free(body);
 		return 0;	/* out of memory: the message is lost */
 	}
-	m->src = l->f.src;
-	m->dst = l->f.dst;
-	m->tag = l->f.tag;
-	m->ctx = l->f.ctx;
+	m->src = f->src;
+	m->dst = f->dst;
+	m->tag = f->tag;
+	m->ctx = f->ctx;
 	pvmi_conn_deliver(m);
 	return 0;
 }
-/* Parses every complete frame in the staging buffer.  A partial large
- * body moves to l->body to be read in place.  Returns -1 on bad data. */
-static int parse_staged(struct link *l)
+
+/* Handshake bytes from the pipe of link `arg': its owner's. */
+static long conn_gate(void *arg, const unsigned char *data, size_t len)
 {
-	for (;;) {
-		size_t avail = l->rxtail - l->rxhead;
-		unsigned char *body;
+	struct link *l = arg;
 
-		if (avail < PVMI_FRAME_HDR_LEN)
-			break;
-		if (pvmi_frame_decode(l->rx + l->rxhead, &l->f))
-			return -1;
-		body = malloc(l->f.len ? l->f.len : 1);
-		if (!body)
-			return -1;
-		avail -= PVMI_FRAME_HDR_LEN;
-		l->rxhead += PVMI_FRAME_HDR_LEN;
-		if (avail >= l->f.len) {
-			memcpy(body, l->rx + l->rxhead, l->f.len);
-			l->rxhead += l->f.len;
-			if (frame_done(l, body))
-				return -1;
-			continue;
-		}
-		memcpy(body, l->rx + l->rxhead, avail);
-		l->body = body;
-		l->got = avail;
-		l->rxhead = l->rxtail = 0;
-		return 0;
-	}
-	if (l->rxhead == l->rxtail) {
-		l->rxhead = l->rxtail = 0;
-	} else if (l->rxhead > 0) {
-		memmove(l->rx, l->rx + l->rxhead, l->rxtail - l->rxhead);
-		l->rxtail -= l->rxhead;
-		l->rxhead = 0;
-	}
-	return 0;
-}
-
-/* Reads what is waiting on `l'.  Returns 1 if bytes arrived, 0 if none,
- * -1 when the link ended or broke (the caller drops it). */
-static int link_read(struct link *l)
-{
-	int any = 0;
-	ssize_t n;
-
-	if (!l->rx && !(l->rx = malloc(RX_CAP)))
+	if (!l->hooks || !l->hooks->gate_input)
 		return -1;
-	for (;;) {
-		size_t want;
-
-		if (l->body) {
-			want = l->f.len - l->got;
-			n = l->tp->read(l->fd, l->body + l->got, want);
-			if (n > 0) {
-				any = 1;
-				l->got += n;
-				if (l->got == l->f.len) {
-					unsigned char *b = l->body;
-
-					l->body = NULL;
-					if (frame_done(l, b))
-						return -1;
-				}
-			}
-		} else {
-			want = RX_CAP - l->rxtail;
-			n = l->tp->read(l->fd, l->rx + l->rxtail, want);
-			if (n > 0) {
-				any = 1;
-				l->rxtail += n;
-				if (l->gate && l->hooks->gate_input(l) < 0)
-					return -1;
-				if (!l->gate && parse_staged(l))
-					return -1;
-			}
-		}
-		if (n == 0)
-			return -1;
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN || errno == EWOULDBLOCK)
-				return any;
-			return -1;
-		}
-		if ((size_t)n < want)
-			return any;
-	}
+	return l->hooks->gate_input(l, data, len);
 }
 
 /* One round of waiting: polls every inbound fd, every endpoint (and
@@ -340,7 +291,7 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 	struct link *stackmap[32], **map = stackmap;
 	struct pvmi_conn_endpoint *ep[MAX_ENDPOINTS];
 	int n = 0, i, r, any = 0, max = nlinks + nendpoints + 1;
-	int nep = nendpoints;
+	int nep = nendpoints, hot = 0;
 
 	if (max > 32) {
 		pfd = malloc(max * sizeof(*pfd));
@@ -354,12 +305,14 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 	for (i = 0; i < nlinks; i++) {
 		if (links[i]->role == LINK_OUT || links[i]->connecting)
 			continue;
-		pfd[n].fd = links[i]->fd;
+		if (link_ready(links[i]))
+			hot = 1;
+		pfd[n].fd = links[i]->pipe.fd;	/* -1: poll() skips it */
 		pfd[n].events = POLLIN;
 		map[n++] = links[i];
 	}
 	for (i = 0; i < nep; i++) {
-		ep[i] = endpoints[i];	/* an accept may register another */
+		ep[i] = endpoints[i];	/* an accept may add another */
 		if (ep[i]->fd < 0)
 			continue;
 		pfd[n].fd = ep[i]->fd;
@@ -375,15 +328,15 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 		r = PvmSysErr;
 		goto out;
 	}
-	r = poll(pfd, n, timeout_ms);
-	if (r <= 0) {
+	r = poll(pfd, n, hot ? 0 : timeout_ms);
+	if (r < 0 || (r == 0 && !hot)) {
 		r = (r < 0 && errno != EINTR) ? PvmSysErr : 0;
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
 		int e;
 
-		if (!pfd[i].revents)
+		if (!pfd[i].revents && !(hot && map[i] && link_ready(map[i])))
 			continue;
 		if (pfd[i].fd == wfd && (pfd[i].events & POLLOUT)) {
 			any = 1;
@@ -419,52 +372,31 @@ int pvmi_pump(int timeout_ms)
 }
 
 /* Writes a whole frame (header + iov) to `l', pumping input while the
- * circuit is full (conn.h). */
+ * transport cannot take more (conn.h). */
 int pvmi_link_write(struct link *l, struct pvmi_frame *f,
 		    const struct iovec *body, int nbody)
 {
-	unsigned char hdr[PVMI_FRAME_HDR_LEN];
 	struct iovec stackiov[IOV_INLINE], *iov = stackiov;
-	int cnt = nbody + 1, i = 0, rc = PvmOk;
+	struct pvmi_tx tx;
+	int cnt = nbody + 1, r, rc = PvmOk;
 
 	if (cnt > IOV_INLINE && !(iov = malloc(cnt * sizeof(*iov))))
 		return PvmNoMem;
-	pvmi_frame_encode(f, hdr);
-	iov[0].iov_base = hdr;
-	iov[0].iov_len = sizeof(hdr);
+	pvmi_frame_encode(f, tx.hdr);
+	iov[0].iov_base = tx.hdr;
+	iov[0].iov_len = sizeof(tx.hdr);
 	if (nbody)
 		memcpy(iov + 1, body, nbody * sizeof(*iov));
+	tx.iov = iov;
+	tx.count = cnt;
+	tx.next = 0;
 	l->busy++;
-	while (i < cnt) {
-		ssize_t n = l->tp->writev(l->fd, iov + i,
-					  cnt - i > 1024 ? 1024 : cnt - i);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno != EAGAIN && errno != EWOULDBLOCK) {
-				rc = -1;
-				break;
-			}
-			if (pvmi_link_pump(-1, l->fd) == PvmSysErr || l->dead) {
-				rc = -1;
-				break;
-			}
-			continue;
-		}
-		while (n > 0 && i < cnt) {
-			if ((size_t)n >= iov[i].iov_len) {
-				n -= iov[i].iov_len;
-				i++;
-			} else {
-				iov[i].iov_base = (char *)iov[i].iov_base + n;
-				iov[i].iov_len -= n;
-				n = 0;
-			}
-		}
-		while (i < cnt && iov[i].iov_len == 0)
-			i++;
+	while ((r = l->pipe.tp->send(&l->pipe, &tx)) == 0) {
+		if (pvmi_link_pump(-1, l->pipe.fd) == PvmSysErr || l->dead)
+			break;
 	}
+	if (r != 1)
+		rc = -1;
 	l->busy--;
 	if (iov != stackiov)
 		free(iov);
@@ -525,15 +457,16 @@ int pvmi_conn_fds(int **fds)
 		return PvmNoMem;
 	arr = na;
 	for (i = 0; i < nlinks; i++)
-		if (links[i]->role == LINK_DAEMON)
-			arr[n++] = links[i]->fd;
+		if (links[i]->role == LINK_DAEMON && links[i]->pipe.fd >= 0)
+			arr[n++] = links[i]->pipe.fd;
 	for (i = 0; i < nendpoints; i++)
 		if (endpoints[i]->fd >= 0)
 			arr[n++] = endpoints[i]->fd;
 	for (i = 0; i < nlinks; i++)
-		if (links[i]->role == LINK_IN ||
-		    (links[i]->role == LINK_BOTH && !links[i]->connecting))
-			arr[n++] = links[i]->fd;
+		if ((links[i]->role == LINK_IN ||
+		     (links[i]->role == LINK_BOTH && !links[i]->connecting)) &&
+		    links[i]->pipe.fd >= 0)
+			arr[n++] = links[i]->pipe.fd;
 	*fds = arr;
 	return n;
 }

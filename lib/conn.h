@@ -1,13 +1,13 @@
 /*
  * conn.h - links and the event pump of a task (conn.c).
  *
- * A link is one circuit with another process: a transport's nonblocking
- * fd and the state that reassembles the frames arriving on it.  conn.c
- * owns the list of links, the framing and the pump; it names no
- * transport and runs no handshake.  The modules that open links give
- * each one its transport and its hooks: daemon_link.c (the link to the
- * pvmd), conn_unix.c (circuits with tasks of this host) and conn_tcp.c
- * (direct circuits with tasks of other hosts).
+ * A link is one circuit with another process: a transport's pipe
+ * (transport/transport.h), which carries whole frames, and what conn.c
+ * needs to know about it.  conn.c owns the list of links and the pump;
+ * it names no transport and runs no handshake.  The modules that open
+ * links give each one its transport and its hooks: daemon_link.c (the
+ * link to the pvmd), conn_unix.c (circuits with tasks of this host) and
+ * conn_tcp.c (direct circuits with tasks of other hosts).
  *
  * Calls go one way, down into conn.c.  conn.c reports what arrives only
  * through what the modules above registered with it:
@@ -30,10 +30,8 @@
 
 #include "codec.h"
 #include "msg.h"
-#include "transport.h"
+#include "transport/transport.h"
 #include "wire.h"
-
-#define RX_CAP		65536	/* staging buffer for small frames */
 
 /* What a link carries, which decides how the pump treats it. */
 enum link_role {
@@ -50,33 +48,29 @@ struct link;
 /* What the module that opened a link wants to hear about it.  Any hook
  * may be NULL. */
 struct pvmi_link_hooks {
-	/* Bytes were staged (l->rx between rxhead and rxtail) while
-	 * l->gate is set: consume the handshake's part, and clear l->gate
-	 * when it is done (frames may follow in the same bytes).  0 to go
-	 * on, -1 to end the link. */
-	int (*gate_input)(struct link *l);
-	/* A complete frame that is not a user message; takes `body'.  0, or
-	 * -1 when the frame breaks the protocol (the link ends). */
-	int (*frame)(struct link *l, unsigned char *body);
+	/* `len' bytes arrived at `data' while l->gate is set: consume the
+	 * handshake's part and return how much that was; clear the gate
+	 * (pvmi_link_set_gate) when it is done, the bytes after it being
+	 * read as frames.  -1 to end the link. */
+	long (*gate_input)(struct link *l, const unsigned char *data,
+			   size_t len);
+	/* A complete frame `f' that is not a user message; takes `body'.
+	 * 0, or -1 when the frame breaks the protocol (the link ends). */
+	int (*frame)(struct link *l, const struct pvmi_frame *f,
+		     unsigned char *body);
 	/* The link is being freed: forget it and free l->gate. */
 	void (*release)(struct link *l);
 };
 
 struct link {
-	int fd;
+	struct pvmi_pipe pipe;		/* the transport's circuit */
 	int role;			/* enum link_role */
 	int peer;			/* other task (LINK_OUT, LINK_BOTH) */
-	const struct pvmi_transport *tp;
 	const struct pvmi_link_hooks *hooks;	/* NULL: none */
 	void *gate;			/* owner's handshake state; while
 					 * set, no frame is read */
-	unsigned char *rx;		/* staging buffer, RX_CAP bytes */
-	size_t rxhead, rxtail;
-	struct pvmi_frame f;		/* header of the frame being read */
-	unsigned char *body;		/* its body when read directly */
-	size_t got;
 	int dead;			/* ended; pvmi_link_sweep() frees */
-	int connecting;			/* connect() under way: no reads */
+	int connecting;			/* connect() under way */
 	int busy;			/* being written: not freed yet */
 	unsigned long serial;		/* tells links apart over time */
 	struct link **watch;		/* cleared when the link is freed */
@@ -109,6 +103,9 @@ void pvmi_conn_endpoint_add(struct pvmi_conn_endpoint *ep);
 struct link *pvmi_link_add(int fd, int role, int peer,
 			   const struct pvmi_transport *tp,
 			   const struct pvmi_link_hooks *hooks);
+/* Sets or clears (NULL) the handshake state of `l'; while it is set the
+ * bytes arriving on `l' go to its gate_input hook. */
+void pvmi_link_set_gate(struct link *l, void *gate);
 /* Closes and frees a link at once (its release hook runs first). */
 void pvmi_link_drop(struct link *l);
 /* Calls `fn' on every link; `fn' must not add or drop links. */

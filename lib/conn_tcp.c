@@ -34,7 +34,7 @@
 #include "conn.h"
 #include "conn_tcp.h"
 #include "pvmi.h"
-#include "transport.h"
+#include "transport/transport.h"
 
 #define TCP_MAX_UNAUTH	16	/* inbound handshakes at once */
 #define TCP_AUTH_MS	10000	/* time an inbound handshake may take */
@@ -48,7 +48,8 @@ struct gate {
 static void tcp_accept(void);
 static void tcp_expire(void);
 static void tcp_reset(int unlink_tid);
-static int auth_input(struct link *l);
+static long auth_input(struct link *l, const unsigned char *data,
+		       size_t len);
 static void auth_end(struct link *l);
 
 static struct pvmi_conn_endpoint tcp_ep = {
@@ -85,7 +86,7 @@ static void auth_end(struct link *l)
 		return;
 	pvmi_auth_clear(&GATE(l)->auth);
 	free(l->gate);
-	l->gate = NULL;
+	pvmi_link_set_gate(l, NULL);
 	nunauth--;
 }
 
@@ -103,7 +104,7 @@ static int auth_out(struct link *l)
 	iov.iov_base = a->out;
 	iov.iov_len = a->outlen;
 	do
-		n = l->tp->writev(l->fd, &iov, 1);
+		n = l->pipe.tp->writev(l->pipe.fd, &iov, 1);
 	while (n < 0 && errno == EINTR);
 	if (n != (ssize_t)a->outlen)
 		return -1;
@@ -111,20 +112,22 @@ static int auth_out(struct link *l)
 	return 0;
 }
 
-/* Feeds staged bytes to the handshake of `l' (its gate_input hook). */
-static int auth_input(struct link *l)
+/* Feeds the `len' bytes at `data' to the handshake of `l' (its
+ * gate_input hook); returns how many it took, or -1. */
+static long auth_input(struct link *l, const unsigned char *data,
+		       size_t len)
 {
 	struct pvmi_auth *a;
-	size_t want;
+	size_t want, used = 0;
 	int st, kind, id;
 
 	while (l->gate) {
 		a = &GATE(l)->auth;
 		want = pvmi_auth_want(a);
-		if (l->rxtail - l->rxhead < want)
-			return 0;
-		st = pvmi_auth_feed(a, l->rx + l->rxhead);
-		l->rxhead += want;
+		if (len - used < want)
+			return used;
+		st = pvmi_auth_feed(a, data + used);
+		used += want;
 		if (st == PVMI_AUTH_FAIL || auth_out(l) < 0)
 			return -1;
 		if (st != PVMI_AUTH_DONE)
@@ -137,14 +140,16 @@ static int auth_input(struct link *l)
 			return -1;
 		l->peer = id;
 	}
-	return 0;
+	return used;
 }
 
 static int start_auth(struct link *l, int role, long long end)
 {
-	l->gate = malloc(sizeof(struct gate));
-	if (!l->gate)
+	struct gate *g = malloc(sizeof(*g));
+
+	if (!g)
 		return -1;
+	pvmi_link_set_gate(l, g);
 	nunauth++;
 	pvmi_conn_endpoint_add(&tcp_ep);	/* for tcp_expire() */
 	GATE(l)->end = end;
@@ -292,16 +297,16 @@ static int wait_connected(unsigned long serial, long long end)
 		l = pvmi_link_by_serial(serial);
 		if (!l)
 			return -1;
-		p.fd = l->fd;
+		p.fd = l->pipe.fd;
 		p.events = POLLOUT;
 		if (poll(&p, 1, 0) > 0)
 			break;
 		left = (int)(end - now_ms());
 		if (left <= 0)
 			return -1;
-		pvmi_link_pump(left, l->fd);
+		pvmi_link_pump(left, l->pipe.fd);
 	}
-	if (getsockopt(l->fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0 || err)
+	if (getsockopt(l->pipe.fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0 || err)
 		return -1;
 	l->connecting = 0;
 	return 0;
@@ -390,7 +395,7 @@ static void unacked(struct link *l, void *arg)
 	int q;
 
 	if (l->hooks == &tcp_hooks && !l->dead && !l->gate && !l->connecting &&
-	    ioctl(l->fd, SIOCOUTQ, &q) == 0 && q > 0)
+	    ioctl(l->pipe.fd, SIOCOUTQ, &q) == 0 && q > 0)
 		*(int *)arg = 1;
 }
 

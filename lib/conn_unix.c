@@ -16,7 +16,7 @@
 #include "conn.h"
 #include "conn_unix.h"
 #include "pvmi.h"
-#include "transport.h"
+#include "transport/transport.h"
 
 static void unix_accept_all(void);
 static void unix_close(int unlink_tid);

@@ -21,7 +21,7 @@
 #include "daemon_link.h"
 #include "proto.h"
 #include "pvmi.h"
-#include "transport.h"
+#include "transport/transport.h"
 
 static struct link *daemon_link;
 
@@ -33,15 +33,16 @@ static size_t reply_len;
 
 /* A frame on the daemon link that is not a user message: the reply to
  * the request under way, or a protocol error. */
-static int reply_frame(struct link *l, unsigned char *body)
+static int reply_frame(struct link *l, const struct pvmi_frame *f,
+		       unsigned char *body)
 {
-	if (l->f.kind != PVMI_KIND_REPLY || !reply_wanted || reply_ready) {
+	if (f->kind != PVMI_KIND_REPLY || !reply_wanted || reply_ready) {
 		free(body);
 		return -1;
 	}
 	free(reply_body);
 	reply_body = body;
-	reply_len = l->f.len;
+	reply_len = f->len;
 	reply_ready = 1;
 	return 0;
 }

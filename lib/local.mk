@@ -7,7 +7,8 @@ lib_libpvm3_la_SOURCES = \
 	lib/pack.c \
 	lib/packf.c \
 	lib/buffers.c \
-	lib/transport.h lib/transport_unix.c lib/transport_tcp.c \
+	lib/transport/transport.h lib/transport/stream.c lib/transport/sock.c \
+	lib/transport/unix.c lib/transport/tcp.c \
 	lib/route.c lib/route.h \
 	lib/conn.c lib/conn.h \
 	lib/conn_unix.c lib/conn_unix.h \

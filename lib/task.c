@@ -32,7 +32,7 @@
 #include "recv.h"
 #include "route.h"
 #include "task.h"
-#include "transport.h"
+#include "transport/transport.h"
 
 /* How long a starting pvmd may take before we give up, in ms. */
 #define PVMD_START_TIMEOUT_MS	10000
