@@ -25,3 +25,14 @@ tests_check_errors_CFLAGS = $(TEST_CFLAGS)
 tests_check_errors_LDFLAGS = -export-dynamic
 tests_check_errors_LDADD = $(CHECK_LIBS) -ldl
 endif
+
+# The framing of the stream transports (lib/transport/stream.c) over a
+# socket pair, compiled in from its sources.
+if HAVE_CHECK
+check_PROGRAMS += tests/check_stream
+TESTS += tests/check_stream
+tests_check_stream_SOURCES = tests/check_stream.c lib/transport/stream.c \
+	lib/transport/sock.c lib/transport/transport.h
+tests_check_stream_CFLAGS = $(TEST_CFLAGS)
+tests_check_stream_LDADD = common/libcommon.la $(CHECK_LIBS)
+endif

@@ -130,8 +130,10 @@ struct pvmi_transport {
 	int (*send)(struct pvmi_pipe *p, struct pvmi_tx *tx);
 	/* Reads what is waiting without blocking and hands each complete
 	 * frame to the sink.  Returns 1 when anything arrived, 0 when
-	 * nothing did, or a negative errno (-EPIPE at the end of the
-	 * pipe). */
+	 * nothing did, or a negative errno: -EPIPE at the end of the pipe,
+	 * reported once everything before it was handed on (possibly by
+	 * the next call); a frame cut short by the end is never handed
+	 * on. */
 	int (*progress)(struct pvmi_pipe *p);
 	/* A look for input that makes no system call: 1 when progress()
 	 * would find something, 0 when it would not.  NULL when only poll()
