@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bufcache.h"
 #include "conn.h"
 #include "pvmi.h"
 
@@ -249,18 +250,18 @@ static int conn_frame(void *arg, const struct pvmi_frame *f,
 	if (f->kind != PVMI_KIND_USER) {
 		if (l->hooks && l->hooks->frame)
 			return l->hooks->frame(l, f, body);
-		free(body);
+		pvmi_buf_free(body);
 		return -1;
 	}
 	if (l->role == LINK_BOTH && f->src != l->peer) {
-		free(body);
+		pvmi_buf_free(body);
 		return -1;
 	}
 	if (l->role == LINK_DAEMON)
 		pvmi_conn_drain_peers();
 	m = pvmi_msg_from_body(body, f->len, f->enc);
 	if (!m) {
-		free(body);
+		pvmi_buf_free(body);
 		return 0;	/* out of memory: the message is lost */
 	}
 	m->src = f->src;

@@ -17,6 +17,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "bufcache.h"
 #include "conn.h"
 #include "daemon_link.h"
 #include "proto.h"
@@ -37,10 +38,10 @@ static int reply_frame(struct link *l, const struct pvmi_frame *f,
 		       unsigned char *body)
 {
 	if (f->kind != PVMI_KIND_REPLY || !reply_wanted || reply_ready) {
-		free(body);
+		pvmi_buf_free(body);
 		return -1;
 	}
-	free(reply_body);
+	pvmi_buf_free(reply_body);
 	reply_body = body;
 	reply_len = f->len;
 	reply_ready = 1;
@@ -57,7 +58,7 @@ static void daemon_gone(struct link *l)
 /* Everything closes: forget the last reply too. */
 static void daemon_close(int unlink_tid)
 {
-	free(reply_body);
+	pvmi_buf_free(reply_body);
 	reply_body = NULL;
 	reply_wanted = reply_ready = 0;
 }

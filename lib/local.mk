@@ -3,6 +3,7 @@ lib_LTLIBRARIES += lib/libpvm3.la
 lib_libpvm3_la_SOURCES = \
 	lib/pvmi.h \
 	lib/errors.c \
+	lib/bufcache.c lib/bufcache.h \
 	lib/msg.c lib/msg.h \
 	lib/pack.c \
 	lib/packf.c \

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bufcache.h"
 #include "codec.h"
 #include "msg.h"
 #include "pvmi.h"
@@ -153,7 +154,7 @@ int pvmi_output_take(struct pvmi_msg *m)
 				begin_output(tid);
 			}
 		}
-		free(body);
+		pvmi_buf_free(body);
 	}
 	pvmi_msg_free(m);
 	return 1;

@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "auth.h"
+#include "bufcache.h"
 #include "codec.h"
 #include "conn.h"
 #include "conn_tcp.h"
@@ -227,7 +228,7 @@ static int send_self(const struct pvmi_msg *m, int tag)
 		return PvmNoMem;
 	c = pvmi_msg_from_body(body, len, m->enc);
 	if (!c) {
-		free(body);
+		pvmi_buf_free(body);
 		return PvmNoMem;
 	}
 	c->src = pvmi.mytid;

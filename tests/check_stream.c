@@ -4,7 +4,8 @@
  * size arrive whole and in order, however the bytes are cut; a send that
  * fills the socket resumes where it stopped; a handshake gate takes the
  * bytes before the first frame; bad data, a refused frame and the end of
- * the stream come back as the errors the contract (transport.h) names.
+ * the stream come back as the errors the contract (transport.h) names;
+ * no body buffer is left behind.
  */
 #include <check.h>
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "bufcache.h"
 #include "transport/transport.h"
 #include "wire.h"
 
@@ -54,14 +56,14 @@ static int sink_frame(void *arg, const struct pvmi_frame *f,
 	struct seen *s = arg;
 
 	if (s->refuse) {
-		free(body);
+		pvmi_buf_free(body);
 		return -1;
 	}
 	ck_assert_int_lt(s->n, MAXGOT);
 	s->f[s->n] = *f;
 	s->sum[s->n] = checksum(body, f->len);
 	s->n++;
-	free(body);
+	pvmi_buf_free(body);
 	return 0;
 }
 
@@ -113,6 +115,8 @@ static void teardown(void)
 {
 	pvmi_stream_close(&tx_pipe);
 	pvmi_stream_close(&rx_pipe);
+	/* every body went back to its owner, half-read ones included */
+	ck_assert_int_eq(pvmi_buf_live(), 0);
 }
 
 static struct pvmi_frame frame_of(size_t len, int tag)

@@ -7,9 +7,15 @@ TEST_LIBS = lib/libpvm3.la $(CHECK_LIBS)
 # test directly, so they reach the internal pvmi_* functions and need no
 # daemon and no other part of libpvm3.
 MSG_UNIT_SOURCES = lib/errors.c lib/msg.c lib/msg.h lib/pvmi.h \
-	lib/pack.c lib/packf.c lib/buffers.c
-check_PROGRAMS += tests/check_pack tests/check_buffers tests/check_errors
-TESTS += tests/check_pack tests/check_buffers tests/check_errors
+	lib/pack.c lib/packf.c lib/buffers.c lib/bufcache.c lib/bufcache.h
+check_PROGRAMS += tests/check_pack tests/check_buffers tests/check_errors \
+	tests/check_bufcache
+TESTS += tests/check_pack tests/check_buffers tests/check_errors \
+	tests/check_bufcache
+
+tests_check_bufcache_SOURCES = tests/check_bufcache.c $(MSG_UNIT_SOURCES)
+tests_check_bufcache_CFLAGS = $(TEST_CFLAGS)
+tests_check_bufcache_LDADD = common/libcommon.la $(CHECK_LIBS) -lm
 
 tests_check_pack_SOURCES = tests/check_pack.c $(MSG_UNIT_SOURCES)
 tests_check_pack_CFLAGS = $(TEST_CFLAGS)
@@ -32,7 +38,8 @@ if HAVE_CHECK
 check_PROGRAMS += tests/check_stream
 TESTS += tests/check_stream
 tests_check_stream_SOURCES = tests/check_stream.c lib/transport/stream.c \
-	lib/transport/sock.c lib/transport/transport.h
+	lib/transport/sock.c lib/transport/transport.h \
+	lib/bufcache.c lib/bufcache.h
 tests_check_stream_CFLAGS = $(TEST_CFLAGS)
 tests_check_stream_LDADD = common/libcommon.la $(CHECK_LIBS)
 endif

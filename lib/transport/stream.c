@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bufcache.h"
 #include "transport/transport.h"
 
 /* Makes `p' a pipe over `fd' (transport.h). */
@@ -47,7 +48,7 @@ static int parse_staged(struct pvmi_pipe *p)
 			break;
 		if (pvmi_frame_decode(p->rx + p->rxhead, &p->f))
 			return -EPROTO;
-		body = malloc(p->f.len ? p->f.len : 1);
+		body = pvmi_buf_alloc(p->f.len);
 		if (!body)
 			return -ENOMEM;
 		avail -= PVMI_FRAME_HDR_LEN;
@@ -182,7 +183,7 @@ void pvmi_stream_close(struct pvmi_pipe *p)
 		close(p->fd);
 	p->fd = -1;
 	free(p->rx);
-	free(p->body);
+	pvmi_buf_free(p->body);
 	p->rx = NULL;
 	p->body = NULL;
 }

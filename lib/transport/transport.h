@@ -49,8 +49,8 @@ struct pvmi_pipe;
 
 /* Where a pipe hands what arrives; set by the pipe's owner (conn.c). */
 struct pvmi_pipe_sink {
-	/* A complete frame `f'; `body' (malloc'd, f->len bytes) passes to
-	 * the sink.  Returns 0, or -1 when the frame breaks the protocol
+	/* A complete frame `f'; `body' (f->len bytes, from pvmi_buf_alloc,
+	 * bufcache.h) passes to the sink.  Returns 0, or -1 when the frame breaks the protocol
 	 * (the pipe then reports -EPROTO). */
 	int (*frame)(void *arg, const struct pvmi_frame *f,
 		     unsigned char *body);
