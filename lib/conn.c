@@ -27,7 +27,7 @@
 #include "pvmi.h"
 
 #define IOV_INLINE	64
-#define MAX_ENDPOINTS	4
+#define MAX_ENDPOINTS	8	/* three today: daemon, unix, tcp */
 
 static struct link **links;
 static int nlinks, linkcap;
@@ -64,8 +64,10 @@ void pvmi_conn_deliver(struct pvmi_msg *m)
 /* Registers an endpoint once (conn.h). */
 void pvmi_conn_endpoint_add(struct pvmi_conn_endpoint *ep)
 {
-	if (ep->listed || nendpoints == MAX_ENDPOINTS)
+	if (ep->listed)
 		return;
+	if (nendpoints == MAX_ENDPOINTS)
+		abort();	/* a module too many: raise MAX_ENDPOINTS */
 	ep->listed = 1;
 	endpoints[nendpoints++] = ep;
 }

@@ -96,7 +96,8 @@ void pvmi_conn_set_sink(void (*deliver)(struct pvmi_msg *m));
  * sends itself). */
 void pvmi_conn_deliver(struct pvmi_msg *m);
 /* Registers endpoint `ep' (once; later calls do nothing).  It stays
- * registered until pvmi_conn_close_all(). */
+ * registered until pvmi_conn_close_all().  One per module that listens
+ * or needs the pump's rounds: a handful (conn.c's MAX_ENDPOINTS). */
 void pvmi_conn_endpoint_add(struct pvmi_conn_endpoint *ep);
 
 /* Adds a link; NULL when out of memory (the caller closes `fd'). */

@@ -216,7 +216,8 @@ static struct circuit *circuit(int tid, struct circuit *tmp)
 	return c;
 }
 
-/* Queues a copy of `m' for ourselves. */
+/* Queues a copy of `m' for ourselves; PVMI_ROUTE_NOT_SENT, or PvmNoMem
+ * when no copy could be made. */
 static int send_self(const struct pvmi_msg *m, int tag)
 {
 	struct pvmi_msg *c;
