@@ -94,10 +94,9 @@ static void auth_end(struct link *l)
  * circuit's empty buffer, so a short write means the circuit is broken. */
 static int auth_out(struct link *l)
 {
+	struct pvmi_auth *a = &GATE(l)->auth;
 	struct iovec iov;
 	ssize_t n;
-
-	struct pvmi_auth *a = &GATE(l)->auth;
 
 	if (!a->outlen)
 		return 0;

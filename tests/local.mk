@@ -43,3 +43,14 @@ tests_check_stream_SOURCES = tests/check_stream.c lib/transport/stream.c \
 tests_check_stream_CFLAGS = $(TEST_CFLAGS)
 tests_check_stream_LDADD = common/libcommon.la $(CHECK_LIBS)
 endif
+
+# The virtual circuit of every destination (lib/route.c), compiled in
+# from its source against stand-ins for the modules below it.
+if HAVE_CHECK
+check_PROGRAMS += tests/check_route
+TESTS += tests/check_route
+tests_check_route_SOURCES = tests/check_route.c lib/route.c lib/route.h \
+	$(MSG_UNIT_SOURCES)
+tests_check_route_CFLAGS = $(TEST_CFLAGS)
+tests_check_route_LDADD = common/libcommon.la $(CHECK_LIBS) -lm
+endif
