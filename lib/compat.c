@@ -32,7 +32,7 @@
 #include "proto.h"
 #include "pvmi.h"
 #include "task.h"
-#include "transport.h"
+#include "transport/transport.h"
 
 #ifndef COPVM_PVM_ROOT
 #define COPVM_PVM_ROOT		"/usr/local/lib/copvm"

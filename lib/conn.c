@@ -1,53 +1,81 @@
 /*
- * conn.c - links, framing and the event pump of a task.
+ * conn.c - links and the event pump of a task.
  *
- * Circuits opened to other tasks are cached per destination and reused
- * for every later message (virtual circuit caching); they only carry
- * frames out.  Circuits accepted from other tasks only carry frames in.
- * One connection per (sender, receiver) pair keeps each sender's messages
- * in order.  Sends block until the kernel has the whole frame but keep
- * reading incoming frames while they wait, so two tasks sending large
- * messages to each other cannot deadlock.
+ * Every link carries whole frames (wire.h) over its transport's pipe
+ * (transport/transport.h).  Sends block until the transport has taken
+ * the whole frame but keep reading incoming frames while they wait, so
+ * two tasks sending large messages to each other cannot deadlock.  The
+ * pipes hand complete frames here: user messages go to the sink, other
+ * frames to the link's hooks (conn.h); while a handshake is under way
+ * (l->gate) the bytes go to the link's owner instead.
  *
- * Direct routes to tasks of other hosts are TCP circuits (LINK_TCP,
- * route_tcp.c), read and written here like any link once their handshake
- * is done; frames on a circuit must come from the task it authenticated
- * as.  route_link.h is what the two files share.
+ * The pump looks at every pipe that can be looked at without a system
+ * call (poll_ready), then waits in poll() on the pipes' and the
+ * endpoints' fds.
+ *
+ * This file names no transport: the links come from daemon_link.c,
+ * conn_unix.c and conn_tcp.c with the transport they use, and the
+ * listening fds from the endpoints those modules register.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
-#include <unistd.h>
 
+#include "bufcache.h"
 #include "conn.h"
-#include "proto.h"
 #include "pvmi.h"
-#include "route_link.h"
-#include "transport.h"
 
 #define IOV_INLINE	64
+#define MAX_ENDPOINTS	8	/* three today: daemon, unix, tcp */
 
 static struct link **links;
 static int nlinks, linkcap;
-static struct link *daemon_link;
-static int listen_fd = -1;
-static const struct pvmi_transport *listen_tp = &pvmi_transport_unix;
 static unsigned long next_serial;
+static struct pvmi_conn_endpoint *endpoints[MAX_ENDPOINTS];
+static int nendpoints;
+static void (*sink)(struct pvmi_msg *m);
 
-/* The single outstanding daemon request's reply. */
-static int reply_wanted;
-static int reply_ready;
-static unsigned char *reply_body;
-static size_t reply_len;
+static int conn_frame(void *arg, const struct pvmi_frame *f,
+		      unsigned char *body);
+static long conn_gate(void *arg, const unsigned char *data, size_t len);
+
+/* What every pipe hands its frames and handshake bytes to. */
+static const struct pvmi_pipe_sink conn_sink = {
+	.frame = conn_frame,
+	.gate = conn_gate,
+};
+
+/* Sets the taker of incoming user messages (conn.h). */
+void pvmi_conn_set_sink(void (*deliver)(struct pvmi_msg *m))
+{
+	sink = deliver;
+}
+
+/* Hands `m' to the sink, or drops it when there is none (conn.h). */
+void pvmi_conn_deliver(struct pvmi_msg *m)
+{
+	if (sink)
+		sink(m);
+	else
+		pvmi_msg_free(m);
+}
+
+/* Registers an endpoint once (conn.h). */
+void pvmi_conn_endpoint_add(struct pvmi_conn_endpoint *ep)
+{
+	if (ep->listed)
+		return;
+	if (nendpoints == MAX_ENDPOINTS)
+		abort();	/* a module too many: raise MAX_ENDPOINTS */
+	ep->listed = 1;
+	endpoints[nendpoints++] = ep;
+}
 
 /* Adds a link; NULL when out of memory (the caller closes `fd'). */
-struct link *pvmi_link_add(int fd, int kind, int peer,
-			   const struct pvmi_transport *tp)
+struct link *pvmi_link_add(int fd, int role, int peer,
+			   const struct pvmi_transport *tp,
+			   const struct pvmi_link_hooks *hooks)
 {
 	struct link *l;
 
@@ -63,16 +91,16 @@ struct link *pvmi_link_add(int fd, int kind, int peer,
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return NULL;
-	l->fd = fd;
-	l->kind = kind;
+	pvmi_pipe_init(&l->pipe, fd, tp, &conn_sink, l);
+	l->role = role;
 	l->peer = peer;
-	l->tp = tp;
+	l->hooks = hooks;
 	l->serial = ++next_serial;
 	links[nlinks++] = l;
 	return l;
 }
 
-/* Closes and frees a link. */
+/* Closes and frees a link, telling its owner first (conn.h). */
 void pvmi_link_drop(struct link *l)
 {
 	int i;
@@ -83,13 +111,19 @@ void pvmi_link_drop(struct link *l)
 			break;
 		}
 	}
-	if (l == daemon_link)
-		daemon_link = NULL;
-	pvmi_tcp_auth_end(l);
-	close(l->fd);
-	free(l->rx);
-	free(l->body);
+	if (l->hooks && l->hooks->release)
+		l->hooks->release(l);
+	if (l->watch && *l->watch == l)
+		*l->watch = NULL;
+	l->pipe.tp->close(&l->pipe);
 	free(l);
+}
+
+/* Sets or clears the handshake state of `l' (conn.h). */
+void pvmi_link_set_gate(struct link *l, void *gate)
+{
+	l->gate = gate;
+	l->pipe.gated = gate != NULL;
 }
 
 /* Calls `fn' on every link (which must not add or drop links). */
@@ -101,86 +135,64 @@ void pvmi_link_each(void (*fn)(struct link *l, void *arg), void *arg)
 		fn(links[i], arg);
 }
 
-static struct link *out_link(int tid)
+/* The first live link of `role' with `peer' (conn.h). */
+struct link *pvmi_link_find(int role, int peer)
 {
 	int i;
 
 	for (i = 0; i < nlinks; i++)
-		if (links[i]->kind == LINK_OUT && links[i]->peer == tid)
+		if (links[i]->role == role && links[i]->peer == peer &&
+		    !links[i]->dead)
 			return links[i];
 	return NULL;
 }
 
-/* Connects to this host's pvmd; PvmOk, or PvmSysErr when none answers
- * (conn.h). */
-int pvmi_conn_daemon_open(void)
+/* The live link with serial `serial' (conn.h). */
+struct link *pvmi_link_by_serial(unsigned long serial)
 {
-	struct sockaddr_un sa;
-	int s;
+	int i;
 
-	if (daemon_link)
-		return PvmOk;
-	memset(&sa, 0, sizeof(sa));
-	sa.sun_family = AF_UNIX;
-	if ((size_t)snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/%s",
-			     pvmi_rundir(), PVMI_DAEMON_SOCK) >=
-	    sizeof(sa.sun_path))
-		return PvmSysErr;
-	s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (s < 0)
-		return PvmSysErr;
-	if (connect(s, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		close(s);
-		return PvmSysErr;
-	}
-	if (fcntl(s, F_SETFL, fcntl(s, F_GETFL) | O_NONBLOCK) < 0 ||
-	    !(daemon_link = pvmi_link_add(s, LINK_DAEMON, 0,
-					  &pvmi_transport_unix))) {
-		close(s);
-		return PvmSysErr;
-	}
-	return PvmOk;
+	for (i = 0; i < nlinks; i++)
+		if (links[i]->serial == serial && !links[i]->dead)
+			return links[i];
+	return NULL;
 }
 
-/* Non-zero while the link to the daemon is up
- * (conn.h). */
-int pvmi_conn_daemon_up(void)
+/* Points *ref at `l' until `l' is freed (conn.h). */
+void pvmi_link_watch(struct link *l, struct link **ref)
 {
-	return daemon_link != NULL;
+	l->watch = ref;
+	*ref = l;
 }
 
-/* Adopts listening fd `fd' as this task's unix endpoint
- * (conn.h). */
-void pvmi_conn_set_listener(int fd)
-{
-	if (listen_fd >= 0 && listen_fd != fd)
-		close(listen_fd);
-	listen_fd = fd;
-}
-
-/* Closes every link and endpoint and forgets the secret; with
- * `unlink_tid' also removes that task's endpoint name (conn.h). */
+/* Closes every link and endpoint (conn.h). */
 void pvmi_conn_close_all(int unlink_tid)
 {
+	int i;
+
 	while (nlinks)
 		pvmi_link_drop(links[nlinks - 1]);
 	free(links);
 	links = NULL;
 	linkcap = 0;
-	if (listen_fd >= 0) {
-		close(listen_fd);
-		listen_fd = -1;
+	for (i = 0; i < nendpoints; i++) {
+		if (endpoints[i]->close)
+			endpoints[i]->close(unlink_tid);
+		endpoints[i]->listed = 0;
 	}
-	pvmi_tcp_reset();
-	if (unlink_tid)
-		listen_tp->unlisten(unlink_tid);
-	free(reply_body);
-	reply_body = NULL;
-	reply_wanted = reply_ready = 0;
+	nendpoints = 0;
 }
 
 static int link_read(struct link *l);
-static void accept_all(void);
+
+static void accept_all(void)
+{
+	int i;
+
+	for (i = 0; i < nendpoints; i++)
+		if (endpoints[i]->fd >= 0)
+			endpoints[i]->accept();
+}
 
 /* Reads everything already waiting from other tasks, accepting new
  * circuits first.  Run before a message from the daemon is queued: a task
@@ -190,20 +202,32 @@ static void accept_all(void);
  * keeps this order).  For a task of another host that used a direct
  * route this holds as far as its messages reached our host before the
  * report did; pvm_exit() waits until its circuits are acknowledged. */
-static void drain_peers(void)
+void pvmi_conn_drain_peers(void)
 {
 	int i;
 
-	if (listen_fd >= 0)
-		accept_all();
-	pvmi_tcp_accept();
+	accept_all();
 	for (i = 0; i < nlinks; i++) {
-		if ((links[i]->kind != LINK_IN && links[i]->kind != LINK_TCP) ||
+		if ((links[i]->role != LINK_IN &&
+		     links[i]->role != LINK_BOTH) ||
 		    links[i]->dead || links[i]->connecting)
 			continue;
 		if (link_read(links[i]) < 0)
 			links[i]->dead = 1;
 	}
+}
+
+/* Reads what waits on `l'; 1 if anything arrived, 0 if not, < 0 when the
+ * link ended or broke (the caller marks it dead). */
+static int link_read(struct link *l)
+{
+	return l->pipe.tp->progress(&l->pipe);
+}
+
+/* Non-zero when the transport of `l' sees input without a system call. */
+static int link_ready(struct link *l)
+{
+	return l->pipe.tp->poll_ready && l->pipe.tp->poll_ready(&l->pipe) > 0;
 }
 
 /* Drops the links that ended during a pump round (not those being
@@ -217,158 +241,64 @@ void pvmi_link_sweep(void)
 			pvmi_link_drop(links[i]);
 }
 
-/* Hands a complete frame to its consumer; takes ownership of `body'.
- * Returns -1 for a frame that breaks the protocol on this link. */
-static int frame_done(struct link *l, unsigned char *body)
+/* A complete frame from the pipe of link `arg'; takes `body'.  Returns
+ * -1 for a frame that breaks the protocol on this link. */
+static int conn_frame(void *arg, const struct pvmi_frame *f,
+		      unsigned char *body)
 {
+	struct link *l = arg;
 	struct pvmi_msg *m;
 
-	if (l->f.kind == PVMI_KIND_REPLY) {
-		if (l != daemon_link || !reply_wanted || reply_ready) {
-			free(body);
-			return -1;
-		}
-		free(reply_body);
-		reply_body = body;
-		reply_len = l->f.len;
-		reply_ready = 1;
-		return 0;
-	}
-	if (l->f.kind != PVMI_KIND_USER ||
-	    (l->kind == LINK_TCP && l->f.src != l->peer)) {
-		free(body);
+	if (f->kind != PVMI_KIND_USER) {
+		if (l->hooks && l->hooks->frame)
+			return l->hooks->frame(l, f, body);
+		pvmi_buf_free(body);
 		return -1;
 	}
-	if (l == daemon_link)
-		drain_peers();
-	m = pvmi_msg_from_body(body, l->f.len, l->f.enc);
+	if (l->role == LINK_BOTH && f->src != l->peer) {
+		pvmi_buf_free(body);
+		return -1;
+	}
+	if (l->role == LINK_DAEMON)
+		pvmi_conn_drain_peers();
+	m = pvmi_msg_from_body(body, f->len, f->enc);
 	if (!m) {
-		free(body);
+		pvmi_buf_free(body);
 		return 0;	/* out of memory: the message is lost */
 	}
-	m->src = l->f.src;
-	m->dst = l->f.dst;
-	m->tag = l->f.tag;
-	m->ctx = l->f.ctx;
-	pvmi_rxq_deliver(m);
+	m->src = f->src;
+	m->dst = f->dst;
+	m->tag = f->tag;
+	m->ctx = f->ctx;
+	pvmi_conn_deliver(m);
 	return 0;
 }
 
-/* Parses every complete frame in the staging buffer.  A partial large
- * body moves to l->body to be read in place.  Returns -1 on bad data. */
-static int parse_staged(struct link *l)
+/* Handshake bytes from the pipe of link `arg': its owner's. */
+static long conn_gate(void *arg, const unsigned char *data, size_t len)
 {
-	for (;;) {
-		size_t avail = l->rxtail - l->rxhead;
-		unsigned char *body;
+	struct link *l = arg;
 
-		if (avail < PVMI_FRAME_HDR_LEN)
-			break;
-		if (pvmi_frame_decode(l->rx + l->rxhead, &l->f))
-			return -1;
-		body = malloc(l->f.len ? l->f.len : 1);
-		if (!body)
-			return -1;
-		avail -= PVMI_FRAME_HDR_LEN;
-		l->rxhead += PVMI_FRAME_HDR_LEN;
-		if (avail >= l->f.len) {
-			memcpy(body, l->rx + l->rxhead, l->f.len);
-			l->rxhead += l->f.len;
-			if (frame_done(l, body))
-				return -1;
-			continue;
-		}
-		memcpy(body, l->rx + l->rxhead, avail);
-		l->body = body;
-		l->got = avail;
-		l->rxhead = l->rxtail = 0;
-		return 0;
-	}
-	if (l->rxhead == l->rxtail) {
-		l->rxhead = l->rxtail = 0;
-	} else if (l->rxhead > 0) {
-		memmove(l->rx, l->rx + l->rxhead, l->rxtail - l->rxhead);
-		l->rxtail -= l->rxhead;
-		l->rxhead = 0;
-	}
-	return 0;
-}
-
-/* Reads what is waiting on `l'.  Returns 1 if bytes arrived, 0 if none,
- * -1 when the link ended or broke (the caller drops it). */
-static int link_read(struct link *l)
-{
-	int any = 0;
-	ssize_t n;
-
-	if (!l->rx && !(l->rx = malloc(RX_CAP)))
+	if (!l->hooks || !l->hooks->gate_input)
 		return -1;
-	for (;;) {
-		size_t want;
-
-		if (l->body) {
-			want = l->f.len - l->got;
-			n = l->tp->read(l->fd, l->body + l->got, want);
-			if (n > 0) {
-				any = 1;
-				l->got += n;
-				if (l->got == l->f.len) {
-					unsigned char *b = l->body;
-
-					l->body = NULL;
-					if (frame_done(l, b))
-						return -1;
-				}
-			}
-		} else {
-			want = RX_CAP - l->rxtail;
-			n = l->tp->read(l->fd, l->rx + l->rxtail, want);
-			if (n > 0) {
-				any = 1;
-				l->rxtail += n;
-				if (l->auth && pvmi_tcp_auth_input(l) < 0)
-					return -1;
-				if (!l->auth && parse_staged(l))
-					return -1;
-			}
-		}
-		if (n == 0)
-			return -1;
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN || errno == EWOULDBLOCK)
-				return any;
-			return -1;
-		}
-		if ((size_t)n < want)
-			return any;
-	}
+	return l->hooks->gate_input(l, data, len);
 }
 
-static void accept_all(void)
-{
-	int fd;
-
-	while ((fd = listen_tp->accept(listen_fd)) >= 0) {
-		if (!pvmi_link_add(fd, LINK_IN, 0, listen_tp))
-			close(fd);
-	}
-}
-
-/* One round of waiting: polls every inbound fd (and `wfd' for
- * writability) for up to `timeout_ms'.  Returns 1 when something was
- * read, accepted or `wfd' became writable, 0 on timeout, PvmSysErr when
- * there is nothing left to wait on. */
+/* One round of waiting: polls every inbound fd, every endpoint (and
+ * `wfd' for writability) for up to `timeout_ms'.  Returns 1 when
+ * something was read, accepted or `wfd' became writable, 0 on timeout,
+ * PvmSysErr when there is nothing left to wait on (conn.h). */
 int pvmi_link_pump(int timeout_ms, int wfd)
 {
 	struct pollfd stackfds[32], *pfd = stackfds;
 	struct link *stackmap[32], **map = stackmap;
-	int n = 0, i, r, any = 0;
+	struct pvmi_conn_endpoint *ep[MAX_ENDPOINTS];
+	int n = 0, i, r, any = 0, max = nlinks + nendpoints + 1;
+	int nep = nendpoints, hot = 0;
 
-	if (nlinks + 3 > 32) {
-		pfd = malloc((nlinks + 3) * sizeof(*pfd));
-		map = malloc((nlinks + 3) * sizeof(*map));
+	if (max > 32) {
+		pfd = malloc(max * sizeof(*pfd));
+		map = malloc(max * sizeof(*map));
 		if (!pfd || !map) {
 			free(pfd == stackfds ? NULL : pfd);
 			free(map == stackmap ? NULL : map);
@@ -376,19 +306,19 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 		}
 	}
 	for (i = 0; i < nlinks; i++) {
-		if (links[i]->kind == LINK_OUT || links[i]->connecting)
+		if (links[i]->role == LINK_OUT || links[i]->connecting)
 			continue;
-		pfd[n].fd = links[i]->fd;
+		if (link_ready(links[i]))
+			hot = 1;
+		pfd[n].fd = links[i]->pipe.fd;	/* -1: poll() skips it */
 		pfd[n].events = POLLIN;
 		map[n++] = links[i];
 	}
-	if (listen_fd >= 0) {
-		pfd[n].fd = listen_fd;
-		pfd[n].events = POLLIN;
-		map[n++] = NULL;
-	}
-	if (pvmi_tcp_listen_fd() >= 0) {
-		pfd[n].fd = pvmi_tcp_listen_fd();
+	for (i = 0; i < nep; i++) {
+		ep[i] = endpoints[i];	/* an accept may add another */
+		if (ep[i]->fd < 0)
+			continue;
+		pfd[n].fd = ep[i]->fd;
 		pfd[n].events = POLLIN;
 		map[n++] = NULL;
 	}
@@ -401,29 +331,32 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 		r = PvmSysErr;
 		goto out;
 	}
-	r = poll(pfd, n, timeout_ms);
-	if (r <= 0) {
+	r = poll(pfd, n, hot ? 0 : timeout_ms);
+	if (r < 0 || (r == 0 && !hot)) {
 		r = (r < 0 && errno != EINTR) ? PvmSysErr : 0;
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
-		if (!pfd[i].revents)
+		int e;
+
+		if (!pfd[i].revents && !(hot && map[i] && link_ready(map[i])))
 			continue;
 		if (pfd[i].fd == wfd && (pfd[i].events & POLLOUT)) {
 			any = 1;
-		} else if (pfd[i].fd == listen_fd && !map[i]) {
-			accept_all();
+		} else if (!map[i]) {
+			for (e = 0; e < nep; e++)
+				if (ep[e]->fd == pfd[i].fd)
+					ep[e]->accept();
 			any = 1;
-		} else if (pfd[i].fd == pvmi_tcp_listen_fd() && !map[i]) {
-			pvmi_tcp_accept();
-			any = 1;
-		} else if (map[i] && !map[i]->dead) {
+		} else if (!map[i]->dead) {
 			if (link_read(map[i]) < 0)
 				map[i]->dead = 1;
 			any = 1;
 		}
 	}
-	pvmi_tcp_expire();
+	for (i = 0; i < nendpoints; i++)
+		if (endpoints[i]->round)
+			endpoints[i]->round();
 	pvmi_link_sweep();
 	r = any;
 out:
@@ -442,52 +375,31 @@ int pvmi_pump(int timeout_ms)
 }
 
 /* Writes a whole frame (header + iov) to `l', pumping input while the
- * circuit is full.  Returns PvmOk, or -1 when the link broke. */
-static int link_write(struct link *l, struct pvmi_frame *f,
-		      const struct iovec *body, int nbody)
+ * transport cannot take more (conn.h). */
+int pvmi_link_write(struct link *l, struct pvmi_frame *f,
+		    const struct iovec *body, int nbody)
 {
-	unsigned char hdr[PVMI_FRAME_HDR_LEN];
 	struct iovec stackiov[IOV_INLINE], *iov = stackiov;
-	int cnt = nbody + 1, i = 0, rc = PvmOk;
+	struct pvmi_tx tx;
+	int cnt = nbody + 1, r, rc = PvmOk;
 
 	if (cnt > IOV_INLINE && !(iov = malloc(cnt * sizeof(*iov))))
 		return PvmNoMem;
-	pvmi_frame_encode(f, hdr);
-	iov[0].iov_base = hdr;
-	iov[0].iov_len = sizeof(hdr);
+	pvmi_frame_encode(f, tx.hdr);
+	iov[0].iov_base = tx.hdr;
+	iov[0].iov_len = sizeof(tx.hdr);
 	if (nbody)
 		memcpy(iov + 1, body, nbody * sizeof(*iov));
+	tx.iov = iov;
+	tx.count = cnt;
+	tx.next = 0;
 	l->busy++;
-	while (i < cnt) {
-		ssize_t n = l->tp->writev(l->fd, iov + i,
-					  cnt - i > 1024 ? 1024 : cnt - i);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno != EAGAIN && errno != EWOULDBLOCK) {
-				rc = -1;
-				break;
-			}
-			if (pvmi_link_pump(-1, l->fd) == PvmSysErr || l->dead) {
-				rc = -1;
-				break;
-			}
-			continue;
-		}
-		while (n > 0 && i < cnt) {
-			if ((size_t)n >= iov[i].iov_len) {
-				n -= iov[i].iov_len;
-				i++;
-			} else {
-				iov[i].iov_base = (char *)iov[i].iov_base + n;
-				iov[i].iov_len -= n;
-				n = 0;
-			}
-		}
-		while (i < cnt && iov[i].iov_len == 0)
-			i++;
+	while ((r = l->pipe.tp->send(&l->pipe, &tx)) == 0) {
+		if (pvmi_link_pump(-1, l->pipe.fd) == PvmSysErr || l->dead)
+			break;
 	}
+	if (r != 1)
+		rc = -1;
 	l->busy--;
 	if (iov != stackiov)
 		free(iov);
@@ -516,7 +428,7 @@ static int body_iov(const struct pvmi_msg *m, struct iovec **iovp,
 }
 
 /* Writes frame `f' with message `m' on `l'; PvmOk, PvmNoMem, or -1 when
- * the link broke (the caller drops it). */
+ * the link broke (conn.h). */
 int pvmi_link_send(struct link *l, struct pvmi_frame *f,
 		   const struct pvmi_msg *m)
 {
@@ -531,117 +443,33 @@ int pvmi_link_send(struct link *l, struct pvmi_frame *f,
 		return PvmNoMem;
 	f->magic = PVMI_FRAME_MAGIC;
 	f->len = m ? m->len : 0;
-	rc = link_write(l, f, iov, n);
+	rc = pvmi_link_write(l, f, iov, n);
 	if (iov != stack)
 		free(iov);
 	return rc;
 }
 
-/* Sends to task `dst' of this host over its cached unix circuit
- * (conn.h). */
-int pvmi_conn_send(int dst, struct pvmi_frame *f, const struct pvmi_msg *m)
-{
-	struct link *l = out_link(dst);
-	int rc, fd;
-
-	if (!l) {
-		rc = pvmi_transport_unix.open(dst, &fd);
-		if (rc != PvmOk)
-			return rc;
-		l = pvmi_link_add(fd, LINK_OUT, dst, &pvmi_transport_unix);
-		if (!l) {
-			close(fd);
-			return PvmNoMem;
-		}
-	}
-	rc = pvmi_link_send(l, f, m);
-	if (rc == -1) {
-		pvmi_link_drop(l);
-		return PvmNoTask;
-	}
-	return rc;
-}
-
-/* Sends a frame to the daemon, which hands it on to its destination:
- * the default route to a task of another host (conn.h). */
-int pvmi_conn_send_daemon(struct pvmi_frame *f, const struct pvmi_msg *m)
-{
-	int rc;
-
-	if (!daemon_link)
-		return PvmSysErr;
-	rc = pvmi_link_send(daemon_link, f, m);
-	if (rc == -1) {
-		pvmi_link_drop(daemon_link);
-		return PvmSysErr;
-	}
-	return rc;
-}
-
-
-/* Sends daemon request `op' and waits for its reply, reading other
- * input meanwhile (conn.h). */
-int pvmi_call(int op, const struct pvmi_wbuf *req, struct pvmi_rbuf *rep)
-{
-	struct pvmi_frame f = { 0 };
-	struct iovec iov;
-	int r;
-
-	if (!daemon_link)
-		return PvmSysErr;
-	if (req->failed)
-		return PvmNoMem;
-	f.magic = PVMI_FRAME_MAGIC;
-	f.len = req->len;
-	f.src = pvmi.mytid;
-	f.dst = pvmi.dtid;
-	f.tag = op;
-	f.kind = PVMI_KIND_REQUEST;
-	iov.iov_base = req->data;
-	iov.iov_len = req->len;
-	reply_wanted = 1;
-	reply_ready = 0;
-	if (link_write(daemon_link, &f, &iov, req->len ? 1 : 0)) {
-		pvmi_link_drop(daemon_link);
-		reply_wanted = 0;
-		return PvmSysErr;
-	}
-	while (!reply_ready && daemon_link) {
-		r = pvmi_link_pump(-1, -1);
-		if (r == PvmSysErr)
-			break;
-	}
-	reply_wanted = 0;
-	if (!reply_ready)
-		return PvmSysErr;
-	reply_ready = 0;
-	pvmi_r_init(rep, reply_body, reply_len);
-	return PvmOk;
-}
-
-/* The fds the library waits on, the daemon link first
- * (conn.h). */
+/* The fds the pump waits on, the daemon link first (conn.h). */
 int pvmi_conn_fds(int **fds)
 {
 	static int *arr;
-	int i, n = 0, *extra, nextra = pvmi_compat_fds(&extra);
-	int *na = realloc(arr, (nlinks + 3 + nextra) * sizeof(*arr));
+	int i, n = 0;
+	int *na = realloc(arr, (nlinks + nendpoints + 1) * sizeof(*arr));
 
 	if (!na)
 		return PvmNoMem;
 	arr = na;
-	if (daemon_link)
-		arr[n++] = daemon_link->fd;
-	if (listen_fd >= 0)
-		arr[n++] = listen_fd;
-	if (pvmi_tcp_listen_fd() >= 0)
-		arr[n++] = pvmi_tcp_listen_fd();
 	for (i = 0; i < nlinks; i++)
-		if (links[i] != daemon_link && (links[i]->kind == LINK_IN ||
-		    (links[i]->kind == LINK_TCP && !links[i]->connecting)))
-			arr[n++] = links[i]->fd;
-	for (i = 0; i < nextra; i++)
-		arr[n++] = extra[i];
+		if (links[i]->role == LINK_DAEMON && links[i]->pipe.fd >= 0)
+			arr[n++] = links[i]->pipe.fd;
+	for (i = 0; i < nendpoints; i++)
+		if (endpoints[i]->fd >= 0)
+			arr[n++] = endpoints[i]->fd;
+	for (i = 0; i < nlinks; i++)
+		if ((links[i]->role == LINK_IN ||
+		     (links[i]->role == LINK_BOTH && !links[i]->connecting)) &&
+		    links[i]->pipe.fd >= 0)
+			arr[n++] = links[i]->pipe.fd;
 	*fds = arr;
 	return n;
 }

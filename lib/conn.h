@@ -1,11 +1,26 @@
 /*
- * conn.h - this task's connections: the link to its pvmd, its listening
- * endpoint, circuits it opened to other tasks (the virtual-circuit cache)
- * and circuits other tasks opened to it.
+ * conn.h - links and the event pump of a task (conn.c).
  *
- * conn.c frames and reassembles messages; complete user messages go to
- * recv.c through pvmi_rxq_deliver(), daemon replies to pvmi_call().
- * Nothing here calls user code, so it is safe to pump from inside a send.
+ * A link is one circuit with another process: a transport's pipe
+ * (transport/transport.h), which carries whole frames, and what conn.c
+ * needs to know about it.  conn.c owns the list of links and the pump;
+ * it names no transport and runs no handshake.  The modules that open
+ * links give each one its transport and its hooks: daemon_link.c (the
+ * link to the pvmd), conn_unix.c (circuits with tasks of this host) and
+ * conn_tcp.c (direct circuits with tasks of other hosts).
+ *
+ * Calls go one way, down into conn.c.  conn.c reports what arrives only
+ * through what the modules above registered with it:
+ *   - the sink (pvmi_conn_set_sink) takes every complete user message;
+ *   - a link's hooks (struct pvmi_link_hooks) take the bytes of a
+ *     handshake, frames other than user messages (the daemon's replies)
+ *     and the news that the link is freed;
+ *   - an endpoint (struct pvmi_conn_endpoint) accepts new circuits on a
+ *     listening fd, runs after each pump round and closes with the rest.
+ * Registered callbacks rather than events returned to the caller: the
+ * pump also runs at the bottom of a send that waits for room, where no
+ * caller could take an event.  No callback may call user code, send, or
+ * pump: everything here is safe to run from inside a send.
  */
 #ifndef COPVM_CONN_H
 #define COPVM_CONN_H
@@ -15,64 +30,124 @@
 
 #include "codec.h"
 #include "msg.h"
+#include "transport/transport.h"
 #include "wire.h"
 
-/* Connects to the pvmd of this host.  Returns PvmOk, or PvmSysErr when
- * no daemon answers (the caller may start one and retry). */
-int pvmi_conn_daemon_open(void);
-/* Non-zero while the link to the daemon is up. */
-int pvmi_conn_daemon_up(void);
-/* Adopts listening fd `fd' as this task's endpoint. */
-void pvmi_conn_set_listener(int fd);
-/* Closes every link and the endpoint; with `unlink_tid' != 0 also
- * removes that task's endpoint name. */
+/* What a link carries, which decides how the pump treats it. */
+enum link_role {
+	LINK_DAEMON,	/* to our pvmd: requests out, replies and relayed
+			 * frames in */
+	LINK_OUT,	/* frames out only (never polled) */
+	LINK_IN,	/* frames in only */
+	LINK_BOTH,	/* frames both ways; every frame must come from the
+			 * task `peer' */
+};
+
+struct link;
+
+/* What the module that opened a link wants to hear about it.  Any hook
+ * may be NULL. */
+struct pvmi_link_hooks {
+	/* `len' bytes arrived at `data' while l->gate is set: consume the
+	 * handshake's part and return how much that was; clear the gate
+	 * (pvmi_link_set_gate) when it is done, the bytes after it being
+	 * read as frames.  -1 to end the link. */
+	long (*gate_input)(struct link *l, const unsigned char *data,
+			   size_t len);
+	/* A complete frame `f' that is not a user message; takes `body'.
+	 * 0, or -1 when the frame breaks the protocol (the link ends). */
+	int (*frame)(struct link *l, const struct pvmi_frame *f,
+		     unsigned char *body);
+	/* The link is being freed: forget it and free l->gate. */
+	void (*release)(struct link *l);
+};
+
+struct link {
+	struct pvmi_pipe pipe;		/* the transport's circuit */
+	int role;			/* enum link_role */
+	int peer;			/* other task (LINK_OUT, LINK_BOTH) */
+	const struct pvmi_link_hooks *hooks;	/* NULL: none */
+	void *gate;			/* owner's handshake state; while
+					 * set, no frame is read */
+	int dead;			/* ended; pvmi_link_sweep() frees */
+	int connecting;			/* connect() under way */
+	int busy;			/* being written: not freed yet */
+	unsigned long serial;		/* tells links apart over time */
+	struct link **watch;		/* cleared when the link is freed */
+};
+
+/* A listening fd of a module above, and its duties in the pump. */
+struct pvmi_conn_endpoint {
+	int fd;				/* -1: not listening (yet) */
+	/* `fd' is readable: accept what waits (may add links). */
+	void (*accept)(void);
+	/* After every pump round (e.g. expiring handshakes); may be NULL. */
+	void (*round)(void);
+	/* Everything closes; with `unlink_tid' != 0 the endpoint's name of
+	 * that task goes too.  May be NULL. */
+	void (*close)(int unlink_tid);
+	int listed;			/* conn.c's: registered */
+};
+
+/* Sets the function that takes every complete incoming user message
+ * (ownership passes); before one is set such messages are dropped. */
+void pvmi_conn_set_sink(void (*deliver)(struct pvmi_msg *m));
+/* Hands message `m' to the sink, as if it had arrived (messages a task
+ * sends itself). */
+void pvmi_conn_deliver(struct pvmi_msg *m);
+/* Registers endpoint `ep' (once; later calls do nothing).  It stays
+ * registered until pvmi_conn_close_all().  One per module that listens
+ * or needs the pump's rounds: a handful (conn.c's MAX_ENDPOINTS). */
+void pvmi_conn_endpoint_add(struct pvmi_conn_endpoint *ep);
+
+/* Adds a link; NULL when out of memory (the caller closes `fd'). */
+struct link *pvmi_link_add(int fd, int role, int peer,
+			   const struct pvmi_transport *tp,
+			   const struct pvmi_link_hooks *hooks);
+/* Sets or clears (NULL) the handshake state of `l'; while it is set the
+ * bytes arriving on `l' go to its gate_input hook. */
+void pvmi_link_set_gate(struct link *l, void *gate);
+/* Closes and frees a link at once (its release hook runs first). */
+void pvmi_link_drop(struct link *l);
+/* Calls `fn' on every link; `fn' must not add or drop links. */
+void pvmi_link_each(void (*fn)(struct link *l, void *arg), void *arg);
+/* The first live link of `role' with task `peer', or NULL (a scan). */
+struct link *pvmi_link_find(int role, int peer);
+/* The live link with serial number `serial', or NULL. */
+struct link *pvmi_link_by_serial(unsigned long serial);
+/* Makes *ref point at `l' and clears it when `l' is freed (one such
+ * reference per link; a new one replaces the old). */
+void pvmi_link_watch(struct link *l, struct link **ref);
+/* Frees the links marked dead, except those being written. */
+void pvmi_link_sweep(void);
+/* One round of waiting for input for up to `timeout_ms' (and for `wfd'
+ * to be writable if >= 0); 1 when anything happened, 0 on timeout,
+ * PvmSysErr when nothing can ever arrive.  May free dead links. */
+int pvmi_link_pump(int timeout_ms, int wfd);
+/* Writes frame `f' with message `m' (NULL: empty) on `l', reading input
+ * while it waits; sets f->magic and f->len.  PvmOk, PvmNoMem, or -1 when
+ * the link broke (the caller drops it). */
+int pvmi_link_send(struct link *l, struct pvmi_frame *f,
+		   const struct pvmi_msg *m);
+/* Writes frame `f' (magic and len set by the caller) with the `nbody'
+ * iovecs of `body', as pvmi_link_send(). */
+int pvmi_link_write(struct link *l, struct pvmi_frame *f,
+		    const struct iovec *body, int nbody);
+/* Reads everything already waiting on inbound links, accepting new
+ * circuits first (see conn.c, "drain_peers"). */
+void pvmi_conn_drain_peers(void);
+
+/* Closes every link and endpoint; with `unlink_tid' != 0 also removes
+ * that task's endpoint names. */
 void pvmi_conn_close_all(int unlink_tid);
-
-/* Sends frame `f' with body `m' (NULL: empty) to task `dst' over its
- * cached circuit, opening one if needed.  Blocks until the frame is
- * handed to the kernel, reading incoming frames meanwhile.  Returns PvmOk,
- * PvmNoTask when the task has no endpoint or vanished, or PvmSysErr. */
-int pvmi_conn_send(int dst, struct pvmi_frame *f, const struct pvmi_msg *m);
-
-/* Sends frame `f' (message `m') to the daemon, which hands it on to its
- * destination (the default route to a task of another host).  PvmOk or
- * PvmSysErr when the daemon is gone. */
-int pvmi_conn_send_daemon(struct pvmi_frame *f, const struct pvmi_msg *m);
-/* Sends frame `f' on the direct TCP circuit with task `dst'; PvmOk, or
- * PvmNoTask when there is no such circuit (any more). */
-int pvmi_conn_send_tcp(int dst, struct pvmi_frame *f,
-		       const struct pvmi_msg *m);
-/* Non-zero when an authenticated TCP circuit with task `tid' is up. */
-int pvmi_conn_tcp_up(int tid);
-/* Connects to task `tid' at `addr':`port' and runs the handshake,
- * reading other input meanwhile, for at most `timeout_ms'.  PvmOk once
- * the circuit is up, else PvmSysErr (no circuit is left behind). */
-int pvmi_conn_tcp_open(int tid, const char *addr, int port, int timeout_ms);
-/* Makes sure this task listens on TCP; returns the port, 0 on failure. */
-int pvmi_conn_tcp_listen(void);
-/* Adopts listening TCP socket `fd' (made by the daemon that spawned us). */
-void pvmi_conn_tcp_adopt(int fd);
-/* Sets the machine's secret, which TCP circuits must prove. */
-void pvmi_conn_set_secret(const unsigned char *key);
-/* Waits up to `timeout_ms' until every TCP circuit's sent data has been
- * acknowledged by the other host (before telling the daemon we leave). */
-void pvmi_conn_tcp_drain(int timeout_ms);
 
 /* Waits up to `timeout_ms' (-1: no limit) for incoming data and reads all
  * complete frames.  Returns 1 if anything was read or accepted, 0 on
  * timeout, PvmSysErr when nothing can ever arrive (no links left). */
 int pvmi_pump(int timeout_ms);
 
-/* Sends control request `op' with body `req' to the daemon and waits for
- * its reply, whose body `rep' reads until the next call.  Returns PvmOk or
- * PvmSysErr when the daemon is unreachable. */
-int pvmi_call(int op, const struct pvmi_wbuf *req, struct pvmi_rbuf *rep);
-
-/* Stores the fds the library waits on in a static array; returns the
- * count (the daemon link first). */
+/* Stores the fds the pump waits on in a static array; returns the count
+ * (the daemon link first) or PvmNoMem. */
 int pvmi_conn_fds(int **fds);
-
-/* Provided by recv.c: takes ownership of a complete incoming message. */
-void pvmi_rxq_deliver(struct pvmi_msg *m);
 
 #endif /* COPVM_CONN_H */

@@ -3,13 +3,18 @@ lib_LTLIBRARIES += lib/libpvm3.la
 lib_libpvm3_la_SOURCES = \
 	lib/pvmi.h \
 	lib/errors.c \
+	lib/bufcache.c lib/bufcache.h \
 	lib/msg.c lib/msg.h \
 	lib/pack.c \
 	lib/packf.c \
 	lib/buffers.c \
-	lib/transport.h lib/transport_unix.c lib/transport_tcp.c \
-	lib/route.c lib/route.h lib/route_tcp.c lib/route_link.h \
+	lib/transport/transport.h lib/transport/stream.c lib/transport/sock.c \
+	lib/transport/unix.c lib/transport/tcp.c \
+	lib/route.c lib/route.h \
 	lib/conn.c lib/conn.h \
+	lib/conn_unix.c lib/conn_unix.h \
+	lib/conn_tcp.c lib/conn_tcp.h \
+	lib/daemon_link.c lib/daemon_link.h \
 	lib/task.c lib/task.h \
 	lib/send.c \
 	lib/recv.c lib/recv.h \

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bufcache.h"
 #include "codec.h"
 #include "conn.h"
 #include "msg.h"
@@ -42,7 +43,7 @@ static int put(const char *name, struct pvmi_msg *m, int flags)
 	pvmi_w_int(&w, m->enc);
 	pvmi_w_int(&w, m->tag);
 	pvmi_w_bytes(&w, body, len);
-	free(body);
+	pvmi_buf_free(body);
 	return pvmi_request(PVMI_OP_MBOX_PUT, &w, &r);
 }
 
@@ -84,13 +85,13 @@ static int get(const char *name, int index, int flags)
 	data = pvmi_r_bytes(&r, &len);
 	if (r.failed)
 		return PvmSysErr;
-	body = malloc(len ? len : 1);
+	body = pvmi_buf_alloc(len);
 	if (!body)
 		return PvmNoMem;
 	memcpy(body, data, len);
 	m = pvmi_msg_from_body(body, len, enc);
 	if (!m) {
-		free(body);
+		pvmi_buf_free(body);
 		return PvmNoMem;
 	}
 	m->tag = tag;

@@ -1,7 +1,8 @@
 /*
  * msg.c - message objects and the table that maps buffer ids to them.
  *
- * A body is a list of fragments.  Owned fragments are malloc'd and grow
+ * A body is a list of fragments.  Owned fragments come from bufcache.c
+ * (the one owner of body memory) and grow
  * geometrically as items are packed; borrowed fragments (PvmDataInPlace)
  * point at the caller's memory and are only read when the body is
  * flattened or handed to writev().  The buffer-id table hands out ids from
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bufcache.h"
 #include "pvmi.h"
 #include "msg.h"
 
@@ -50,7 +52,7 @@ void pvmi_msg_free(struct pvmi_msg *m)
 		pvmi_mid_forget(m->mid);
 	for (i = 0; i < m->nfrag; i++)
 		if (m->frags[i].cap)
-			free(m->frags[i].data);
+			pvmi_buf_free(m->frags[i].data);
 	free(m->frags);
 	free(m);
 }
@@ -74,7 +76,8 @@ static int frags_reserve(struct pvmi_msg *m, int k)
 	return PvmOk;
 }
 
-/* Wraps a received body (malloc'd, ownership taken) as a message. */
+/* Wraps a received body (from pvmi_buf_alloc, ownership taken) as a
+ * message. */
 struct pvmi_msg *pvmi_msg_from_body(void *body, size_t len, int enc)
 {
 	struct pvmi_msg *m = pvmi_msg_new(enc);
@@ -83,7 +86,7 @@ struct pvmi_msg *pvmi_msg_from_body(void *body, size_t len, int enc)
 		return NULL;
 	if (!len) {
 		/* cap 0 would mark it borrowed and leak it */
-		free(body);
+		pvmi_buf_free(body);
 		return m;
 	}
 	if (frags_reserve(m, 1)) {
@@ -111,7 +114,7 @@ unsigned char *pvmi_msg_extend(struct pvmi_msg *m, size_t n)
 			cap = f->cap * 2;
 			if (cap < f->len + n)
 				cap = f->len + n;
-			p = realloc(f->data, cap);
+			p = pvmi_buf_realloc(f->data, cap);
 			if (!p)
 				return NULL;
 			f->data = p;
@@ -121,7 +124,7 @@ unsigned char *pvmi_msg_extend(struct pvmi_msg *m, size_t n)
 		if (frags_reserve(m, 1))
 			return NULL;
 		cap = n > FRAG_MIN_CAP ? n : FRAG_MIN_CAP;
-		p = malloc(cap);
+		p = pvmi_buf_alloc(cap);
 		if (!p)
 			return NULL;
 		f = &m->frags[m->nfrag++];
@@ -183,11 +186,11 @@ int pvmi_msg_iov(const struct pvmi_msg *m, struct iovec *iov, int max)
 	return n;
 }
 
-/* Copies the whole body, borrowed fragments included, into one malloc'd
+/* Copies the whole body, borrowed fragments included, into one body
  * buffer (*len set); NULL on allocation failure. */
 unsigned char *pvmi_msg_flatten(const struct pvmi_msg *m, size_t *len)
 {
-	unsigned char *buf = malloc(m->len ? m->len : 1);
+	unsigned char *buf = pvmi_buf_alloc(m->len);
 	size_t off = 0;
 	int i;
 

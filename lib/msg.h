@@ -49,12 +49,13 @@ struct pvmi_msg {
 struct pvmi_msg *pvmi_msg_new(int enc);
 /* Frees a message and its owned fragments (not its registration). */
 void pvmi_msg_free(struct pvmi_msg *m);
-/* Wraps a received body (malloc'd, ownership taken) as a message. */
+/* Wraps a received body (from pvmi_buf_alloc, bufcache.h; ownership
+ * taken) as a message. */
 struct pvmi_msg *pvmi_msg_from_body(void *body, size_t len, int enc);
 /* Fills up to `max' iovecs with the body; returns the count used. */
 int pvmi_msg_iov(const struct pvmi_msg *m, struct iovec *iov, int max);
-/* Copies the whole body into one malloc'd buffer (*len set); NULL on
- * allocation failure. */
+/* Copies the whole body into one buffer of bufcache.h (*len set; give
+ * it back with pvmi_buf_free); NULL on allocation failure. */
 unsigned char *pvmi_msg_flatten(const struct pvmi_msg *m, size_t *len);
 /* Rewinds the unpack cursor to the start of the body. */
 void pvmi_msg_rewind(struct pvmi_msg *m);

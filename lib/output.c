@@ -16,12 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bufcache.h"
 #include "codec.h"
 #include "msg.h"
 #include "pvmi.h"
 #include "recv.h"
 #include "task.h"
 #include "conn.h"
+#include "daemon_link.h"
 
 /* Output state of one task whose output comes to us. */
 struct partial {
@@ -152,7 +154,7 @@ int pvmi_output_take(struct pvmi_msg *m)
 				begin_output(tid);
 			}
 		}
-		free(body);
+		pvmi_buf_free(body);
 	}
 	pvmi_msg_free(m);
 	return 1;

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bufcache.h"
 #include "pvmi.h"
 #include "msg.h"
 #include "wire.h"
@@ -655,13 +656,13 @@ int pvmi_unpack_msg(struct pvmi_msg *m, struct pvmi_msg **out)
 	blen = be32toh(ld32(f + 16));
 	if (enc_is_xdr(enc) < 0)
 		return PvmBadMsg;
-	body = malloc(blen ? blen : 1);
+	body = pvmi_buf_alloc(blen);
 	if (!body)
 		return PvmNoMem;
 	cur_read(m, &c, body, blen);
 	in = pvmi_msg_from_body(body, blen, enc);
 	if (!in) {
-		free(body);
+		pvmi_buf_free(body);
 		return PvmNoMem;
 	}
 	in->tag = (int)be32toh(ld32(f + 4));

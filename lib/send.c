@@ -1,17 +1,16 @@
 /*
  * send.c - pvm_send, pvm_mcast and pvm_psend.
  *
- * A message to a task of this host goes straight to that task over the
- * cached circuit (conn.c); a message to ourselves is queued directly; a
- * message to a task of another host takes the route route.c chose for
- * it.  As in stock PVM a send is asynchronous: a message to a task that
- * has already exited, or whose host left the machine, is discarded and
- * the send still succeeds.
+ * The calls check their arguments and hand the message to the circuit of
+ * its destination (route.c), which decides how it travels: queued for
+ * ourselves, over a unix circuit to a task of this host, or directly or
+ * through the daemons to a task of another host.  As in stock PVM a send
+ * is asynchronous: a message to a task that has already exited, or whose
+ * host left the machine, is discarded and the send still succeeds.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "conn.h"
 #include "cosched/cosched.h"
 #include "msg.h"
 #include "proto.h"
@@ -27,56 +26,18 @@ int pvmi_check_task_tid(int tid)
 	return PvmOk;
 }
 
-/* Queues a copy of `m' for ourselves. */
-static int send_self(const struct pvmi_msg *m, int tag)
-{
-	struct pvmi_msg *c;
-	unsigned char *body;
-	size_t len;
-
-	body = pvmi_msg_flatten(m, &len);
-	if (!body)
-		return PvmNoMem;
-	c = pvmi_msg_from_body(body, len, m->enc);
-	if (!c) {
-		free(body);
-		return PvmNoMem;
-	}
-	c->src = pvmi.mytid;
-	c->dst = pvmi.mytid;
-	c->tag = tag;
-	c->ctx = pvmi.ctx;
-	pvmi_rxq_deliver(c);
-	return PvmOk;
-}
-
 /* Sends message `m' to `tid' with `tag' in the current context. */
 int pvmi_send_msg(struct pvmi_msg *m, int tid, int tag)
 {
-	struct pvmi_frame f = { 0 };
 	int rc;
 
 	rc = pvmi_check_task_tid(tid);
 	if (rc != PvmOk)
 		return rc;
-	if (tid == pvmi.mytid)
-		return send_self(m, tag);
-	f.src = pvmi.mytid;
-	f.dst = tid;
-	f.tag = tag;
-	f.ctx = pvmi.ctx;
-	f.enc = m->enc;
-	f.kind = PVMI_KIND_USER;
-	if (PVMI_TID_HOST(tid) != PVMI_TID_HOST(pvmi.mytid)) {
-		rc = pvmi_route_send(tid, &f, m);
-	} else {
-		rc = pvmi_conn_send(tid, &f, m);
-		if (rc == PvmNoTask)
-			return PvmOk;	/* asynchronous: a gone task's mail is dropped */
-	}
+	rc = pvmi_route_send(m, tid, tag);
 	if (rc == PvmOk)
 		pvmi_cosched_sent(tid);
-	return rc;
+	return rc < 0 ? rc : PvmOk;
 }
 
 /* Looks up the active send buffer after enrolling; PvmOk or an error. */

@@ -23,13 +23,16 @@
 #include "cosched/cosched.h"
 #include "codec.h"
 #include "conn.h"
+#include "conn_tcp.h"
+#include "conn_unix.h"
+#include "daemon_link.h"
 #include "proto.h"
 #include "pvmi.h"
 #include "auth.h"
 #include "recv.h"
 #include "route.h"
 #include "task.h"
-#include "transport.h"
+#include "transport/transport.h"
 
 /* How long a starting pvmd may take before we give up, in ms. */
 #define PVMD_START_TIMEOUT_MS	10000
@@ -240,6 +243,7 @@ int pvmi_attach(void)
 		attached = 0;
 	}
 	pvmi.pid = getpid();
+	pvmi_conn_set_sink(pvmi_rxq_deliver);
 	lfd = inherited_endpoint(&claimed);
 	tfd = inherited_fd(PVMI_ENV_TCPFD);
 	if (connect_daemon() != PvmOk) {

@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "conn.h"
+#include "daemon_link.h"
 #include "cosched/cosched.h"
 #include "pvmi.h"
 #include "wait.h"

@@ -1,5 +1,5 @@
 /*
- * check_conn.c - circuits between tasks (lib/conn.c, lib/transport_unix.c):
+ * check_conn.c - circuits between tasks (lib/conn.c, lib/conn_unix.c):
  * large messages in both directions at once, many circuits, a sender
  * killed in the middle of a large message, and the daemon going away.
  */

@@ -7,9 +7,15 @@ TEST_LIBS = lib/libpvm3.la $(CHECK_LIBS)
 # test directly, so they reach the internal pvmi_* functions and need no
 # daemon and no other part of libpvm3.
 MSG_UNIT_SOURCES = lib/errors.c lib/msg.c lib/msg.h lib/pvmi.h \
-	lib/pack.c lib/packf.c lib/buffers.c
-check_PROGRAMS += tests/check_pack tests/check_buffers tests/check_errors
-TESTS += tests/check_pack tests/check_buffers tests/check_errors
+	lib/pack.c lib/packf.c lib/buffers.c lib/bufcache.c lib/bufcache.h
+check_PROGRAMS += tests/check_pack tests/check_buffers tests/check_errors \
+	tests/check_bufcache
+TESTS += tests/check_pack tests/check_buffers tests/check_errors \
+	tests/check_bufcache
+
+tests_check_bufcache_SOURCES = tests/check_bufcache.c $(MSG_UNIT_SOURCES)
+tests_check_bufcache_CFLAGS = $(TEST_CFLAGS)
+tests_check_bufcache_LDADD = common/libcommon.la $(CHECK_LIBS) -lm
 
 tests_check_pack_SOURCES = tests/check_pack.c $(MSG_UNIT_SOURCES)
 tests_check_pack_CFLAGS = $(TEST_CFLAGS)
@@ -24,4 +30,27 @@ tests_check_errors_SOURCES = tests/check_errors.c $(MSG_UNIT_SOURCES)
 tests_check_errors_CFLAGS = $(TEST_CFLAGS)
 tests_check_errors_LDFLAGS = -export-dynamic
 tests_check_errors_LDADD = $(CHECK_LIBS) -ldl
+endif
+
+# The framing of the stream transports (lib/transport/stream.c) over a
+# socket pair, compiled in from its sources.
+if HAVE_CHECK
+check_PROGRAMS += tests/check_stream
+TESTS += tests/check_stream
+tests_check_stream_SOURCES = tests/check_stream.c lib/transport/stream.c \
+	lib/transport/sock.c lib/transport/transport.h \
+	lib/bufcache.c lib/bufcache.h
+tests_check_stream_CFLAGS = $(TEST_CFLAGS)
+tests_check_stream_LDADD = common/libcommon.la $(CHECK_LIBS)
+endif
+
+# The virtual circuit of every destination (lib/route.c), compiled in
+# from its source against stand-ins for the modules below it.
+if HAVE_CHECK
+check_PROGRAMS += tests/check_route
+TESTS += tests/check_route
+tests_check_route_SOURCES = tests/check_route.c lib/route.c lib/route.h \
+	$(MSG_UNIT_SOURCES)
+tests_check_route_CFLAGS = $(TEST_CFLAGS)
+tests_check_route_LDADD = common/libcommon.la $(CHECK_LIBS) -lm
 endif

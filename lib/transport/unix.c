@@ -1,10 +1,11 @@
 /*
- * transport_unix.c - same-host circuits over AF_UNIX stream sockets.
+ * transport/unix.c - same-host circuits over AF_UNIX stream sockets.
  *
  * Each task listens on "t<hex tid>" in the per-user directory (mode 0700,
  * created by pvmd).  A sender connects once per destination and keeps the
- * circuit (see conn.c); the receiver accepts only peers of its own uid,
- * checked with SO_PEERCRED rather than trusted to file modes alone.
+ * circuit (see route.c); the receiver accepts only peers of its own uid,
+ * checked with SO_PEERCRED rather than trusted to file modes alone.  The
+ * frames travel as a byte stream (stream.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,11 +18,12 @@
 
 #include "proto.h"
 #include "pvmi.h"
-#include "transport.h"
+#include "transport/transport.h"
 
 /* Socket buffers sized so a 1 MiB message needs few wake-ups. */
 #define UNIX_SOCKBUF	(1 << 20)
 
+/* The per-user directory (transport.h). */
 const char *pvmi_rundir(void)
 {
 	static char dir[256];
@@ -116,34 +118,6 @@ static void unix_unlisten(int tid)
 		unlink(sa.sun_path);
 }
 
-int pvmi_sock_listen(int domain, const struct sockaddr *sa, socklen_t len,
-		     int *fd)
-{
-	int s = socket(domain, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-
-	if (s < 0)
-		return PvmSysErr;
-	if (bind(s, sa, len) < 0 || listen(s, 128) < 0) {
-		close(s);
-		return PvmSysErr;
-	}
-	*fd = s;
-	return PvmOk;
-}
-
-ssize_t pvmi_sock_writev(int fd, const struct iovec *iov, int iovcnt)
-{
-	struct msghdr mh = { .msg_iov = (struct iovec *)iov,
-			     .msg_iovlen = iovcnt };
-
-	return sendmsg(fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
-}
-
-ssize_t pvmi_sock_read(int fd, void *buf, size_t len)
-{
-	return recv(fd, buf, len, MSG_DONTWAIT);
-}
-
 const struct pvmi_transport pvmi_transport_unix = {
 	.name = "unix",
 	.open = unix_open,
@@ -152,6 +126,10 @@ const struct pvmi_transport pvmi_transport_unix = {
 	.port = NULL,
 	.accept = unix_accept,
 	.unlisten = unix_unlisten,
+	.send = pvmi_stream_send,
+	.progress = pvmi_stream_progress,
+	.poll_ready = NULL,
+	.close = pvmi_stream_close,
 	.writev = pvmi_sock_writev,
 	.read = pvmi_sock_read,
 };

@@ -1,14 +1,15 @@
 /*
- * transport_tcp.c - circuits to tasks of other hosts over TCP (IPv4).
+ * transport/tcp.c - circuits to tasks of other hosts over TCP (IPv4).
  *
  * A task listens on every address of its host, on a port the kernel
  * picks; its daemon tells other hosts' tasks where (PVMI_OP_ROUTE).  The
  * socket may also come ready-made from the daemon that spawned the task
  * (COPVM_TCP_FD), so that a peer can connect before the task runs.
- * Anyone can connect to such a port: conn.c runs the handshake of
+ * Anyone can connect to such a port: conn_tcp.c runs the handshake of
  * common/auth.h on every new circuit before it reads a single frame, so
  * only tasks that hold the machine's secret get through.  Circuits have
  * Nagle's delay off (messages are frames written whole) and big buffers.
+ * The frames travel as a byte stream (stream.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,7 +21,7 @@
 #include <unistd.h>
 
 #include "pvmi.h"
-#include "transport.h"
+#include "transport/transport.h"
 
 #define TCP_SOCKBUF	(4 << 20)
 
@@ -99,6 +100,10 @@ const struct pvmi_transport pvmi_transport_tcp = {
 	.port = tcp_port,
 	.accept = tcp_accept,
 	.unlisten = tcp_unlisten,
+	.send = pvmi_stream_send,
+	.progress = pvmi_stream_progress,
+	.poll_ready = NULL,
+	.close = pvmi_stream_close,
 	.writev = pvmi_sock_writev,
 	.read = pvmi_sock_read,
 };

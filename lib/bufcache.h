@@ -1,0 +1,30 @@
+/*
+ * bufcache.h - the one owner of message body memory (bufcache.c).
+ *
+ * Every buffer that holds a message body, or a part of one, comes from
+ * here and goes back here: the fragments a pack appends to, a flattened
+ * copy, a body read off a circuit (transport/stream.c) and handed up to
+ * a message or a daemon reply.  Ownership moves with the pointer; who
+ * holds it last gives it back with pvmi_buf_free().
+ */
+#ifndef COPVM_BUFCACHE_H
+#define COPVM_BUFCACHE_H
+
+#include <stddef.h>
+
+/* A body buffer of at least `n' bytes (n may be 0); NULL when out of
+ * memory. */
+void *pvmi_buf_alloc(size_t n);
+/* Resizes body buffer `p' (NULL: a new one) to `n' bytes, keeping its
+ * contents; NULL when out of memory, `p' then being left as it was. */
+void *pvmi_buf_realloc(void *p, size_t n);
+/* Gives body buffer `p' back; NULL is ignored. */
+void pvmi_buf_free(void *p);
+
+/* Body buffers handed out and not given back. */
+long pvmi_buf_live(void);
+/* Body buffers handed out since the process started (a realloc of an
+ * existing buffer does not count). */
+unsigned long pvmi_buf_allocs(void);
+
+#endif /* COPVM_BUFCACHE_H */

@@ -1,0 +1,93 @@
+/*
+ * conn_unix.c - circuits with tasks of this host, over the unix
+ * transport.
+ *
+ * Each task listens on its endpoint; circuits it accepts there only
+ * carry frames in (LINK_IN).  Circuits it opens to other tasks only carry
+ * frames out (LINK_OUT); route.c keeps one per destination and reuses it
+ * for every later message (virtual circuit caching).  One circuit per
+ * (sender, receiver) pair keeps each sender's messages in order.  Sends
+ * block until the kernel has the whole frame but keep reading incoming
+ * frames while they wait (conn.c), so two tasks sending large messages
+ * to each other cannot deadlock.
+ */
+#include <unistd.h>
+
+#include "conn.h"
+#include "conn_unix.h"
+#include "pvmi.h"
+#include "transport/transport.h"
+
+static void unix_accept_all(void);
+static void unix_close(int unlink_tid);
+
+static struct pvmi_conn_endpoint unix_ep = {
+	.fd = -1,
+	.accept = unix_accept_all,
+	.close = unix_close,
+};
+
+/* Accepts every waiting circuit as an inbound link. */
+static void unix_accept_all(void)
+{
+	int fd;
+
+	while ((fd = pvmi_transport_unix.accept(unix_ep.fd)) >= 0) {
+		if (!pvmi_link_add(fd, LINK_IN, 0, &pvmi_transport_unix, NULL))
+			close(fd);
+	}
+}
+
+/* Closes the endpoint; with `unlink_tid' its name goes too. */
+static void unix_close(int unlink_tid)
+{
+	if (unix_ep.fd >= 0) {
+		close(unix_ep.fd);
+		unix_ep.fd = -1;
+	}
+	if (unlink_tid)
+		pvmi_transport_unix.unlisten(unlink_tid);
+}
+
+/* Adopts listening fd `fd' as this task's unix endpoint
+ * (conn_unix.h). */
+void pvmi_conn_set_listener(int fd)
+{
+	if (unix_ep.fd >= 0 && unix_ep.fd != fd)
+		close(unix_ep.fd);
+	unix_ep.fd = fd;
+	pvmi_conn_endpoint_add(&unix_ep);
+}
+
+/* Opens an outbound circuit to task `tid' of this host
+ * (conn_unix.h). */
+int pvmi_conn_unix_open(int tid, struct link **lp)
+{
+	struct link *l;
+	int rc, fd;
+
+	rc = pvmi_transport_unix.open(tid, &fd);
+	if (rc != PvmOk)
+		return rc;
+	l = pvmi_link_add(fd, LINK_OUT, tid, &pvmi_transport_unix, NULL);
+	if (!l) {
+		close(fd);
+		return PvmNoMem;
+	}
+	*lp = l;
+	return PvmOk;
+}
+
+/* Sends on outbound circuit `l'; a broken one is dropped
+ * (conn_unix.h). */
+int pvmi_conn_unix_send(struct link *l, struct pvmi_frame *f,
+			const struct pvmi_msg *m)
+{
+	int rc = pvmi_link_send(l, f, m);
+
+	if (rc == -1) {
+		pvmi_link_drop(l);
+		return PvmNoTask;
+	}
+	return rc;
+}

@@ -1,0 +1,189 @@
+/*
+ * transport/stream.c - frames over a nonblocking byte stream: the send,
+ * progress and close of every stream transport (unix.c, tcp.c), which
+ * differ only in how they open circuits.
+ *
+ * Incoming bytes are staged in a buffer and parsed into frames; a body
+ * larger than what is staged is read in place into its own buffer.  While
+ * the pipe is gated (a handshake under way) the staged bytes go to the
+ * sink's gate instead, and those after the handshake are framed.  A send
+ * writes the header and the body's iovecs with writev, as far as the
+ * socket takes them, and resumes where it stopped.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bufcache.h"
+#include "transport/transport.h"
+
+/* Makes `p' a pipe over `fd' (transport.h). */
+void pvmi_pipe_init(struct pvmi_pipe *p, int fd,
+		    const struct pvmi_transport *tp,
+		    const struct pvmi_pipe_sink *sink, void *arg)
+{
+	memset(p, 0, sizeof(*p));
+	p->fd = fd;
+	p->tp = tp;
+	p->sink = sink;
+	p->arg = arg;
+}
+
+/* Hands a complete frame to the sink, which takes `body'. */
+static int deliver(struct pvmi_pipe *p, unsigned char *body)
+{
+	return p->sink->frame(p->arg, &p->f, body) < 0 ? -EPROTO : 0;
+}
+
+/* Parses every complete frame in the staging buffer.  A partial large
+ * body moves to p->body to be read in place.  0 or a negative errno. */
+static int parse_staged(struct pvmi_pipe *p)
+{
+	for (;;) {
+		size_t avail = p->rxtail - p->rxhead;
+		unsigned char *body;
+
+		if (avail < PVMI_FRAME_HDR_LEN)
+			break;
+		if (pvmi_frame_decode(p->rx + p->rxhead, &p->f))
+			return -EPROTO;
+		body = pvmi_buf_alloc(p->f.len);
+		if (!body)
+			return -ENOMEM;
+		avail -= PVMI_FRAME_HDR_LEN;
+		p->rxhead += PVMI_FRAME_HDR_LEN;
+		if (avail >= p->f.len) {
+			memcpy(body, p->rx + p->rxhead, p->f.len);
+			p->rxhead += p->f.len;
+			if (deliver(p, body))
+				return -EPROTO;
+			continue;
+		}
+		memcpy(body, p->rx + p->rxhead, avail);
+		p->body = body;
+		p->got = avail;
+		p->rxhead = p->rxtail = 0;
+		return 0;
+	}
+	if (p->rxhead == p->rxtail) {
+		p->rxhead = p->rxtail = 0;
+	} else if (p->rxhead > 0) {
+		memmove(p->rx, p->rx + p->rxhead, p->rxtail - p->rxhead);
+		p->rxtail -= p->rxhead;
+		p->rxhead = 0;
+	}
+	return 0;
+}
+
+/* Handles newly staged bytes: the gate's first, then frames. */
+static int staged(struct pvmi_pipe *p)
+{
+	long used;
+
+	if (p->gated) {
+		used = p->sink->gate(p->arg, p->rx + p->rxhead,
+				     p->rxtail - p->rxhead);
+		if (used < 0)
+			return -EPROTO;
+		p->rxhead += used;
+	}
+	return p->gated ? 0 : parse_staged(p);
+}
+
+/* Reads what is waiting and hands on complete frames (transport.h). */
+int pvmi_stream_progress(struct pvmi_pipe *p)
+{
+	int any = 0, rc;
+	ssize_t n;
+
+	if (!p->rx && !(p->rx = malloc(PVMI_STREAM_RX)))
+		return -ENOMEM;
+	for (;;) {
+		size_t want;
+
+		if (p->body) {
+			want = p->f.len - p->got;
+			n = p->tp->read(p->fd, p->body + p->got, want);
+			if (n > 0) {
+				any = 1;
+				p->got += n;
+				if (p->got == p->f.len) {
+					unsigned char *b = p->body;
+
+					p->body = NULL;
+					if (deliver(p, b))
+						return -EPROTO;
+				}
+			}
+		} else {
+			want = PVMI_STREAM_RX - p->rxtail;
+			n = p->tp->read(p->fd, p->rx + p->rxtail, want);
+			if (n > 0) {
+				any = 1;
+				p->rxtail += n;
+				rc = staged(p);
+				if (rc < 0)
+					return rc;
+			}
+		}
+		if (n == 0)
+			return -EPIPE;
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return any;
+			return -errno;
+		}
+		if ((size_t)n < want)
+			return any;
+	}
+}
+
+/* Writes as much of `tx' as the stream takes now (transport.h). */
+int pvmi_stream_send(struct pvmi_pipe *p, struct pvmi_tx *tx)
+{
+	struct iovec *iov = tx->iov;
+
+	while (tx->next < tx->count) {
+		int left = tx->count - tx->next;
+		ssize_t n = p->tp->writev(p->fd, iov + tx->next,
+					  left > 1024 ? 1024 : left);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return 0;
+			return -errno;
+		}
+		while (n > 0 && tx->next < tx->count) {
+			struct iovec *v = iov + tx->next;
+
+			if ((size_t)n >= v->iov_len) {
+				n -= v->iov_len;
+				tx->next++;
+			} else {
+				v->iov_base = (char *)v->iov_base + n;
+				v->iov_len -= n;
+				n = 0;
+			}
+		}
+		while (tx->next < tx->count && iov[tx->next].iov_len == 0)
+			tx->next++;
+	}
+	return 1;
+}
+
+/* Frees the pipe's buffers and closes its fd (transport.h). */
+void pvmi_stream_close(struct pvmi_pipe *p)
+{
+	if (p->fd >= 0)
+		close(p->fd);
+	p->fd = -1;
+	free(p->rx);
+	pvmi_buf_free(p->body);
+	p->rx = NULL;
+	p->body = NULL;
+}

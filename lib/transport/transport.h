@@ -1,0 +1,187 @@
+/*
+ * transport/transport.h - the contract between conn.c and the transports
+ * that carry frames between this task and another process.
+ *
+ * A transport moves whole frames (wire.h: a header, then `len' body
+ * bytes) over pipes.  A pipe is one circuit: the state a transport keeps
+ * for it lives in struct pvmi_pipe, which conn.c embeds in its link and
+ * otherwise leaves alone.  conn.c owns everything above the frame: which
+ * pipes exist, what a frame means, the queues, waiting, handshakes.
+ *
+ * The rules every transport keeps:
+ *   - Frames, not bytes, cross this interface.  A pipe hands each
+ *     complete incoming frame to its sink (p->sink), once, in the order
+ *     the peer sent them; it never calls anything else above it (no
+ *     route, no receive queue, no pump) and never user code.
+ *   - Nothing here blocks, except open() (see there).  Waiting is the
+ *     caller's business: it looks with poll_ready() where the transport
+ *     has it, then blocks in poll() on the pipes' wait fds.
+ *   - Who owns a message: send() takes a frame whose header and body the
+ *     caller keeps valid and unchanged until send() returns 1; after that
+ *     the transport holds no reference and the caller may reuse or free
+ *     the body.  A transport that lends the buffers to the kernel
+ *     (io_uring) returns 0 while the operation is in flight and 1 once
+ *     its completion is reaped.  A body handed to the sink passes to the
+ *     sink.
+ *   - Errors come back as negative errno values: -EPIPE when the peer
+ *     ended the pipe, -EPROTO when it sent something that is not a
+ *     frame, -ENOMEM, or the system call's own errno.  After any error
+ *     the pipe is dead; the caller closes it.
+ *
+ * Backends: unix.c (tasks of this host, AF_UNIX sockets) and tcp.c (tasks
+ * of other hosts) are byte streams; the framing over their fds is shared,
+ * in stream.c, and their socket calls in sock.c.  A transport that needs
+ * no system call to look for input (shared-memory rings) provides
+ * poll_ready(); one that completes asynchronously (io_uring) returns 0
+ * from send() until the completion.
+ */
+#ifndef COPVM_TRANSPORT_H
+#define COPVM_TRANSPORT_H
+
+#include <stddef.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+
+#include "wire.h"
+
+struct pvmi_pipe;
+
+/* Where a pipe hands what arrives; set by the pipe's owner (conn.c). */
+struct pvmi_pipe_sink {
+	/* A complete frame `f'; `body' (f->len bytes, from pvmi_buf_alloc,
+	 * bufcache.h) passes to the sink.  Returns 0, or -1 when the frame breaks the protocol
+	 * (the pipe then reports -EPROTO). */
+	int (*frame)(void *arg, const struct pvmi_frame *f,
+		     unsigned char *body);
+	/* While p->gated: bytes that arrived before the first frame (a
+	 * handshake).  Returns how many it consumed, or -1 to end the pipe.
+	 * It clears p->gated when the handshake is done; the bytes after
+	 * it are then read as frames. */
+	long (*gate)(void *arg, const unsigned char *data, size_t len);
+};
+
+/* One circuit.  The owner sets sink, arg and gated; the rest belongs to
+ * the transport. */
+struct pvmi_pipe {
+	int fd;				/* the fd to wait on, -1: none */
+	const struct pvmi_transport *tp;
+	const struct pvmi_pipe_sink *sink;
+	void *arg;			/* passed to the sink */
+	int gated;			/* bytes go to sink->gate, not
+					 * framed */
+	/* stream.c: reassembly */
+	unsigned char *rx;		/* staging buffer, PVMI_STREAM_RX */
+	size_t rxhead, rxtail;
+	struct pvmi_frame f;		/* header of the frame being read */
+	unsigned char *body;		/* its body, read in place */
+	size_t got;
+	/* other transports' own state */
+	void *priv;
+};
+
+/* A frame being sent: the encoded header, then the body's iovecs.  The
+ * caller fills hdr and iov (iov[0] pointing at hdr) and count; the
+ * transport advances `next' and the iovecs as bytes go. */
+struct pvmi_tx {
+	unsigned char hdr[PVMI_FRAME_HDR_LEN];
+	struct iovec *iov;
+	int count;
+	int next;			/* first iovec not yet all sent */
+};
+
+struct pvmi_transport {
+	const char *name;
+
+	/*
+	 * Endpoints: they deal in fds, from which the caller makes pipes
+	 * (pvmi_pipe_init()).
+	 */
+	/* Opens a circuit to task `tid' and stores a nonblocking fd in *fd.
+	 * May block briefly (a local connect).  Returns PvmOk, PvmNoTask
+	 * when `tid' has no endpoint (gone or never existed), or PvmSysErr.
+	 * NULL for transports reached by address (connect). */
+	int (*open)(int tid, int *fd);
+	/* Starts connecting to `addr' (dotted IPv4) port `port' and stores
+	 * the nonblocking fd in *fd; the connection may still be under way
+	 * (wait for writability, then check SO_ERROR).  Never blocks.
+	 * Returns PvmOk or PvmSysErr.  NULL for transports opened by tid. */
+	int (*connect)(const char *addr, int port, int *fd);
+	/* Creates the endpoint of task `tid' and stores its listening
+	 * nonblocking fd in *fd.  Returns PvmOk or PvmSysErr. */
+	int (*listen)(int tid, int *fd);
+	/* The port a listening fd of this transport answers on, or 0. */
+	int (*port)(int lfd);
+	/* Accepts one waiting peer on listening fd `lfd'.  Returns a
+	 * nonblocking fd, or -1 when none is waiting or the peer is refused
+	 * (another user); never blocks. */
+	int (*accept)(int lfd);
+	/* Removes the endpoint of task `tid' (its fd is closed by the
+	 * caller).  Never fails. */
+	void (*unlisten)(int tid);
+
+	/*
+	 * Pipes.
+	 */
+	/* Moves as much of frame `tx' as it can without blocking.  Returns
+	 * 1 when the whole frame is taken (the body may be reused), 0 when
+	 * not yet (call again once p->fd is writable or progress was made;
+	 * keep tx and the body as they are), or a negative errno. */
+	int (*send)(struct pvmi_pipe *p, struct pvmi_tx *tx);
+	/* Reads what is waiting without blocking and hands each complete
+	 * frame to the sink.  Returns 1 when anything arrived, 0 when
+	 * nothing did, or a negative errno: -EPIPE at the end of the pipe,
+	 * reported once everything before it was handed on (possibly by
+	 * the next call); a frame cut short by the end is never handed
+	 * on. */
+	int (*progress)(struct pvmi_pipe *p);
+	/* A look for input that makes no system call: 1 when progress()
+	 * would find something, 0 when it would not.  NULL when only poll()
+	 * on p->fd can tell (sockets); the caller then polls the fd. */
+	int (*poll_ready)(struct pvmi_pipe *p);
+	/* Frees the pipe's state and closes its fd.  Never fails. */
+	void (*close)(struct pvmi_pipe *p);
+
+	/*
+	 * Byte streams only (NULL for other transports): raw bytes, for a
+	 * handshake before the first frame and for stream.c.
+	 */
+	/* Writes from `iov'; returns bytes written, or -1 with errno
+	 * (EAGAIN when the circuit is full).  Never blocks. */
+	ssize_t (*writev)(int fd, const struct iovec *iov, int iovcnt);
+	/* Reads up to `len' bytes; returns the count, 0 at end of stream, or
+	 * -1 with errno (EAGAIN when nothing is waiting).  Never blocks. */
+	ssize_t (*read)(int fd, void *buf, size_t len);
+};
+
+/* Same-host tasks: AF_UNIX stream sockets under the per-user directory. */
+extern const struct pvmi_transport pvmi_transport_unix;
+/* Tasks of other hosts: TCP (IPv4), no Nagle delay, large buffers. */
+extern const struct pvmi_transport pvmi_transport_tcp;
+
+/* Makes `p' a pipe of transport `tp' over fd `fd', handing frames to
+ * `sink' with `arg'.  Never fails (state is allocated on first use). */
+void pvmi_pipe_init(struct pvmi_pipe *p, int fd,
+		    const struct pvmi_transport *tp,
+		    const struct pvmi_pipe_sink *sink, void *arg);
+
+/* stream.c: the framing over a byte stream, shared by unix.c and tcp.c
+ * as their send, progress and close. */
+#define PVMI_STREAM_RX	65536	/* staging buffer for small frames */
+int pvmi_stream_send(struct pvmi_pipe *p, struct pvmi_tx *tx);
+int pvmi_stream_progress(struct pvmi_pipe *p);
+void pvmi_stream_close(struct pvmi_pipe *p);
+
+/* sock.c: writev and read for any stream socket, nonblocking, no
+ * SIGPIPE, the same for both socket transports. */
+ssize_t pvmi_sock_writev(int fd, const struct iovec *iov, int iovcnt);
+ssize_t pvmi_sock_read(int fd, void *buf, size_t len);
+/* A nonblocking listening stream socket of `domain' bound to `sa'; puts
+ * it in *fd and returns PvmOk, or PvmSysErr. */
+int pvmi_sock_listen(int domain, const struct sockaddr *sa, socklen_t len,
+		     int *fd);
+
+/* The per-user directory "$PVM_TMP/copvm-<uid>"; a static string. */
+const char *pvmi_rundir(void);
+
+#endif /* COPVM_TRANSPORT_H */

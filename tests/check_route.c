@@ -1,0 +1,362 @@
+/*
+ * check_route.c - unit tests of lib/route.c, the virtual circuit of every
+ * destination, against stand-ins for the modules below it (conn.c,
+ * conn_unix.c, conn_tcp.c, daemon_link.c) that count what route.c asks
+ * of them: the route is decided once per destination and remembered; a
+ * steady-state send is one lookup and no scan of the links; a link that
+ * goes is found again; messages to ourselves are queued and never
+ * remembered (a forked child has another tid); gone tasks' messages are
+ * dropped the way send.c expects.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec.h"
+#include "conn.h"
+#include "conn_tcp.h"
+#include "conn_unix.h"
+#include "daemon_link.h"
+#include "msg.h"
+#include "proto.h"
+#include "pvmi.h"
+#include "route.h"
+
+#define ME	0x40001		/* host 1 */
+#define LOCAL	0x40005		/* host 1 */
+#define REMOTE	0x80003		/* host 2 */
+
+/* What route.c asked for, and what the stand-ins answer. */
+static struct {
+	int link_find, unix_open, unix_send, tcp_up, tcp_open, tcp_link;
+	int tcp_send, daemon_send, delivered, route_calls;
+	int unix_open_rc, unix_send_rc, tcp_up_rc, tcp_open_rc, call_rc;
+	int tcp_have;			/* an authenticated circuit exists */
+	int last_tag, last_dst;
+	char open_addr[64];
+	int open_port;
+} s;
+
+static struct link unix_link, tcp_link;
+
+/* conn.c */
+struct link *pvmi_link_find(int role, int peer)
+{
+	s.link_find++;
+	return NULL;
+}
+
+void pvmi_link_watch(struct link *l, struct link **ref)
+{
+	l->watch = ref;
+	*ref = l;
+}
+
+void pvmi_conn_deliver(struct pvmi_msg *m)
+{
+	s.delivered++;
+	s.last_tag = m->tag;
+	pvmi_msg_free(m);
+}
+
+/* conn.c frees a link: whoever watches it forgets it. */
+static void link_freed(struct link *l)
+{
+	if (l->watch && *l->watch == l)
+		*l->watch = NULL;
+	l->watch = NULL;
+}
+
+/* conn_unix.c */
+int pvmi_conn_unix_open(int tid, struct link **lp)
+{
+	s.unix_open++;
+	if (s.unix_open_rc != PvmOk)
+		return s.unix_open_rc;
+	unix_link.role = LINK_OUT;
+	unix_link.peer = tid;
+	*lp = &unix_link;
+	return PvmOk;
+}
+
+int pvmi_conn_unix_send(struct link *l, struct pvmi_frame *f,
+			const struct pvmi_msg *m)
+{
+	ck_assert_ptr_eq(l, &unix_link);
+	s.unix_send++;
+	s.last_tag = f->tag;
+	s.last_dst = f->dst;
+	if (s.unix_send_rc == PvmNoTask)
+		link_freed(l);
+	return s.unix_send_rc;
+}
+
+/* conn_tcp.c */
+int pvmi_conn_tcp_up(int tid)
+{
+	s.tcp_up++;
+	return s.tcp_up_rc;
+}
+
+int pvmi_conn_tcp_open(int tid, const char *addr, int port, int timeout_ms)
+{
+	s.tcp_open++;
+	strncpy(s.open_addr, addr, sizeof(s.open_addr) - 1);
+	s.open_port = port;
+	if (s.tcp_open_rc == PvmOk)
+		s.tcp_have = 1;
+	return s.tcp_open_rc;
+}
+
+struct link *pvmi_conn_tcp_link(int tid)
+{
+	s.tcp_link++;
+	return s.tcp_have ? &tcp_link : NULL;
+}
+
+int pvmi_conn_tcp_usable(const struct link *l)
+{
+	return s.tcp_have;
+}
+
+int pvmi_conn_tcp_send(struct link *l, struct pvmi_frame *f,
+		       const struct pvmi_msg *m)
+{
+	ck_assert_ptr_eq(l, &tcp_link);
+	s.tcp_send++;
+	s.last_dst = f->dst;
+	return PvmOk;
+}
+
+int pvmi_conn_tcp_listen(void)
+{
+	return 5000;
+}
+
+void pvmi_conn_tcp_adopt(int fd)
+{
+}
+
+void pvmi_conn_set_secret(const unsigned char *key)
+{
+}
+
+/* daemon_link.c */
+int pvmi_conn_send_daemon(struct pvmi_frame *f, const struct pvmi_msg *m)
+{
+	s.daemon_send++;
+	s.last_dst = f->dst;
+	return PvmOk;
+}
+
+/* The daemon's answer to PVMI_OP_ROUTE: status, address, port. */
+int pvmi_call(int op, const struct pvmi_wbuf *req, struct pvmi_rbuf *rep)
+{
+	static struct pvmi_wbuf w;
+
+	ck_assert_int_eq(op, PVMI_OP_ROUTE);
+	s.route_calls++;
+	if (s.call_rc != PvmOk)
+		return s.call_rc;
+	pvmi_w_free(&w);
+	memset(&w, 0, sizeof(w));
+	pvmi_w_int(&w, PvmOk);
+	pvmi_w_str(&w, "10.0.0.2");
+	pvmi_w_int(&w, 6000);
+	pvmi_r_init(rep, w.data, w.len);
+	return PvmOk;
+}
+
+static struct pvmi_msg *msg;
+
+static void setup(void)
+{
+	memset(&s, 0, sizeof(s));
+	memset(&unix_link, 0, sizeof(unix_link));
+	memset(&tcp_link, 0, sizeof(tcp_link));
+	pvmi.mytid = ME;
+	pvmi.route = PvmAllowDirect;
+	msg = pvmi_msg_new(PvmDataRaw);
+	ck_assert_int_eq(pvmi_pack(msg, PVM_BYTE, "hello", 5, 1), PvmOk);
+}
+
+static void teardown(void)
+{
+	pvmi_route_reset();
+	pvmi_msg_free(msg);
+}
+
+START_TEST(self_is_queued_and_never_remembered)
+{
+	ck_assert_int_eq(pvmi_route_send(msg, ME, 7), PVMI_ROUTE_NOT_SENT);
+	ck_assert_int_eq(s.delivered, 1);
+	ck_assert_int_eq(s.last_tag, 7);
+	ck_assert_int_eq(s.unix_send, 0);
+	/* a forked child enrols as another task: the old tid is a peer */
+	pvmi.mytid = ME + 1;
+	ck_assert_int_eq(pvmi_route_send(msg, ME, 8), PvmOk);
+	ck_assert_int_eq(s.delivered, 1);
+	ck_assert_int_eq(s.unix_send, 1);
+	ck_assert_int_eq(s.last_dst, ME);
+}
+END_TEST
+
+START_TEST(same_host_circuit_opened_once_then_one_lookup)
+{
+	int i;
+
+	for (i = 0; i < 5; i++)
+		ck_assert_int_eq(pvmi_route_send(msg, LOCAL, i), PvmOk);
+	ck_assert_int_eq(s.unix_send, 5);
+	ck_assert_int_eq(s.unix_open, 1);
+	ck_assert_int_eq(s.link_find, 1);	/* the first message only */
+	ck_assert_int_eq(s.tcp_up + s.tcp_link + s.daemon_send, 0);
+	ck_assert_int_eq(s.last_tag, 4);
+}
+END_TEST
+
+START_TEST(a_freed_link_is_found_again)
+{
+	ck_assert_int_eq(pvmi_route_send(msg, LOCAL, 1), PvmOk);
+	ck_assert_ptr_eq(unix_link.watch ? *unix_link.watch : NULL,
+			 &unix_link);
+	link_freed(&unix_link);
+	ck_assert_int_eq(pvmi_route_send(msg, LOCAL, 2), PvmOk);
+	ck_assert_int_eq(s.link_find, 2);
+	ck_assert_int_eq(s.unix_open, 2);
+	ck_assert_int_eq(s.unix_send, 2);
+}
+END_TEST
+
+START_TEST(gone_local_task_is_not_sent)
+{
+	s.unix_open_rc = PvmNoTask;
+	ck_assert_int_eq(pvmi_route_send(msg, LOCAL, 1), PVMI_ROUTE_NOT_SENT);
+	ck_assert_int_eq(s.unix_send, 0);
+	s.unix_open_rc = PvmOk;
+	s.unix_send_rc = PvmNoTask;	/* it vanished while we wrote */
+	ck_assert_int_eq(pvmi_route_send(msg, LOCAL, 2), PVMI_ROUTE_NOT_SENT);
+	s.unix_open_rc = PvmSysErr;
+	ck_assert_int_eq(pvmi_route_send(msg, LOCAL, 3), PvmSysErr);
+}
+END_TEST
+
+START_TEST(other_host_goes_through_the_daemon_decided_once)
+{
+	int i;
+
+	for (i = 0; i < 3; i++)
+		ck_assert_int_eq(pvmi_route_send(msg, REMOTE, i), PvmOk);
+	ck_assert_int_eq(s.daemon_send, 3);
+	ck_assert_int_eq(s.tcp_up, 1);
+	ck_assert_int_eq(s.route_calls + s.tcp_open, 0);
+	ck_assert_int_eq(s.last_dst, REMOTE);
+	/* a circuit that comes up later does not move the route: order */
+	s.tcp_up_rc = 1;
+	s.tcp_have = 1;
+	ck_assert_int_eq(pvmi_route_send(msg, REMOTE, 4), PvmOk);
+	ck_assert_int_eq(s.daemon_send, 4);
+	ck_assert_int_eq(s.tcp_send, 0);
+}
+END_TEST
+
+START_TEST(circuit_already_up_is_used_then_one_lookup)
+{
+	int i;
+
+	s.tcp_up_rc = 1;
+	s.tcp_have = 1;
+	for (i = 0; i < 4; i++)
+		ck_assert_int_eq(pvmi_route_send(msg, REMOTE, i), PvmOk);
+	ck_assert_int_eq(s.tcp_send, 4);
+	ck_assert_int_eq(s.tcp_link, 1);	/* found once, then kept */
+	ck_assert_int_eq(s.daemon_send, 0);
+}
+END_TEST
+
+START_TEST(route_direct_opens_a_circuit)
+{
+	pvmi.route = PvmRouteDirect;
+	ck_assert_int_eq(pvmi_route_send(msg, REMOTE, 1), PvmOk);
+	ck_assert_int_eq(s.route_calls, 1);
+	ck_assert_int_eq(s.tcp_open, 1);
+	ck_assert_str_eq(s.open_addr, "10.0.0.2");
+	ck_assert_int_eq(s.open_port, 6000);
+	ck_assert_int_eq(s.tcp_send, 1);
+	ck_assert_int_eq(pvmi_route_send(msg, REMOTE, 2), PvmOk);
+	ck_assert_int_eq(s.tcp_open, 1);
+	ck_assert_int_eq(s.tcp_send, 2);
+}
+END_TEST
+
+START_TEST(failed_direct_open_falls_back_to_the_daemon)
+{
+	pvmi.route = PvmRouteDirect;
+	s.tcp_open_rc = PvmSysErr;
+	ck_assert_int_eq(pvmi_route_send(msg, REMOTE, 1), PvmOk);
+	ck_assert_int_eq(s.tcp_open, 1);
+	ck_assert_int_eq(s.daemon_send, 1);
+	ck_assert_int_eq(pvmi_route_send(msg, REMOTE, 2), PvmOk);
+	ck_assert_int_eq(s.tcp_open, 1);	/* not tried again */
+	ck_assert_int_eq(s.daemon_send, 2);
+}
+END_TEST
+
+START_TEST(dead_direct_circuit_drops_the_message)
+{
+	s.tcp_up_rc = 1;
+	s.tcp_have = 1;
+	ck_assert_int_eq(pvmi_route_send(msg, REMOTE, 1), PvmOk);
+	s.tcp_have = 0;			/* the peer went away */
+	ck_assert_int_eq(pvmi_route_send(msg, REMOTE, 2), PvmOk);
+	ck_assert_int_eq(s.tcp_send, 1);
+	ck_assert_int_eq(s.daemon_send, 0);	/* never rerouted */
+}
+END_TEST
+
+START_TEST(reset_forgets_every_circuit)
+{
+	ck_assert_int_eq(pvmi_route_send(msg, REMOTE, 1), PvmOk);
+	ck_assert_int_eq(pvmi_route_send(msg, LOCAL, 1), PvmOk);
+	pvmi_route_reset();
+	/* the link outlives the table: nothing may point into it */
+	ck_assert_ptr_null(unix_link.watch);
+	s.tcp_up_rc = 1;
+	s.tcp_have = 1;
+	ck_assert_int_eq(pvmi_route_send(msg, REMOTE, 2), PvmOk);
+	ck_assert_int_eq(s.tcp_up, 2);
+	ck_assert_int_eq(s.tcp_send, 1);
+}
+END_TEST
+
+static Suite *route_suite(void)
+{
+	Suite *su = suite_create("route");
+	TCase *tc = tcase_create("circuit");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, self_is_queued_and_never_remembered);
+	tcase_add_test(tc, same_host_circuit_opened_once_then_one_lookup);
+	tcase_add_test(tc, a_freed_link_is_found_again);
+	tcase_add_test(tc, gone_local_task_is_not_sent);
+	tcase_add_test(tc, other_host_goes_through_the_daemon_decided_once);
+	tcase_add_test(tc, circuit_already_up_is_used_then_one_lookup);
+	tcase_add_test(tc, route_direct_opens_a_circuit);
+	tcase_add_test(tc, failed_direct_open_falls_back_to_the_daemon);
+	tcase_add_test(tc, dead_direct_circuit_drops_the_message);
+	tcase_add_test(tc, reset_forgets_every_circuit);
+	suite_add_tcase(su, tc);
+	return su;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(route_suite());
+	int failed;
+
+	srunner_set_fork_status(sr, CK_FORK);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
