@@ -11,7 +11,9 @@
  * box: an hrtimer queues a work item that undoes it in process context.
  * The boosted CPU time of each task (its sum_exec_runtime while boosted)
  * is summed per budget window; a task that uses up its share is demoted
- * and refused boosts (EAGAIN) for a cool-down.  An undo restores the
+ * and refused boosts (EAGAIN) for a cool-down.  The budget is checked at
+ * each request and at the end of each box, so a task overruns it by at
+ * most one box.  An undo restores the
  * task's base only if the task is still at what the module set.  Every
  * boost is undone when its fd is released (which includes the task's
  * exit); a record whose task has gone while its fd lives on (a forked
@@ -317,12 +319,12 @@ static int pcs_check_request(s32 level, s32 nice, u64 box_ns)
 /* Clamps a request to the limits and to this kernel: RT not allowed
  * becomes NICE at the floor, SLICE before 6.12 becomes NONE, a nice is
  * raised to the floor (NONE if that is no lower than the base), the box
- * is cut to box_max_ns and to what is left of the CPU budget.
+ * is cut to box_max_ns.
  */
 static void pcs_clamp(struct pcs_file *f, struct pcs_request *r)
 {
 	s32 level = r->level, nice = r->nice;
-	u64 box = r->box_ns, left = pcs_budget_ns() - f->win_used;
+	u64 box = r->box_ns;
 
 	if (level == PVM_COSCHED_BOOST_RT && !pcs_limits.allow_rt) {
 		level = PVM_COSCHED_BOOST_NICE;
@@ -335,7 +337,7 @@ static void pcs_clamp(struct pcs_file *f, struct pcs_request *r)
 		if (nice >= f->base_nice)
 			level = PVM_COSCHED_BOOST_NONE;
 	}
-	box = min3(box, pcs_limits.box_max_ns, left);
+	box = min(box, pcs_limits.box_max_ns);
 	if (level == PVM_COSCHED_BOOST_NONE)
 		box = 0;
 	r->clamped = level != r->level || box != r->box_ns ||
@@ -392,6 +394,7 @@ static int pcs_boost(struct pcs_file *by, struct pcs_file *f,
 	}
 	if (f->win_used >= pcs_budget_ns()) {
 		pcs_undo(f, p, PCS_UNDO_BUDGET, now);
+		f->cool_until = ktime_add_ns(now, pcs_limits.cooldown_ns);
 		pcs_count.refused++;
 		return -EAGAIN;
 	}
