@@ -11,7 +11,7 @@ tests_kmod_kmod_suite_LDFLAGS = -all-static
 
 KMOD_TESTS = tests/integ/kmod-qemu.sh
 TESTS += $(KMOD_TESTS)
-EXTRA_DIST += $(KMOD_TESTS) tests/kmod/mkinitramfs.sh
+EXTRA_DIST += $(KMOD_TESTS) tests/kmod/mkinitramfs.sh tests/kmod/pvm-test.sh
 
 clean-local: clean-kmod-qemu
 clean-kmod-qemu:

@@ -18,7 +18,10 @@
 # /var/cache/copvm-kmod) is where CI puts the 6.1 image package;
 # KMOD_QEMU_KERNELS picks the meta packages (default: both);
 # KMOD_SUITE is the suite (default tests/kmod/kmod-suite); KMOD_EXTRA
-# lists more files for the initramfs (see mkinitramfs.sh).
+# lists more files for the initramfs (see mkinitramfs.sh); KMOD_PVM=1
+# adds the 2-task PVM run with the kmod backend (tests/kmod/pvm-test.sh,
+# with this build's pvmd, pingpong, copvm-cosched and pvmhalt) and
+# requires its `KMOD-PVM: PASS' line.
 set -u
 srcdir=${srcdir:-.}
 top=$(cd "$srcdir" && pwd)
@@ -88,13 +91,14 @@ build_module() {
 boot_and_judge() {
 	local abi=$1 image=$2 log=$work/$1/serial.log start
 	start=$(date +%s)
-	timeout "$boot_timeout" qemu-system-x86_64 -accel tcg -m 512 -smp 2 \
+	# nice: two busy emulated CPUs must not starve the tests beside it.
+	timeout "$boot_timeout" nice -n 19 qemu-system-x86_64 -accel tcg -m 512 -smp 2 \
 		-nographic -no-reboot -kernel "$image" \
 		-initrd "$work/$abi/initramfs.cpio.gz" \
 		-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1" \
 		</dev/null >"$log" 2>&1
 	echo "# $abi: booted and ran in $(($(date +%s) - start)) s (log: $log)"
-	grep -E '^(not ok|ok) |^KMOD-|bench:' "$log" | tr -d '\r'
+	grep -E '^(not ok|ok) |^KMOD-|bench:|^#   ' "$log" | tr -d '\r'
 	if grep -nE 'WARNING:|BUG:|Oops|Kernel panic|general protection|Call Trace' "$log"; then
 		echo "FAIL: $abi: the kernel warned, oopsed or panicked"
 		return 1
@@ -102,8 +106,24 @@ boot_and_judge() {
 	grep -q '^KMOD-SUITE: PASS .*fail=0' "$log" &&
 		grep -q '^KMOD-BENCH: PASS' "$log" && grep -q '^KMOD-END' "$log" ||
 		{ echo "FAIL: $abi: no passing verdict in the serial log"; return 1; }
+	if [ -n "$pvm_files" ] && ! grep -q '^KMOD-PVM: PASS' "$log"; then
+		echo "FAIL: $abi: the PVM run with the kmod backend did not pass"
+		return 1
+	fi
 	echo "PASS: $abi"
 }
+
+# The PVM run's script, with this build's programs, and what to copy in.
+pvm_files=
+if [ "${KMOD_PVM:-0}" = 1 ]; then
+	mkdir -p "$work"
+	sed -e "s|@PVMD@|$PWD/daemon/pvmd|" \
+		-e "s|@PINGPONG@|$PWD/examples/pingpong|" \
+		-e "s|@COSCHED_TOOL@|$PWD/tools/copvm-cosched|" \
+		-e "s|@PVMHALT@|$PWD/tests/tools/pvmhalt|" \
+		"$top/tests/kmod/pvm-test.sh" > "$work/pvm-test.sh"
+	pvm_files="$PWD/daemon/pvmd $PWD/examples/pingpong $PWD/tools/copvm-cosched $PWD/tests/tools/pvmhalt $work/pvm-test.sh"
+fi
 
 failed=0 skipped=()
 for meta in $metas; do
@@ -125,7 +145,8 @@ for meta in $metas; do
 	fi
 	# shellcheck disable=SC2086
 	if ! "$top/tests/kmod/mkinitramfs.sh" "$work/$abi/initramfs.cpio.gz" \
-		"$work/$abi/kmod/pvm_cosched.ko" "$suite" ${KMOD_EXTRA:-}; then
+		"$work/$abi/kmod/pvm_cosched.ko" "$suite" $pvm_files \
+		${KMOD_EXTRA:-}; then
 		echo "FAIL: $abi: no initramfs"
 		failed=1
 		continue

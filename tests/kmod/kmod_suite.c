@@ -10,9 +10,10 @@
  * and unregistered pids, clamping to the limits, the revert after the
  * time box, on close and on exit, the CPU budget, SET_LIMITS as root and
  * as a user, unload with tasks registered and reload, and random ioctls.
- * `--bench' prints the cost of a REPORT and a BOOST.
+ * `--bench' prints the cost of a REPORT and a BOOST; `--stats' prints the
+ * module-wide counters (after a PVM run in the VM).
  *
- * Usage: kmod-suite [--module PATH.ko] [--fuzz N] [--bench]
+ * Usage: kmod-suite [--module PATH.ko] [--fuzz N] [--bench | --stats]
  * The last line is `KMOD-SUITE: PASS|FAIL n=.. pass=.. fail=.. skip=..'.
  */
 #include <errno.h>
@@ -1180,6 +1181,22 @@ static const struct kt_case cases[] = {
 	  case_unload_with_tasks_registered_then_reload },
 };
 
+/* Prints the module-wide counters on one line. */
+static int print_stats(void)
+{
+	struct pvm_cosched_stats st = stats_now();
+
+	printf("KMOD-STATS: registered=%u boosted_now=%llu applied=%llu undone_box=%llu undone_release=%llu demotions=%llu refused=%llu clamped=%llu\n",
+	       st.registered, (unsigned long long)st.boosted_now,
+	       (unsigned long long)st.applied,
+	       (unsigned long long)st.undone_box,
+	       (unsigned long long)st.undone_release,
+	       (unsigned long long)st.demotions,
+	       (unsigned long long)st.refused,
+	       (unsigned long long)st.clamped);
+	return kt_failed;
+}
+
 static int kernel_at_least(int major, int minor)
 {
 	struct utsname u;
@@ -1192,7 +1209,7 @@ static int kernel_at_least(int major, int minor)
 
 int main(int argc, char **argv)
 {
-	int bench = 0, fd;
+	int bench = 0, stats = 0, fd;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (int i = 1; i < argc; i++) {
@@ -1202,8 +1219,10 @@ int main(int argc, char **argv)
 			fuzz_count = strtol(argv[++i], NULL, 0);
 		} else if (!strcmp(argv[i], "--bench")) {
 			bench = 1;
+		} else if (!strcmp(argv[i], "--stats")) {
+			stats = 1;
 		} else {
-			fprintf(stderr, "usage: %s [--module PATH.ko] [--fuzz N] [--bench]\n",
+			fprintf(stderr, "usage: %s [--module PATH.ko] [--fuzz N] [--bench | --stats]\n",
 				argv[0]);
 			return 2;
 		}
@@ -1216,6 +1235,8 @@ int main(int argc, char **argv)
 		return KT_SKIP;
 	}
 	close(fd);
+	if (stats)
+		return print_stats();
 	if (geteuid() != 0) {
 		printf("KMOD-SUITE: SKIP the suite needs root\n");
 		return KT_SKIP;

@@ -24,6 +24,10 @@ mkdir -p "$stage"/{bin,sbin,dev,proc,sys,tmp,etc,usr/bin,usr/sbin}
 cp "$busybox" "$stage/bin/busybox"
 cp "$module" "$stage/pvm_cosched.ko"
 cp "$suite" "$stage/bin/kmod-suite"
+printf '127.0.0.1 localhost\n' > "$stage/etc/hosts"
+printf 'root:x:0:0::/root:/bin/sh\nnobody:x:65534:65534::/:/bin/sh\n' \
+	> "$stage/etc/passwd"
+mkdir -p "$stage/root"
 
 # Copies a program and the libraries it loads, under the same paths.
 copy_with_libs() {
@@ -51,6 +55,8 @@ exec </dev/console >/dev/console 2>&1
 mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t tmpfs tmp /tmp
+hostname localhost
+ifconfig lo 127.0.0.1 up
 echo "KMOD-BOOT: $(uname -r)"
 if insmod /pvm_cosched.ko; then
 	/bin/kmod-suite --module /pvm_cosched.ko
