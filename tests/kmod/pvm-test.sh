@@ -9,11 +9,19 @@ export PVM_ALLOW_ROOT=1 PVM_TMP=/tmp/pvm HOME=/root
 export COPVM_PVMD=@PVMD@ COPVM_BACKEND=kmod
 mkdir -p "$PVM_TMP"
 before=$(/bin/kmod-suite --stats | sed -n 's/.* applied=\([0-9]*\).*/\1/p')
-if ! timeout 120 @PINGPONG@ -r 200 -s 8,1024; then
-	echo "KMOD-PVM: FAIL pingpong"
+# The observability tool looks at the pages while the two tasks run.
+timeout 120 @PINGPONG@ -r 3000 -s 8,1024 > /tmp/pingpong.out 2>&1 &
+pp=$!
+sleep 2
+@COSCHED_TOOL@ 2>&1 | head -n 20
+wait $pp
+rc=$?
+cat /tmp/pingpong.out
+if [ "$rc" -ne 0 ]; then
+	echo "KMOD-PVM: FAIL pingpong (exit $rc)"
+	@PVMHALT@ >/dev/null 2>&1
 	exit 1
 fi
-@COSCHED_TOOL@ 2>&1 | head -n 20
 after=$(/bin/kmod-suite --stats | tee /dev/stderr |
 	sed -n 's/.* applied=\([0-9]*\).*/\1/p')
 @PVMHALT@ >/dev/null 2>&1
