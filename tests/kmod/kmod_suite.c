@@ -955,7 +955,7 @@ static void random_argument(unsigned char *buf, size_t len, int32_t *peers)
 
 	for (size_t i = 0; i < len; i++)
 		buf[i] = rand();
-	if (rand() % 2)
+	if (rand() % 2 || !peers)
 		return;
 	memset(buf, 0, len);
 	switch (rand() % 3) {
@@ -1011,7 +1011,10 @@ static int case_random_ioctls(void)
 			close(fd);
 			fd = dev_open();
 		}
-		random_argument(map, page, peers);
+		/* The largest struct is 152 bytes; the page's end is also
+		 * passed, straddling the PROT_NONE page. */
+		random_argument(map, 256, peers);
+		random_argument(map + page - 64, 64, NULL);
 		switch (rand() % 10) {
 		case 0:
 			arg = NULL;
