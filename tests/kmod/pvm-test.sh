@@ -1,0 +1,33 @@
+#!/bin/sh
+# pvm-test.sh - run by the initramfs's /init after the ioctl suite when
+# tests/integ/kmod-qemu.sh is given KMOD_PVM=1: a 2-task PVM program
+# (pingpong, which spawns its echoing child) on copvm's pvmd with the
+# `kmod' coscheduling backend, then the module's counters, which must
+# show boosts put in force.  Prints `KMOD-PVM: PASS|FAIL ...'.
+# Needs libpvm3's kmod backend (lib/cosched/backend_kmod.c).
+export PVM_ALLOW_ROOT=1 PVM_TMP=/tmp/pvm HOME=/root
+export COPVM_PVMD=@PVMD@ COPVM_BACKEND=kmod
+mkdir -p "$PVM_TMP"
+before=$(/bin/kmod-suite --stats | sed -n 's/.* applied=\([0-9]*\).*/\1/p')
+# The observability tool looks at the pages while the two tasks run.
+timeout 120 @PINGPONG@ -r 3000 -s 8,1024 > /tmp/pingpong.out 2>&1 &
+pp=$!
+sleep 2
+@COSCHED_TOOL@ 2>&1 | head -n 20
+wait $pp
+rc=$?
+cat /tmp/pingpong.out
+if [ "$rc" -ne 0 ]; then
+	echo "KMOD-PVM: FAIL pingpong (exit $rc)"
+	@PVMHALT@ >/dev/null 2>&1
+	exit 1
+fi
+after=$(/bin/kmod-suite --stats | tee /dev/stderr |
+	sed -n 's/.* applied=\([0-9]*\).*/\1/p')
+@PVMHALT@ >/dev/null 2>&1
+if [ "${after:-0}" -gt "${before:-0}" ]; then
+	echo "KMOD-PVM: PASS applied=$((after - before))"
+else
+	echo "KMOD-PVM: FAIL no boost applied through the module"
+	exit 1
+fi
