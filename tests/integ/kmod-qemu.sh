@@ -18,10 +18,10 @@
 # /var/cache/copvm-kmod) is where CI puts the 6.1 image package;
 # KMOD_QEMU_KERNELS picks the meta packages (default: both);
 # KMOD_SUITE is the suite (default tests/kmod/kmod-suite); KMOD_EXTRA
-# lists more files for the initramfs (see mkinitramfs.sh); KMOD_PVM=1
-# adds the 2-task PVM run with the kmod backend (tests/kmod/pvm-test.sh,
-# with this build's pvmd, pingpong, copvm-cosched and pvmhalt) and
-# requires its `KMOD-PVM: PASS' line.
+# lists more files for the initramfs (see mkinitramfs.sh).  Unless
+# KMOD_PVM=0, each boot also runs a 2-task PVM program with the kmod
+# backend (tests/kmod/pvm-test.sh, with this build's pvmd, pingpong,
+# copvm-cosched and pvmhalt) and requires its `KMOD-PVM: PASS' line.
 set -u
 srcdir=${srcdir:-.}
 top=$(cd "$srcdir" && pwd)
@@ -115,7 +115,7 @@ boot_and_judge() {
 
 # The PVM run's script, with this build's programs, and what to copy in.
 pvm_files=
-if [ "${KMOD_PVM:-0}" = 1 ]; then
+if [ "${KMOD_PVM:-1}" = 1 ]; then
 	mkdir -p "$work"
 	sed -e "s|@PVMD@|$PWD/daemon/pvmd|" \
 		-e "s|@PINGPONG@|$PWD/examples/pingpong|" \
