@@ -83,3 +83,4 @@ noinst_PROGRAMS += bench/probe_cost
 bench_probe_cost_SOURCES = bench/probe_cost.c
 bench_probe_cost_LDADD = lib/libpvm3.la
 bench_probe_cost_LDFLAGS = -static
+EXTRA_DIST += bench/kmod-vm-bench.sh bench/kmod/vm-comms1.sh

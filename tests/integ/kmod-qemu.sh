@@ -21,7 +21,9 @@
 # lists more files for the initramfs (see mkinitramfs.sh).  Unless
 # KMOD_PVM=0, each boot also runs a 2-task PVM program with the kmod
 # backend (tests/kmod/pvm-test.sh, with this build's pvmd, pingpong,
-# copvm-cosched and pvmhalt) and requires its `KMOD-PVM: PASS' line.
+# copvm-cosched and pvmhalt) and requires its `KMOD-PVM: PASS' line;
+# KMOD_PVM_SCRIPT replaces that script (bench/kmod-vm-bench.sh's COMMS1
+# runs, which also get examples/comms1).
 set -u
 srcdir=${srcdir:-.}
 top=$(cd "$srcdir" && pwd)
@@ -121,8 +123,10 @@ if [ "${KMOD_PVM:-1}" = 1 ]; then
 		-e "s|@PINGPONG@|$PWD/examples/pingpong|" \
 		-e "s|@COSCHED_TOOL@|$PWD/tools/copvm-cosched|" \
 		-e "s|@PVMHALT@|$PWD/tests/tools/pvmhalt|" \
-		"$top/tests/kmod/pvm-test.sh" > "$work/pvm-test.sh"
+		-e "s|@COMMS1@|$PWD/examples/comms1|" \
+		"${KMOD_PVM_SCRIPT:-$top/tests/kmod/pvm-test.sh}" > "$work/pvm-test.sh"
 	pvm_files="$PWD/daemon/pvmd $PWD/examples/pingpong $PWD/tools/copvm-cosched $PWD/tests/tools/pvmhalt $work/pvm-test.sh"
+	[ -z "${KMOD_PVM_SCRIPT:-}" ] || pvm_files="$pvm_files $PWD/examples/comms1"
 fi
 
 failed=0 skipped=()
