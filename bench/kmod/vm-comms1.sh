@@ -2,7 +2,8 @@
 # vm-comms1.sh - run inside the qemu guest by bench/kmod-vm-bench.sh (as
 # its /pvm-test.sh): COMMS1 under LIN and under PRE with the kmod backend,
 # with 0 and 2 CPU-bound local jobs (busy shell loops) beside it, each
-# three times after one run not counted, timed by the guest's clock.  Prints one line per run,
+# five times after one run not counted, timed by the guest's clock.
+# Prints one line per run,
 #   VMBENCH k=<jobs> model=<lin|pre> rep=<n> ms=<wall time>
 # then `KMOD-PVM: PASS' (the runs ended) or `KMOD-PVM: FAIL ...'.
 export PVM_ALLOW_ROOT=1 PVM_TMP=/tmp/pvm HOME=/root
