@@ -44,6 +44,10 @@
 #define PVMI_DAEMON_PID		"pvmd.pid"
 #define PVMI_TASK_SOCK_FMT	"t%x"
 
+/* A string every copvm pvmd binary contains, by which the library tells
+ * copvm's daemon from another PVM's before starting one (pvmd_start.c). */
+#define PVMI_PVMD_MARKER	"copvm-pvmd: speaks copvm control protocol 1"
+
 /* Environment the daemon gives a spawned task:
  *   PVMI_ENV_TID  its tid (decimal)
  *   PVMI_ENV_LFD  fd number of its already-listening task socket

@@ -141,6 +141,7 @@ struct pvmd_state {
 	uid_t uid;
 	char hostname[256];
 	char dir[4096];			/* the per-user directory */
+	int dirfd;			/* open on it, checked (rundir.h) */
 	char sockpath[4200];
 	char pidpath[4200];
 	char logpath[4200];

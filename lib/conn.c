@@ -25,9 +25,11 @@
 #include <unistd.h>
 
 #include "conn.h"
+#include "daemon_watch.h"
 #include "proto.h"
 #include "pvmi.h"
 #include "route_link.h"
+#include "rundir_check.h"
 #include "transport.h"
 
 #define IOV_INLINE	64
@@ -111,8 +113,8 @@ static struct link *out_link(int tid)
 	return NULL;
 }
 
-/* Connects to this host's pvmd; PvmOk, or PvmSysErr when none answers
- * (conn.h). */
+/* Connects to this host's pvmd; PvmOk, PvmSysErr when none answers,
+ * PvmDenied when another user's process does (conn.h). */
 int pvmi_conn_daemon_open(void)
 {
 	struct sockaddr_un sa;
@@ -132,6 +134,10 @@ int pvmi_conn_daemon_open(void)
 	if (connect(s, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
 		close(s);
 		return PvmSysErr;
+	}
+	if (pvmi_peer_verify(s, sa.sun_path) != PvmOk) {
+		close(s);
+		return PvmDenied;
 	}
 	if (fcntl(s, F_SETFL, fcntl(s, F_GETFL) | O_NONBLOCK) < 0 ||
 	    !(daemon_link = pvmi_link_add(s, LINK_DAEMON, 0,
@@ -606,10 +612,15 @@ int pvmi_call(int op, const struct pvmi_wbuf *req, struct pvmi_rbuf *rep)
 		reply_wanted = 0;
 		return PvmSysErr;
 	}
+	pvmi_dwatch_begin(daemon_link->fd);
 	while (!reply_ready && daemon_link) {
-		r = pvmi_link_pump(-1, -1);
+		r = pvmi_link_pump(PVMI_DWATCH_TICK_MS, -1);
 		if (r == PvmSysErr)
 			break;
+		if (!reply_ready && pvmi_dwatch_check() < 0) {
+			pvmi_link_drop(daemon_link);	/* a late reply is moot */
+			break;
+		}
 	}
 	reply_wanted = 0;
 	if (!reply_ready)

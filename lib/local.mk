@@ -11,6 +11,8 @@ lib_libpvm3_la_SOURCES = \
 	lib/route.c lib/route.h lib/route_tcp.c lib/route_link.h \
 	lib/conn.c lib/conn.h \
 	lib/task.c lib/task.h \
+	lib/rundir_check.c lib/rundir_check.h \
+	lib/pvmd_start.c lib/daemon_watch.c lib/daemon_watch.h \
 	lib/send.c \
 	lib/recv.c lib/recv.h \
 	lib/wait.c lib/wait.h \

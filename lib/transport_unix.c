@@ -17,6 +17,7 @@
 
 #include "proto.h"
 #include "pvmi.h"
+#include "rundir_check.h"
 #include "transport.h"
 
 /* Socket buffers sized so a 1 MiB message needs few wake-ups. */
@@ -73,6 +74,10 @@ static int unix_open(int tid, int *fd)
 		close(s);
 		if (e == ENOENT || e == ECONNREFUSED)
 			return PvmNoTask;
+		return PvmSysErr;
+	}
+	if (pvmi_peer_verify(s, sa.sun_path) != PvmOk) {
+		close(s);
 		return PvmSysErr;
 	}
 	fcntl(s, F_SETFL, fcntl(s, F_GETFL) | O_NONBLOCK);

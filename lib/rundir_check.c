@@ -1,0 +1,41 @@
+/*
+ * rundir_check.c - the library's guards of its run directory and of the
+ * sockets it connects to: thin wrappers of common/rundir.c that print the
+ * reason of a refusal in the library's log format and return PVM codes.
+ */
+#include <limits.h>
+#include <unistd.h>
+
+#include "pvmi.h"
+#include "rundir.h"
+#include "rundir_check.h"
+
+/* Stock's logger (compat.c); pvm3.h does not declare it. */
+int pvmlogprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Makes or checks the run directory (rundir_check.h). */
+int pvmi_rundir_verify(void)
+{
+	char dir[PATH_MAX], why[COPVM_WHY_LEN];
+	int fd = copvm_rundir_open(getuid(), dir, sizeof(dir), why,
+				   sizeof(why));
+
+	if (fd < 0) {
+		pvmlogprintf("%s\n", why);
+		return PvmDenied;
+	}
+	close(fd);
+	return PvmOk;
+}
+
+/* Checks the uid serving socket `fd' (rundir_check.h). */
+int pvmi_peer_verify(int fd, const char *path)
+{
+	char why[COPVM_WHY_LEN];
+
+	if (copvm_peer_check(fd, geteuid(), path, why, sizeof(why)) < 0) {
+		pvmlogprintf("%s\n", why);
+		return PvmDenied;
+	}
+	return PvmOk;
+}
