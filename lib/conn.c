@@ -612,7 +612,7 @@ int pvmi_call(int op, const struct pvmi_wbuf *req, struct pvmi_rbuf *rep)
 		reply_wanted = 0;
 		return PvmSysErr;
 	}
-	pvmi_dwatch_begin(daemon_link->fd);
+	pvmi_dwatch_begin();
 	while (!reply_ready && daemon_link) {
 		r = pvmi_link_pump(PVMI_DWATCH_TICK_MS, -1);
 		if (r == PvmSysErr)

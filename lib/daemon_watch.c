@@ -1,7 +1,7 @@
 /*
  * daemon_watch.c - gives up a request to the daemon that cannot be
  * answered, with a message, rather than hang the task for ever:
- *   - the daemon process (SO_PEERCRED's pid) has been stopped (state T,
+ *   - the daemon process (its pid file's) has been stopped (state T,
  *     as after kill -STOP) for PVMI_DWATCH_STOPPED_MS;
  *   - a request with a bound (pvmi_dwatch_limit; the enrolment of a task
  *     started by hand, which a copvm daemon answers at once) has had no
@@ -9,14 +9,20 @@
  * A running daemon is otherwise waited for, however long a request takes
  * (a spawn on a slow host, a host being added).
  */
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "daemon_watch.h"
+#include "proto.h"
 #include "pvmi.h"
+#include "transport.h"
 
 /* How long a stopped daemon is waited for before a request fails. */
 #define PVMI_DWATCH_STOPPED_MS	5000
@@ -44,17 +50,12 @@ void pvmi_dwatch_limit(int ms)
 	next_limit_ms = ms;
 }
 
-/* Starts watching a request sent on `fd' (daemon_watch.h). */
-void pvmi_dwatch_begin(int fd)
+/* Starts watching a request just sent (daemon_watch.h). */
+void pvmi_dwatch_begin(void)
 {
-	struct ucred cred;
-	socklen_t len = sizeof(cred);
-
 	limit_ms = next_limit_ms;
 	next_limit_ms = 0;
 	daemon_pid = 0;
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0)
-		daemon_pid = cred.pid;	/* 0 when not in our pid namespace */
 	started_ms = last_look_ms = now_ms();
 	stopped_since_ms = 0;
 	gave_up = 0;
@@ -78,6 +79,33 @@ static char proc_state(pid_t pid)
 	return p && p[1] == ' ' ? p[2] : 0;
 }
 
+/* The pid in the daemon's pid file, if that process is ours; else 0.
+ * (SO_PEERCRED names the process that listened: the daemon's starting
+ * process, which has exited since it forked.) */
+static pid_t daemon_pid_now(void)
+{
+	char path[PATH_MAX], buf[32];
+	struct stat st;
+	long pid;
+	int fd;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", pvmi_rundir(), PVMI_DAEMON_PID);
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	pid = strtol(buf, NULL, 10);
+	snprintf(path, sizeof(path), "/proc/%ld", pid);
+	if (pid <= 0 || stat(path, &st) < 0 || st.st_uid != geteuid())
+		return 0;
+	return (pid_t)pid;
+}
+
 /* Decides whether to go on waiting (daemon_watch.h). */
 int pvmi_dwatch_check(void)
 {
@@ -90,9 +118,13 @@ int pvmi_dwatch_check(void)
 		gave_up = 1;
 		return PvmSysErr;
 	}
-	if (daemon_pid <= 0 || now - last_look_ms < 1000)
+	if (now - last_look_ms < 1000)
 		return 0;
 	last_look_ms = now;
+	if (daemon_pid <= 0)
+		daemon_pid = daemon_pid_now();
+	if (daemon_pid <= 0)
+		return 0;
 	if (proc_state(daemon_pid) != 'T') {
 		stopped_since_ms = 0;
 		return 0;

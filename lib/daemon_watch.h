@@ -14,8 +14,8 @@
  * while the daemon runs); the bound applies to that request only. */
 void pvmi_dwatch_limit(int ms);
 
-/* Starts watching a request just sent on daemon socket `fd'. */
-void pvmi_dwatch_begin(int fd);
+/* Starts watching a request just sent to the daemon. */
+void pvmi_dwatch_begin(void);
 
 /* Called while the reply is awaited.  Returns 0 to go on waiting, or a
  * negative PVM code (the reason printed) to give up. */

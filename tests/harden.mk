@@ -11,7 +11,8 @@ tests_tools_hprobe_LDFLAGS = -no-install
 HARDEN_TESTS = \
 	tests/integ/rundir-hijack.sh \
 	tests/integ/foreign-pvmd.sh \
-	tests/integ/pvmd-detach.sh
+	tests/integ/pvmd-detach.sh \
+	tests/integ/stopped-pvmd.sh
 TESTS += $(HARDEN_TESTS)
 EXTRA_DIST += $(HARDEN_TESTS) \
 	tests/integ/harden-lib.sh \

@@ -11,6 +11,9 @@
  *                         be gone)
  *   hprobe recv SECONDS   enrol, print the tid, wait up to SECONDS for a
  *                         message: "got from t<hex>" or "got nothing"
+ *   hprobe config         enrol, print the tid, wait for a line on stdin,
+ *                         then ask the daemon (pvm_config) and print
+ *                         "config rc <code>"
  * Exit status: 0 when it could enrol, 1 otherwise (with pvm_mytid's
  * code printed as "mytid rc <code>").
  */
@@ -64,10 +67,23 @@ static int recv_for(int seconds)
 	return 0;
 }
 
+static int config_later(void)
+{
+	struct pvmhostinfo *hi;
+	char line[128];
+	int nhost, narch, rc;
+
+	if (!fgets(line, sizeof(line), stdin))
+		return 1;
+	rc = pvm_config(&nhost, &narch, &hi);
+	printf("config rc %d\n", rc);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: hprobe mytid|sender|recv SECONDS\n");
+		fprintf(stderr, "usage: hprobe mytid|sender|config|recv SECONDS\n");
 		return 2;
 	}
 	if (enrol() < 0)
@@ -76,6 +92,8 @@ int main(int argc, char **argv)
 		pvm_exit();
 		return 0;
 	}
+	if (!strcmp(argv[1], "config"))
+		return config_later();
 	if (!strcmp(argv[1], "sender"))
 		return sender();
 	if (!strcmp(argv[1], "recv") && argc > 2)
