@@ -289,6 +289,7 @@ void pvmd_cleanup_exit(int status)
 	pvmd_gang_release();
 	pvmd_cwatch_report();
 	pvmd_task_unlink_all();
+	pvmd_session_end();
 	pvmd_conn_close_all();
 	unlink(pvmd.sockpath);
 	unlink(pvmd.pidpath);
@@ -333,6 +334,9 @@ int main(int argc, char **argv)
 	make_path(pvmd.pidpath, sizeof(pvmd.pidpath), PVMI_DAEMON_PID);
 	make_path(pvmd.logpath, sizeof(pvmd.logpath), PVMI_DAEMON_LOG);
 	take_lock();
+	if (pvmd_session_start() < 0)
+		die("cannot make the session directory under %s: %s",
+		    pvmd.dir, strerror(errno));
 	if (pvmd_log_open(pvmd.logpath, pvmd.foreground && pvmd.debug) < 0)
 		die("cannot open the log: %s", strerror(errno));
 	if (hostfile && pvmd_hostfile_load(hostfile, &hosts, &nhosts) < 0)

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "conn.h"
 #include "daemon_watch.h"
 #include "proto.h"
 #include "pvmi.h"
@@ -143,4 +144,12 @@ int pvmi_dwatch_check(void)
 int pvmi_dwatch_gave_up(void)
 {
 	return gave_up;
+}
+
+/* Whether our daemon's link has ended (daemon_watch.h). */
+int pvmi_dwatch_daemon_gone(void)
+{
+	if (pvmi_conn_daemon_up())
+		pvmi_pump(0);	/* notices an end of file waiting there */
+	return !pvmi_conn_daemon_up();
 }

@@ -24,4 +24,8 @@ int pvmi_dwatch_check(void);
 /* Non-zero when the latest watched request was given up by the watch. */
 int pvmi_dwatch_gave_up(void);
 
+/* Non-zero when the link to our daemon has ended (input already waiting
+ * on it is read first): the task has outlived its virtual machine. */
+int pvmi_dwatch_daemon_gone(void);
+
 #endif

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "conn.h"
+#include "daemon_watch.h"
 #include "cosched/cosched.h"
 #include "msg.h"
 #include "proto.h"
@@ -71,8 +72,10 @@ int pvmi_send_msg(struct pvmi_msg *m, int tid, int tag)
 		rc = pvmi_route_send(tid, &f, m);
 	} else {
 		rc = pvmi_conn_send(tid, &f, m);
+		/* asynchronous: a gone task's mail is dropped, unless our
+		 * daemon is gone too: then so is our machine */
 		if (rc == PvmNoTask)
-			return PvmOk;	/* asynchronous: a gone task's mail is dropped */
+			return pvmi_dwatch_daemon_gone() ? PvmSysErr : PvmOk;
 	}
 	if (rc == PvmOk)
 		pvmi_cosched_sent(tid);

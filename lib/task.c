@@ -89,14 +89,20 @@ static int inherited_fd(const char *name)
 	return fd;
 }
 
+/* The session of the daemon run that spawned us (proto.h), if any. */
+static char spawn_session[32];
+
 /* The endpoint pvmd made for us when it spawned us, if any. */
 static int inherited_endpoint(int *tid)
 {
 	const char *t = getenv(PVMI_ENV_TID), *f = getenv(PVMI_ENV_LFD);
+	const char *sess = getenv(PVMI_ENV_SESSION);
 	int fd, on = 0;
 	socklen_t len = sizeof(on);
 
 	*tid = 0;
+	snprintf(spawn_session, sizeof(spawn_session), "%s", sess ? sess : "");
+	unsetenv(PVMI_ENV_SESSION);
 	if (!t || !f)
 		return -1;
 	*tid = (int)strtol(t, NULL, 10);
@@ -115,8 +121,8 @@ static int do_register(int claimed, int tcp_fd)
 {
 	struct pvmi_wbuf w = { 0 };
 	struct pvmi_rbuf r;
-	const unsigned char *key;
-	size_t keylen = 0;
+	const unsigned char *key, *sess;
+	size_t keylen = 0, sesslen = 0;
 	int32_t v[9], flags;
 	int rc, i, nsib;
 
@@ -125,6 +131,8 @@ static int do_register(int claimed, int tcp_fd)
 	/* Like stock, a task started by hand has no program name; a spawned
 	 * one is named by the daemon that started it. */
 	pvmi_w_str(&w, pvmmytaskname ? pvmmytaskname : "");
+	if (claimed && spawn_session[0])
+		pvmi_w_str(&w, spawn_session);
 	/* a copvm pvmd answers a task started by hand at once */
 	pvmi_dwatch_limit(claimed ? 0 : PVMD_REGISTER_TIMEOUT_MS);
 	rc = pvmi_call(PVMI_OP_REGISTER, &w, &r);
@@ -176,6 +184,9 @@ static int do_register(int claimed, int tcp_fd)
 	/* the machine's secret and flags (direct routes between hosts) */
 	key = pvmi_r_bytes(&r, &keylen);
 	flags = pvmi_r_int(&r);
+	sess = pvmi_r_bytes(&r, &sesslen);
+	if (!r.failed && sess)
+		pvmi_session_set(sess, sesslen);
 	if (!r.failed && key && keylen == PVMI_SECRET_LEN)
 		pvmi_route_enrolled(key, flags, tcp_fd);
 	else if (tcp_fd >= 0)
@@ -213,6 +224,10 @@ int pvmi_attach(void)
 			close(lfd);
 		pvmi_conn_close_all(0);
 		return rc;
+	}
+	if (lfd >= 0 && pvmi.mytid != claimed) {
+		close(lfd);	/* reserved by another daemon run: not ours */
+		lfd = -1;
 	}
 	if (lfd < 0 && pvmi_transport_unix.listen(pvmi.mytid, &lfd) != PvmOk) {
 		pvmi_conn_close_all(0);

@@ -45,7 +45,7 @@ static int task_addr(int tid, struct sockaddr_un *sa)
 	memset(sa, 0, sizeof(*sa));
 	sa->sun_family = AF_UNIX;
 	n = snprintf(sa->sun_path, sizeof(sa->sun_path),
-		     "%s/" PVMI_TASK_SOCK_FMT, pvmi_rundir(), (unsigned)tid);
+		     "%s/" PVMI_TASK_SOCK_FMT, pvmi_sessdir(), (unsigned)tid);
 	return (n > 0 && (size_t)n < sizeof(sa->sun_path)) ? 0 : -1;
 }
 
