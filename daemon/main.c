@@ -78,6 +78,17 @@ static void usage(void)
 	exit(1);
 }
 
+/* Closes every descriptor but stdin, stdout and stderr: a daemon
+ * started from a task must not hold that task's pipes and files open. */
+static void close_inherited(void)
+{
+	int fd;
+
+	if (syscall(SYS_close_range, 3U, ~0U, 0U) < 0)
+		for (fd = 3; fd < 65536; fd++)
+			close(fd);
+}
+
 /* Parses the command line; returns the hostfile or NULL. */
 static const char *parse_args(int argc, char **argv)
 {
@@ -305,8 +316,7 @@ int main(int argc, char **argv)
 	int lfd, nhosts = 0;
 	ssize_t n;
 
-	/* keep nothing of the starter's but stdin, stdout and stderr */
-	syscall(SYS_close_range, 3U, ~0U, 0U);
+	close_inherited();
 	pvmd.epfd = -1;
 	pvmd.dirfd = -1;
 	pvmd.uid = getuid();

@@ -110,7 +110,12 @@ static void __attribute__((noreturn)) exec_pvmd(const char *path, char **av)
 		dup2(null, STDIN_FILENO);
 		dup2(null, STDOUT_FILENO);
 	}
-	syscall(SYS_close_range, 3U, ~0U, 0U);
+	if (syscall(SYS_close_range, 3U, ~0U, 0U) < 0) {
+		long fd, max = sysconf(_SC_OPEN_MAX);
+
+		for (fd = 3; fd < (max > 0 && max < 65536 ? max : 65536); fd++)
+			close((int)fd);
+	}
 	execvp(path, av);
 	_exit(127);
 }
