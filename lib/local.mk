@@ -16,6 +16,8 @@ lib_libpvm3_la_SOURCES = \
 	lib/conn_tcp.c lib/conn_tcp.h \
 	lib/daemon_link.c lib/daemon_link.h \
 	lib/task.c lib/task.h \
+	lib/rundir_check.c lib/rundir_check.h \
+	lib/pvmd_start.c lib/daemon_watch.c lib/daemon_watch.h \
 	lib/send.c \
 	lib/recv.c lib/recv.h \
 	lib/wait.c lib/wait.h \
