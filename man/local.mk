@@ -15,26 +15,47 @@ dist_man_MANS = \
 	man/copvm_model_name.3 \
 	man/copvm_setopt.3 \
 	man/pvm_addhosts.3 \
+	man/pvm_addmhf.3 \
+	man/pvm_alloc.3 \
+	man/pvm_archcode.3 \
 	man/pvm_bufinfo.3 \
+	man/pvm_catchout.3 \
 	man/pvm_config.3 \
+	man/pvm_delete.3 \
 	man/pvm_delhosts.3 \
+	man/pvm_delinfo.3 \
+	man/pvm_delmhf.3 \
 	man/pvm_errlist.3 \
 	man/pvm_errno.3 \
 	man/pvm_exit.3 \
+	man/pvm_export.3 \
+	man/pvm_fd_add.3 \
+	man/pvm_fd_delete.3 \
+	man/pvm_free.3 \
 	man/pvm_freebuf.3 \
+	man/pvm_freecontext.3 \
+	man/pvm_getcontext.3 \
+	man/pvm_getfds.3 \
+	man/pvm_getmboxinfo.3 \
 	man/pvm_getminfo.3 \
+	man/pvm_getnoresets.3 \
 	man/pvm_getopt.3 \
 	man/pvm_getrbuf.3 \
 	man/pvm_getsbuf.3 \
+	man/pvm_gettmask.3 \
 	man/pvm_halt.3 \
 	man/pvm_hostsync.3 \
 	man/pvm_initsend.3 \
+	man/pvm_inprecv.3 \
+	man/pvm_insert.3 \
 	man/pvm_kill.3 \
+	man/pvm_lookup.3 \
 	man/pvm_mcast.3 \
 	man/pvm_mkbuf.3 \
 	man/pvm_mstat.3 \
 	man/pvm_mytid.3 \
 	man/pvm_nerr.3 \
+	man/pvm_newcontext.3 \
 	man/pvm_notify.3 \
 	man/pvm_nrecv.3 \
 	man/pvm_pack.3 \
@@ -59,19 +80,38 @@ dist_man_MANS = \
 	man/pvm_probe.3 \
 	man/pvm_psend.3 \
 	man/pvm_pstat.3 \
+	man/pvm_putinfo.3 \
+	man/pvm_realloc.3 \
 	man/pvm_recv.3 \
+	man/pvm_recvf.3 \
+	man/pvm_recvinfo.3 \
+	man/pvm_reg_hoster.3 \
+	man/pvm_reg_rm.3 \
+	man/pvm_reg_tasker.3 \
+	man/pvm_reg_tracer.3 \
 	man/pvm_send.3 \
 	man/pvm_sendsig.3 \
+	man/pvm_setcontext.3 \
 	man/pvm_setminfo.3 \
 	man/pvm_setopt.3 \
 	man/pvm_setrbuf.3 \
 	man/pvm_setsbuf.3 \
+	man/pvm_settmask.3 \
 	man/pvm_siblings.3 \
 	man/pvm_spawn.3 \
+	man/pvm_start_pvmd.3 \
 	man/pvm_strerror.3 \
 	man/pvm_tasks.3 \
+	man/pvm_tc_noop.3 \
+	man/pvm_tc_settmask.3 \
+	man/pvm_tc_settrace.3 \
+	man/pvm_tc_settrcbuf.3 \
+	man/pvm_tc_settrcopt.3 \
+	man/pvm_tc_siblings.3 \
+	man/pvm_tickle.3 \
 	man/pvm_tidtohost.3 \
 	man/pvm_trecv.3 \
+	man/pvm_unexport.3 \
 	man/pvm_unpackf.3 \
 	man/pvm_upkbyte.3 \
 	man/pvm_upkcplx.3 \
@@ -86,5 +126,7 @@ dist_man_MANS = \
 	man/pvm_upkuint.3 \
 	man/pvm_upkulong.3 \
 	man/pvm_upkushort.3 \
+	man/pvm_useruid.3 \
+	man/pvm_version.3 \
 	man/pvm_vpackf.3 \
 	man/pvm_vunpackf.3
