@@ -7,6 +7,10 @@
 # the section their suffix names.  tests/integ/man-lint.sh lints them all
 # and checks that every exported pvm_* symbol has a page.
 dist_man_MANS = \
+	man/PvmMax.3 \
+	man/PvmMin.3 \
+	man/PvmProduct.3 \
+	man/PvmSum.3 \
 	man/copvm-agent.8 \
 	man/copvm-cosched.1 \
 	man/copvm.7 \
@@ -18,6 +22,8 @@ dist_man_MANS = \
 	man/pvm_addmhf.3 \
 	man/pvm_alloc.3 \
 	man/pvm_archcode.3 \
+	man/pvm_barrier.3 \
+	man/pvm_bcast.3 \
 	man/pvm_bufinfo.3 \
 	man/pvm_catchout.3 \
 	man/pvm_config.3 \
@@ -34,22 +40,32 @@ dist_man_MANS = \
 	man/pvm_free.3 \
 	man/pvm_freebuf.3 \
 	man/pvm_freecontext.3 \
+	man/pvm_freezegroup.3 \
+	man/pvm_gather.3 \
 	man/pvm_getcontext.3 \
 	man/pvm_getfds.3 \
+	man/pvm_getinst.3 \
 	man/pvm_getmboxinfo.3 \
 	man/pvm_getminfo.3 \
 	man/pvm_getnoresets.3 \
 	man/pvm_getopt.3 \
 	man/pvm_getrbuf.3 \
 	man/pvm_getsbuf.3 \
+	man/pvm_gettid.3 \
 	man/pvm_gettmask.3 \
+	man/pvm_grphostinfo.3 \
+	man/pvm_grpvhostinfo.3 \
+	man/pvm_gsdump.3 \
+	man/pvm_gsize.3 \
 	man/pvm_halt.3 \
 	man/pvm_hostsync.3 \
 	man/pvm_initsend.3 \
 	man/pvm_inprecv.3 \
 	man/pvm_insert.3 \
+	man/pvm_joingroup.3 \
 	man/pvm_kill.3 \
 	man/pvm_lookup.3 \
+	man/pvm_lvgroup.3 \
 	man/pvm_mcast.3 \
 	man/pvm_mkbuf.3 \
 	man/pvm_mstat.3 \
@@ -85,10 +101,12 @@ dist_man_MANS = \
 	man/pvm_recv.3 \
 	man/pvm_recvf.3 \
 	man/pvm_recvinfo.3 \
+	man/pvm_reduce.3 \
 	man/pvm_reg_hoster.3 \
 	man/pvm_reg_rm.3 \
 	man/pvm_reg_tasker.3 \
 	man/pvm_reg_tracer.3 \
+	man/pvm_scatter.3 \
 	man/pvm_send.3 \
 	man/pvm_sendsig.3 \
 	man/pvm_setcontext.3 \
