@@ -147,4 +147,7 @@ dist_man_MANS = \
 	man/pvm_useruid.3 \
 	man/pvm_version.3 \
 	man/pvm_vpackf.3 \
-	man/pvm_vunpackf.3
+	man/pvm_vunpackf.3 \
+	man/pvmd.1 \
+	man/pvmfortran.3 \
+	man/pvmgs.1
