@@ -84,3 +84,10 @@ bench_probe_cost_SOURCES = bench/probe_cost.c
 bench_probe_cost_LDADD = lib/libpvm3.la
 bench_probe_cost_LDFLAGS = -static
 EXTRA_DIST += bench/kmod-vm-bench.sh bench/kmod/vm-comms1.sh
+
+# One boost's cost through the agent or the module (docs/results/kmod/).
+noinst_PROGRAMS += bench/boost_cost
+bench_boost_cost_SOURCES = bench/boost_cost.c
+bench_boost_cost_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/lib/cosched
+bench_boost_cost_LDADD = lib/libpvm3.la
+bench_boost_cost_LDFLAGS = -static

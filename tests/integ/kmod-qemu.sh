@@ -23,7 +23,9 @@
 # backend (tests/kmod/pvm-test.sh, with this build's pvmd, pingpong,
 # copvm-cosched and pvmhalt) and requires its `KMOD-PVM: PASS' line;
 # KMOD_PVM_SCRIPT replaces that script (bench/kmod-vm-bench.sh's COMMS1
-# runs, which also get examples/comms1).
+# runs, which also get examples/comms1 and bench/boost_cost);
+# KMOD_QEMU_NICE (default 19) and KMOD_QEMU_APPEND (more kernel
+# arguments) serve the benchmark.
 set -u
 srcdir=${srcdir:-.}
 top=$(cd "$srcdir" && pwd)
@@ -94,10 +96,11 @@ boot_and_judge() {
 	local abi=$1 image=$2 log=$work/$1/serial.log start
 	start=$(date +%s)
 	# nice: two busy emulated CPUs must not starve the tests beside it.
-	timeout "$boot_timeout" nice -n 19 qemu-system-x86_64 -accel tcg -m 512 -smp 2 \
+	timeout "$boot_timeout" nice -n "${KMOD_QEMU_NICE:-19}" \
+		qemu-system-x86_64 -accel tcg -m 512 -smp 2 \
 		-nographic -no-reboot -kernel "$image" \
 		-initrd "$work/$abi/initramfs.cpio.gz" \
-		-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1" \
+		-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1${KMOD_QEMU_APPEND:+ $KMOD_QEMU_APPEND}" \
 		</dev/null >"$log" 2>&1
 	echo "# $abi: booted and ran in $(($(date +%s) - start)) s (log: $log)"
 	grep -E '^(not ok|ok) |^KMOD-|bench:|^#   ' "$log" | tr -d '\r'
@@ -124,9 +127,11 @@ if [ "${KMOD_PVM:-1}" = 1 ]; then
 		-e "s|@COSCHED_TOOL@|$PWD/tools/copvm-cosched|" \
 		-e "s|@PVMHALT@|$PWD/tests/tools/pvmhalt|" \
 		-e "s|@COMMS1@|$PWD/examples/comms1|" \
+		-e "s|@BOOST_COST@|$PWD/bench/boost_cost|" \
 		"${KMOD_PVM_SCRIPT:-$top/tests/kmod/pvm-test.sh}" > "$work/pvm-test.sh"
 	pvm_files="$PWD/daemon/pvmd $PWD/examples/pingpong $PWD/tools/copvm-cosched $PWD/tests/tools/pvmhalt $work/pvm-test.sh"
-	[ -z "${KMOD_PVM_SCRIPT:-}" ] || pvm_files="$pvm_files $PWD/examples/comms1"
+	[ -z "${KMOD_PVM_SCRIPT:-}" ] ||
+		pvm_files="$pvm_files $PWD/examples/comms1 $PWD/bench/boost_cost"
 fi
 
 failed=0 skipped=()
