@@ -16,6 +16,9 @@
  * round of a receive's spin (pvmi_pump_spin) or one with input already
  * in memory calls poll() only every eighth time, so a spin on a ring is
  * not a string of system calls and the sockets still get their turn.
+ * After a round that neither blocks nor spins (pvm_nrecv, pvm_probe) the
+ * rings are left armed, since the caller may next wait on the fds of
+ * pvm_getfds(), among them the eventfd the rings' writers then ring.
  *
  * This file names no transport: the links come from daemon_link.c,
  * conn_unix.c and conn_tcp.c with the transport they use, and the
@@ -386,6 +389,13 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 	pvmi_link_sweep();
 	r = any;
 out:
+	if (rings && timeout_ms == 0 && !spinning) {
+		/* pvm_nrecv, pvm_probe: leave the rings armed, so that a
+		 * program waiting on pvm_getfds()' fds hears of them */
+		for (i = 0; i < nlinks; i++)
+			if (links[i]->role != LINK_OUT)
+				link_arm(links[i], 1);
+	}
 	if (pfd != stackfds)
 		free(pfd);
 	if (map != stackmap)
