@@ -4,8 +4,9 @@
  * through the unix-socket fallback (COPVM_SHM=0): every size from 0 B to
  * 16 MiB with checksums both ways, mixed sizes from several senders to
  * one receiver in order per sender, a peer with rings off, a sender
- * killed in the middle of a chunked message, and no fd or segment left
- * after pvm_exit().
+ * killed in the middle of a chunked message, no fd or segment left
+ * after pvm_exit(), and a program that waits on pvm_getfds()' fds being
+ * woken by ring messages.
  *
  * Loop tests run twice: i == 0 with rings on (the default), i == 1 with
  * COPVM_SHM=0.  Each Check test runs in its own process, which reads the
@@ -13,6 +14,7 @@
  */
 #include <check.h>
 #include <dirent.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -398,6 +400,54 @@ START_TEST(no_fd_or_segment_is_left_after_exit)
 }
 END_TEST
 
+/* Waits for the parent's go, then sends `n' ints, each after the
+ * parent asked for it. */
+static int paced_sender(int parent)
+{
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		if (vm_recv_int(parent, TAG_DATA) != i)
+			return 1;
+		vm_send_int(parent, TAG_ECHO, i);
+	}
+	return 0;
+}
+
+START_TEST(a_program_polling_getfds_hears_of_ring_messages)
+{
+	struct pollfd pfd[64];
+	int me, kid, i, j, n, *fds;
+	pid_t pid;
+
+	set_mode(_i);
+	me = pvm_mytid();
+	kid = fork_task(paced_sender, me, &pid);
+	for (i = 0; i < 20; i++) {
+		vm_send_int(kid, TAG_DATA, i);
+		/* as a select()-driven program does: nrecv, else wait on the
+		 * library's fds */
+		while (pvm_nrecv(kid, TAG_ECHO) == 0) {
+			n = pvm_getfds(&fds);
+			ck_assert_int_gt(n, 0);
+			ck_assert_int_le(n, 64);
+			for (j = 0; j < n; j++) {
+				pfd[j].fd = fds[j];
+				pfd[j].events = POLLIN;
+			}
+			/* a lost wake-up shows as a 20 s wait, then failure */
+			ck_assert_int_gt(poll(pfd, n, 20000), 0);
+		}
+		ck_assert_int_eq(pvm_upkint(&j, 1, 1), PvmOk);
+		ck_assert_int_eq(j, i);
+	}
+	if (!_i)
+		ck_assert_int_gt(ring_maps(), 0);
+	wait_ok(pid);
+	pvm_exit();
+}
+END_TEST
+
 static Suite *shm_transport_suite(void)
 {
 	Suite *s = suite_create("shm_transport");
@@ -416,6 +466,8 @@ static Suite *shm_transport_suite(void)
 			    sender_killed_mid_message_gives_notify_and_no_message,
 			    0, 2);
 	tcase_add_loop_test(tc, no_fd_or_segment_is_left_after_exit, 0, 2);
+	tcase_add_loop_test(tc, a_program_polling_getfds_hears_of_ring_messages,
+			    0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }
