@@ -281,7 +281,7 @@ static int rings_off_echo_child(int parent)
 	return echo_child(parent);
 }
 
-START_TEST(a_peer_with_rings_off_declines_and_the_socket_carries_all)
+START_TEST(peer_with_rings_off_gets_all_over_the_socket)
 {
 	unsigned char *out = malloc(1 << 20), *in = malloc(1 << 20);
 	int me, kid, seq;
@@ -326,7 +326,7 @@ static int stuck_sender(int parent)
 	return 0;
 }
 
-START_TEST(sender_killed_mid_message_gives_notify_and_no_message)
+START_TEST(sender_killed_mid_message_gives_notify_only)
 {
 	struct timespec ts = { 0, 300 * 1000 * 1000 };
 	int me, kid, st, bufid, bytes, tag, src, who = 0;
@@ -460,10 +460,8 @@ static Suite *shm_transport_suite(void)
 	tcase_add_loop_test(tc,
 			    mixed_sizes_from_many_senders_keep_order_per_sender,
 			    0, 2);
-	tcase_add_test(tc,
-		       a_peer_with_rings_off_declines_and_the_socket_carries_all);
-	tcase_add_loop_test(tc,
-			    sender_killed_mid_message_gives_notify_and_no_message,
+	tcase_add_test(tc, peer_with_rings_off_gets_all_over_the_socket);
+	tcase_add_loop_test(tc, sender_killed_mid_message_gives_notify_only,
 			    0, 2);
 	tcase_add_loop_test(tc, no_fd_or_segment_is_left_after_exit, 0, 2);
 	tcase_add_loop_test(tc, a_program_polling_getfds_hears_of_ring_messages,

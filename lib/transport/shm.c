@@ -589,8 +589,9 @@ static int ring_put(struct shm_pipe *s, uint32_t tag, const void *buf,
 	int rc = shm_ring_send(&s->ring, tag, buf, len, SHM_NO_WAIT);
 
 	if (rc == -EAGAIN) {
-		shm_ring_set_spin(&s->ring,
-				  pvmi_cosched_spin_ns(SHM_RING_DEFAULT_SPIN_NS));
+		long spin = pvmi_cosched_spin_ns(SHM_RING_DEFAULT_SPIN_NS);
+
+		shm_ring_set_spin(&s->ring, spin);
 		rc = shm_ring_send(&s->ring, tag, buf, len, ROOM_WAIT_NS);
 	}
 	if (rc == -ETIMEDOUT || rc == -EAGAIN)
