@@ -6,7 +6,8 @@
  * one receiver in order per sender, a peer with rings off, a sender
  * killed in the middle of a chunked message, no fd or segment left
  * after pvm_exit(), and a program that waits on pvm_getfds()' fds being
- * woken by ring messages.
+ * woken by ring messages, and a sender letting go of the ring of a
+ * receiver that was killed.
  *
  * Loop tests run twice: i == 0 with rings on (the default), i == 1 with
  * COPVM_SHM=0.  Each Check test runs in its own process, which reads the
@@ -448,6 +449,47 @@ START_TEST(a_program_polling_getfds_hears_of_ring_messages)
 }
 END_TEST
 
+/* Echoes ten ints, then waits to be killed. */
+static int echo_then_sleep_child(int parent)
+{
+	int i;
+
+	for (i = 0; i < 10; i++)
+		vm_send_int(parent, TAG_ECHO, vm_recv_int(parent, TAG_DATA));
+	pause();
+	return 0;
+}
+
+START_TEST(sends_to_a_killed_receiver_end_its_ring)
+{
+	struct timespec ts = { 0, 2 * 1000 * 1000 };
+	int me, kid, i, st;
+	pid_t pid;
+
+	unsetenv("COPVM_SHM");
+	me = pvm_mytid();
+	kid = fork_task(echo_then_sleep_child, me, &pid);
+	for (i = 0; i < 10; i++) {
+		vm_send_int(kid, TAG_DATA, i);
+		ck_assert_int_eq(vm_recv_int(kid, TAG_ECHO), i);
+	}
+	ck_assert_int_gt(ring_maps(), 0);
+	ck_assert_int_eq(kill(pid, SIGKILL), 0);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	/* the sends go on without an error or a crash, and within a few
+	 * of them the circuit is found dead and its ring let go */
+	for (i = 0; i < 500 && ring_maps() > 0; i++) {
+		pvm_initsend(PvmDataDefault);
+		pvm_pkint(&i, 1, 1);
+		ck_assert_int_ge(pvm_send(kid, TAG_DATA), 0);
+		pvm_nrecv(-1, -1);
+		nanosleep(&ts, NULL);
+	}
+	ck_assert_int_eq(ring_maps(), 0);
+	pvm_exit();
+}
+END_TEST
+
 static Suite *shm_transport_suite(void)
 {
 	Suite *s = suite_create("shm_transport");
@@ -466,6 +508,7 @@ static Suite *shm_transport_suite(void)
 	tcase_add_loop_test(tc, no_fd_or_segment_is_left_after_exit, 0, 2);
 	tcase_add_loop_test(tc, a_program_polling_getfds_hears_of_ring_messages,
 			    0, 2);
+	tcase_add_test(tc, sends_to_a_killed_receiver_end_its_ring);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -30,6 +30,11 @@
  * so no call here ever waits for the rest of a message, and a sender
  * that dies part way leaves a body that is freed, never handed on.
  *
+ * A sender learns that its receiver closed from the ring (-EPIPE), and
+ * that it died from the socket's end, which it looks at every 10 ms of
+ * sending at most (between those looks a few frames may go into the dead
+ * ring, as they would go into a dead socket's buffer).
+ *
  * Waiting: the pipe's wait fd (p->fd) stays the socket.  The task has
  * one wake eventfd (pvmi_shm_wake_fd) for all its rings; conn_unix.c
  * polls it.  Before the pump blocks it arms every ring it reads (arm());
@@ -45,6 +50,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bufcache.h"
@@ -65,6 +71,8 @@ static const char greet_no[GREET_LEN] = "copvmR-1";
 #define WHOLE_MAX	(16U << 10)
 /* How long one send() waits for room before it lets conn.c pump. */
 #define ROOM_WAIT_NS	1000000L
+/* How often a sender looks whether its receiver's socket ended. */
+#define LIVENESS_NS	10000000L
 
 /* Record tags: what a record of the ring holds. */
 enum { REC_WHOLE = 1, REC_HEAD = 2, REC_BODY = 3 };
@@ -86,6 +94,7 @@ struct shm_pipe {
 	int mode;			/* enum sender_mode */
 	int probes;
 	int mid;			/* a socket frame partly written */
+	long checked;			/* when receiver_gone() last looked */
 	unsigned char offer[PVMI_FRAME_HDR_LEN];
 	size_t offer_sent;
 	/* receiver */
@@ -645,6 +654,26 @@ static int ring_send(struct shm_pipe *s, struct pvmi_tx *tx)
 	return 1;
 }
 
+/* Non-zero when the receiver's end of the socket is gone; looked at
+ * no more than every LIVENESS_NS (a coarse clock read otherwise), since
+ * a receiver that died leaves its ring open and never full at first. */
+static int receiver_gone(struct pvmi_pipe *p, struct shm_pipe *s)
+{
+	struct timespec ts;
+	long now;
+	char c;
+	ssize_t n;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	now = ts.tv_sec * 1000000000L + ts.tv_nsec;
+	if (now - s->checked < LIVENESS_NS)
+		return 0;
+	s->checked = now;
+	n = recv(p->fd, &c, 1, MSG_DONTWAIT | MSG_PEEK);
+	return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK &&
+			  errno != EINTR);
+}
+
 static int shm_send(struct pvmi_pipe *p, struct pvmi_tx *tx)
 {
 	struct shm_pipe *s = state(p);
@@ -661,8 +690,11 @@ static int shm_send(struct pvmi_pipe *p, struct pvmi_tx *tx)
 		if (rc < 0)
 			return rc;
 	}
-	if (s->mode == S_RING)
+	if (s->mode == S_RING) {
+		if (tx->next == 0 && receiver_gone(p, s))
+			return -EPIPE;
 		return ring_send(s, tx);
+	}
 	rc = pvmi_stream_send(p, tx);
 	s->mid = rc == 0;
 	return rc;
