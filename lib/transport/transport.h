@@ -13,8 +13,9 @@
  *     complete incoming frame to its sink (p->sink), once, in the order
  *     the peer sent them; it never calls anything else above it (no
  *     route, no receive queue, no pump) and never user code.
- *   - Nothing here blocks, except open() (see there).  Waiting is the
- *     caller's business: it looks with poll_ready() where the transport
+ *   - Nothing here blocks, except open() (see there) and the send() of
+ *     shm.c, which waits up to 1 ms for room in a full ring (on its
+ *     doorbell) before it returns 0.  Waiting is the caller's business: it looks with poll_ready() where the transport
  *     has it, then blocks in poll() on the pipes' wait fds.
  *   - Who owns a message: send() takes a frame whose header and body the
  *     caller keeps valid and unchanged until send() returns 1; after that
@@ -29,7 +30,8 @@
  *     the pipe is dead; the caller closes it.
  *
  * Backends: unix.c (tasks of this host, AF_UNIX sockets) and tcp.c (tasks
- * of other hosts) are byte streams; the framing over their fds is shared,
+ * of other hosts) are byte streams; shm.c starts as unix.c and moves the
+ * frames of a same-host circuit into a shared-memory ring; the framing over their fds is shared,
  * in stream.c, and their socket calls in sock.c.  A transport that needs
  * no system call to look for input (shared-memory rings) provides
  * poll_ready(); one that completes asynchronously (io_uring) returns 0
