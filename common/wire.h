@@ -25,6 +25,10 @@ enum pvmi_frame_kind {
 	PVMI_KIND_REQUEST = 1,	/* task -> daemon control request, tag = op */
 	PVMI_KIND_REPLY = 2,	/* daemon -> task answer to the last request */
 	PVMI_KIND_DAEMON = 3,	/* daemon -> daemon, tag = enum pvmi_dd_op */
+	PVMI_KIND_RING = 4,	/* task -> task on a same-host circuit: the
+				 * shared-memory ring's fds ride with it, and
+				 * the frames after it go through the ring
+				 * (lib/transport/shm.c) */
 };
 
 /* Decoded frame header (host byte order). */
