@@ -5,10 +5,13 @@
 # prints its RESULT lines.  bench-smoke.sh: the emulated-cluster harness's
 # quick mode, checked for well-formed outputs (CSV, Markdown, PNG) and for
 # leaving the machine as it found it; it needs root (namespaces, sysctl)
-# and skips otherwise.  Neither looks at the figures themselves.
+# and skips otherwise.  installed-harness.sh: `make install DESTDIR=...',
+# then copvm-bench and copvm-cluster-bench (quick mode, one system) run
+# from the installed tree (root only).  None looks at the figures.
 BENCH_TESTS = \
 	tests/integ/bench-programs.sh \
-	tests/integ/bench-smoke.sh
+	tests/integ/bench-smoke.sh \
+	tests/integ/installed-harness.sh
 TESTS += $(BENCH_TESTS)
 
 EXTRA_DIST += $(BENCH_TESTS) \
