@@ -118,9 +118,9 @@ bench_installed_pvmhosts_LDADD = $(bench_pvmhosts_LDADD)
 # and the namespaces' rsh come from tests/integ/netns/ (netns-rsh once
 # installed: bench/rsh has the name); paths.sh tells the installed
 # harness where configure put the daemon and the libraries.
-pkglibexec_SCRIPTS = bench/rsh bench/cluster-lib.sh bench/report.pl \
+dist_pkglibexec_SCRIPTS = bench/rsh bench/cluster-lib.sh bench/report.pl \
 	tests/integ/bench-cluster.sh
-bin_SCRIPTS = bench/copvm-bench bench/copvm-cluster-bench
+bin_SCRIPTS += bench/copvm-bench bench/copvm-cluster-bench
 benchdatadir = $(pkglibexecdir)
 benchdata_DATA = bench/paths.sh
 EXTRA_DIST += bench/copvm-bench.in bench/copvm-cluster-bench.in
