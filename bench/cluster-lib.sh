@@ -36,8 +36,9 @@
 # (the harness itself does not have it): bc_restore finds and kills
 # strays by it, and the smoke test checks that none is left.
 #
-# Needs: BC_W (work directory), the paths bc_locate sets (BC_PROGS,
-# BC_PVMD, BC_PVMGS, BC_LIBPATH...: tests/integ/bench-cluster.sh), BC_NODES, and netns.sh's NETNS_MAP once
+# Needs: BC_W (work directory); the paths tests/integ/bench-cluster.sh
+# sets for the build tree or an installed tree (BC_PROGS, BC_PVMHOSTS,
+# BC_PVMD, BC_PVMGS, BC_LIBPATH); BC_NODES; and netns.sh's NETNS_MAP once
 # netns_up has run.
 
 STOCK_ROOT=${STOCK_ROOT:-/usr/lib/pvm3}
@@ -357,9 +358,9 @@ bc_vm_start() {
 	fi
 	[ "$n" -gt 1 ] || return 0
 	for i in $(seq 2 "$n"); do hosts="$hosts node$i"; done
-	if ! bc_on -t 90 node1 "$sys" "exec $BC_PROGS/pvmhosts add$hosts" \
+	if ! bc_on -t 90 node1 "$sys" "exec $BC_PVMHOSTS add$hosts" \
 		</dev/null >"$dir/addhosts.out" 2>&1 ||
-	   ! bc_on -t 40 node1 "$sys" "exec $BC_PROGS/pvmhosts wait $n 30" \
+	   ! bc_on -t 40 node1 "$sys" "exec $BC_PVMHOSTS wait $n 30" \
 		</dev/null >>"$dir/addhosts.out" 2>&1; then
 		echo "could not add$hosts: $(tr '\n' ' ' <"$dir/addhosts.out" | head -c 200)" \
 			>"$dir/vm.note"
@@ -371,7 +372,7 @@ bc_vm_start() {
 # bc_vm_stop SYSTEM DIR: halt the machine, then clear the namespaces.
 bc_vm_stop() {
 	local sys=$1 dir=$2 i
-	bc_on -t 20 node1 "$sys" "exec $BC_PROGS/pvmhosts halt" </dev/null \
+	bc_on -t 20 node1 "$sys" "exec $BC_PVMHOSTS halt" </dev/null \
 		>>"$dir/halt.out" 2>&1
 	if [ -n "$BC_STOCK_PVMD" ]; then
 		for i in $(seq 50); do
