@@ -379,14 +379,26 @@ int pvmi_pump(int timeout_ms)
 int pvmi_link_write(struct link *l, struct pvmi_frame *f,
 		    const struct iovec *body, int nbody)
 {
+	return pvmi_link_write_hdr(l, f, NULL, body, nbody);
+}
+
+/* pvmi_link_write() with the header already encoded in `hdr' (NULL:
+ * encode `f') (conn.h). */
+int pvmi_link_write_hdr(struct link *l, struct pvmi_frame *f,
+			const unsigned char *hdr, const struct iovec *body,
+			int nbody)
+{
 	struct iovec stackiov[IOV_INLINE], *iov = stackiov;
 	struct pvmi_tx tx;
 	int cnt = nbody + 1, r, rc = PvmOk;
 
 	if (cnt > IOV_INLINE && !(iov = malloc(cnt * sizeof(*iov))))
 		return PvmNoMem;
-	pvmi_frame_encode(f, tx.hdr);
-	iov[0].iov_base = tx.hdr;
+	if (!hdr) {
+		pvmi_frame_encode(f, tx.hdr);
+		hdr = tx.hdr;
+	}
+	iov[0].iov_base = (void *)hdr;
 	iov[0].iov_len = sizeof(tx.hdr);
 	if (nbody)
 		memcpy(iov + 1, body, nbody * sizeof(*iov));
@@ -432,6 +444,14 @@ static int body_iov(const struct pvmi_msg *m, struct iovec **iovp,
 int pvmi_link_send(struct link *l, struct pvmi_frame *f,
 		   const struct pvmi_msg *m)
 {
+	return pvmi_link_send_hdr(l, f, NULL, m);
+}
+
+/* pvmi_link_send() with the header already encoded in `hdr' (NULL:
+ * encode `f') (conn.h). */
+int pvmi_link_send_hdr(struct link *l, struct pvmi_frame *f,
+		       const unsigned char *hdr, const struct pvmi_msg *m)
+{
 	struct iovec stack[IOV_INLINE], *iov;
 	int n, rc;
 
@@ -443,7 +463,7 @@ int pvmi_link_send(struct link *l, struct pvmi_frame *f,
 		return PvmNoMem;
 	f->magic = PVMI_FRAME_MAGIC;
 	f->len = m ? m->len : 0;
-	rc = pvmi_link_write(l, f, iov, n);
+	rc = pvmi_link_write_hdr(l, f, hdr, iov, n);
 	if (iov != stack)
 		free(iov);
 	return rc;

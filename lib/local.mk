@@ -17,6 +17,7 @@ lib_libpvm3_la_SOURCES = \
 	lib/daemon_link.c lib/daemon_link.h \
 	lib/task.c lib/task.h \
 	lib/send.c \
+	lib/precomm.c lib/precomm.h \
 	lib/recv.c lib/recv.h \
 	lib/wait.c lib/wait.h \
 	lib/output.c \
