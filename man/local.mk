@@ -8,6 +8,7 @@ dist_man_MANS = \
 	man/copvm-cosched.1 \
 	man/copvm-agent.8 \
 	man/copvm_setopt.3 \
+	man/pvm_indication.3 \
 	man/copvm_getopt.3 \
 	man/copvm_model_name.3 \
 	man/copvm_backend_name.3
