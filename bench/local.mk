@@ -92,3 +92,4 @@ noinst_PROGRAMS += bench/vcc_pingpong
 bench_vcc_pingpong_SOURCES = bench/vcc_pingpong.c
 bench_vcc_pingpong_LDADD = lib/libpvm3.la -ldl
 bench_vcc_pingpong_LDFLAGS = -no-install
+EXTRA_DIST += bench/vcc_precomm.sh

@@ -25,6 +25,12 @@ enum pvmi_frame_kind {
 	PVMI_KIND_REQUEST = 1,	/* task -> daemon control request, tag = op */
 	PVMI_KIND_REPLY = 2,	/* daemon -> task answer to the last request */
 	PVMI_KIND_DAEMON = 3,	/* daemon -> daemon, tag = enum pvmi_dd_op */
+	/* Precommunication, task -> task on a direct circuit (lib/precomm.c):
+	 * a user message the receiver keeps, not deliverable, until ... */
+	PVMI_KIND_HELD = 4,
+	/* ... this frame (no body, same tag and ctx) releases it (enc 1)
+	 * or cancels it (enc 0). */
+	PVMI_KIND_RELEASE = 5,
 };
 
 /* Decoded frame header (host byte order). */

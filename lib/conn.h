@@ -74,6 +74,9 @@ struct link {
 	int busy;			/* being written: not freed yet */
 	unsigned long serial;		/* tells links apart over time */
 	struct link **watch;		/* cleared when the link is freed */
+	struct pvmi_msg *held;		/* PVMI_KIND_HELD messages not yet
+					 * released, oldest first */
+	int nheld;
 };
 
 /* A listening fd of a module above, and its duties in the pump. */

@@ -1,29 +1,35 @@
 /*
  * precomm.c - precommunication: pvm_indication() declares a coming send
- * with no data dependence, so the library prepares it while the task
+ * with no data dependence, so the library does its work while the task
  * waits in a receive, and the send itself only releases it.
  *
  * The pattern is "pack A; indication(dest, tag); recv(token); send A":
  * the indication records (dest, tag, the active send buffer).  When a
  * blocking receive (pvm_recv, pvm_trecv with a timeout) finds nothing
- * and is about to wait, each pending indication is staged on its circuit
- * (route.c: the route decided, the circuit opened, the header encoded,
- * the body gathered into one packet buffer of bufcache.c).  Nothing is
- * written before the send: the later pvm_send(dest, tag) of the same,
- * unchanged buffer writes the staged packet, so program order is kept
- * (every send, indicated or not, leaves in the order it is called).
+ * and is about to wait, each pending indication is staged: route.c sends
+ * the message on the direct circuit of dest as a HELD frame (the route
+ * decided, the circuit opened, the header encoded, the body copied into
+ * the kernel), which the receiver keeps aside, out of its queue.  The
+ * later pvm_send(dest, tag) of the same, unchanged buffer sends only a
+ * small RELEASE frame, and the receiver delivers the held message then.
+ * Program order is kept: the receiver sees the message at the point of
+ * its pvm_send, after every message sent before it on that circuit and
+ * before every later one.
  *
  * Misuse:
  *   - an indication never followed by its send expires at the second
  *     blocking receive after it (the one after the receive that staged
- *     it), at pvm_exit, or when a newer indication names the same
- *     (tid, tag); its packet is freed;
- *   - a pvm_send to (tid, tag) with another buffer, or the same buffer
- *     packed further after the indication, is a plain send and drops the
- *     indication; sends matching no indication are plain and leave the
- *     others pending; pvm_mcast and pvm_psend never use indications;
+ *     it), or when a newer indication names the same (tid, tag): the
+ *     held copy is cancelled (a RELEASE frame with enc 0);  at pvm_exit
+ *     the circuits close and the receivers free what they hold;
+ *   - a pvm_send to (tid, tag) with another buffer, the same buffer
+ *     packed further after the indication, or in another context, is a
+ *     plain send and cancels the indication; sends matching no
+ *     indication are plain and leave the others pending; pvm_mcast and
+ *     pvm_psend never use indications;
  *   - a dead destination: staging fails quietly and the send reports as
- *     a plain send does today;
+ *     a plain send does today; a circuit that broke after staging took
+ *     the held copy with it, and the send then goes plain;
  *   - at most PRECOMM_MAX indications pend at once: one more fails with
  *     PvmNoMem and changes nothing.
  * Messages for ourselves, through the daemons, or with PvmDataInPlace
@@ -46,18 +52,19 @@ struct indication {
 	const struct pvmi_msg *m;	/* ... its message */
 	size_t len;			/* ... and its length then */
 	int seen;			/* a blocking receive began since */
-	int staged;			/* st holds the prepared packet */
+	int staged;			/* sent held, as st says */
 	struct pvmi_route_staged st;
 };
 
 static struct indication pending[PRECOMM_MAX];
 static int npending;
 
-/* Removes pending[i], freeing its packet; keeps the others in order. */
+/* Removes pending[i], cancelling its held copy; keeps the others in
+ * order. */
 static void drop(int i)
 {
 	if (pending[i].staged)
-		pvmi_route_unstage(&pending[i].st);
+		pvmi_route_release(&pending[i].st, 0);
 	memmove(&pending[i], &pending[i + 1],
 		(npending - i - 1) * sizeof(pending[0]));
 	npending--;
@@ -155,22 +162,25 @@ int pvmi_precomm_release(const struct pvmi_msg *m, int tid, int tag,
 	if (i < 0)
 		return 0;
 	if (!pending[i].staged || pending[i].m != m ||
-	    pending[i].mid != m->mid || !unchanged(&pending[i])) {
+	    pending[i].mid != m->mid || !unchanged(&pending[i]) ||
+	    pending[i].st.ctx != pvmi.ctx) {
 		drop(i);
 		return 0;
 	}
 	st = pending[i].st;
-	pending[i].staged = 0;		/* the packet moves to st */
+	pending[i].staged = 0;		/* released below, not cancelled */
 	drop(i);
-	*rc = pvmi_route_send_staged(&st);
+	*rc = pvmi_route_release(&st, 1);
+	if (*rc == PVMI_ROUTE_HELD_LOST)
+		return 0;		/* its circuit went: send it plain */
 	return 1;
 }
 
-/* Drops every indication (on leaving the machine) (precomm.h). */
+/* Forgets every indication (on leaving the machine: the circuits close,
+ * and their receivers free what they hold) (precomm.h). */
 void pvmi_precomm_reset(void)
 {
-	while (npending)
-		drop(npending - 1);
+	npending = 0;
 }
 
 /* Indications pending now (precomm.h). */

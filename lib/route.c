@@ -23,10 +23,12 @@
  * buffer is packed before its destination is known, so body memory is
  * pooled per process, not per circuit.
  *
- * Precommunication (precomm.c) stages a message on its circuit ahead of
- * its send (pvmi_route_stage(): route decided, circuit opened, header
- * encoded, body gathered into one packet buffer) and later releases it
- * (pvmi_route_send_staged()), through the same per-route sends.
+ * Precommunication (precomm.c) sends a message on its circuit ahead of
+ * its pvm_send as a HELD frame (pvmi_route_stage()), which the receiver
+ * keeps out of its queue, and later releases or cancels it with a small
+ * RELEASE frame on the same circuit (pvmi_route_release()): the copy into
+ * the kernel is done while the task waits, and program order holds, as
+ * the receiver delivers the message only when the release arrives.
  *
  * The route is kept for as long as this task is enrolled, so that each
  * sender's messages to one receiver all take the same way and stay in
@@ -302,7 +304,7 @@ static void put_be32(unsigned char *p, uint32_t v)
 static const unsigned char *prebuilt(struct circuit *c,
 				     const struct pvmi_frame *f)
 {
-	if (c->stand_in || !pvmi_vcc_enabled())
+	if (c->stand_in || f->kind != PVMI_KIND_USER || !pvmi_vcc_enabled())
 		return NULL;
 	if (!c->hdr_ready || c->hdr_src != f->src || c->hdr_ctx != f->ctx) {
 		pvmi_frame_encode(f, c->hdr);
@@ -359,65 +361,44 @@ int pvmi_route_send(struct pvmi_msg *m, int tid, int tag)
 	return send_on(c, &f, NULL, m);
 }
 
-/* Prepares `m' for `tid' and `tag' ahead of its send (route.h). */
+/* Sends `m' to `tid' ahead of its send, held by the receiver
+ * (route.h). */
 int pvmi_route_stage(const struct pvmi_msg *m, int tid, int tag,
 		     struct pvmi_route_staged *st)
 {
 	struct circuit tmp, *c = circuit(tid, &tmp);
 	struct pvmi_frame f;
-	struct link *l;
-	int i;
+	int i, rc;
 
 	if (c->stand_in || (c->via != VIA_UNIX && c->via != VIA_TCP))
 		return PVMI_ROUTE_NOT_SENT;
 	for (i = 0; i < m->nfrag; i++)
 		if (!m->frags[i].cap)	/* in place: read at send time */
 			return PVMI_ROUTE_NOT_SENT;
-	if (c->via == VIA_UNIX && !c->link) {
-		l = pvmi_link_find(LINK_OUT, tid);
-		if (!l && pvmi_conn_unix_open(tid, &l) != PvmOk)
-			return PVMI_ROUTE_NOT_SENT;	/* the send will say */
-		pvmi_link_watch(l, &c->link);
-	}
-	st->body = NULL;
-	if (m->len && !(st->body = pvmi_msg_flatten(m, NULL)))
-		return PvmNoMem;
 	user_frame(&f, tid, tag, m->enc, m->len);
-	pvmi_frame_encode(&f, st->hdr);
-	st->len = m->len;
-	st->enc = m->enc;
+	f.kind = PVMI_KIND_HELD;
+	rc = send_on(c, &f, NULL, m);
+	if (rc != PvmOk)
+		return rc == PvmNoMem ? PvmNoMem : PVMI_ROUTE_NOT_SENT;
+	if (!c->link)			/* dropped on the way */
+		return PVMI_ROUTE_NOT_SENT;
 	st->tid = tid;
 	st->tag = tag;
+	st->ctx = f.ctx;
+	st->serial = c->link->serial;
 	return PvmOk;
 }
 
-/* Sends a message staged by pvmi_route_stage() and frees its packet
- * (route.h). */
-int pvmi_route_send_staged(struct pvmi_route_staged *st)
+/* Releases (go) or cancels (!go) a held message (route.h). */
+int pvmi_route_release(const struct pvmi_route_staged *st, int go)
 {
 	struct circuit tmp, *c = circuit(st->tid, &tmp);
-	struct pvmi_frag frag = { st->body, st->len, st->len };
-	struct pvmi_msg m = { .enc = st->enc, .len = st->len };
 	struct pvmi_frame f;
-	int rc;
 
-	if (st->len) {
-		m.frags = &frag;
-		m.nfrag = m.fragcap = 1;
-	}
-	user_frame(&f, st->tid, st->tag, st->enc, st->len);
-	if (c->via == VIA_SELF)
-		rc = send_self(&m, st->tag);
-	else
-		rc = send_on(c, &f, (c->via == VIA_UNIX || c->via == VIA_TCP) ? st->hdr : NULL, &m);
-	pvmi_route_unstage(st);
-	return rc;
-}
-
-/* Frees the packet of a staged message that will not be sent
- * (route.h). */
-void pvmi_route_unstage(struct pvmi_route_staged *st)
-{
-	pvmi_buf_free(st->body);
-	st->body = NULL;
+	if (c->stand_in || !c->link || c->link->serial != st->serial)
+		return PVMI_ROUTE_HELD_LOST;
+	user_frame(&f, st->tid, st->tag, go ? 1 : 0, 0);
+	f.ctx = st->ctx;
+	f.kind = PVMI_KIND_RELEASE;
+	return send_on(c, &f, NULL, NULL);
 }
