@@ -3,15 +3,16 @@
  * buffer pools (virtual circuit caching, VCC).
  *
  * Every body buffer comes from a size class: powers of two from
- * BUF_MIN_CLASS (256 B) to BUF_MAX_CLASS (1 MiB) of usable bytes.  A
+ * 256 B to 2 MiB of usable bytes.  A
  * buffer given back goes into its class's pool instead of to the heap,
  * and the next request of that class takes it again: in steady state a
- * message of up to 1 MiB is packed, sent, received and unpacked with no
- * malloc or free.  The pools are bounded: at most BUF_POOL_MAX buffers per
- * class up to 64 KiB, BUF_POOL_MAX_BIG above, and BUF_CACHE_MAX_BYTES
- * (8 MiB) cached in the whole process; a buffer that would pass a bound
- * goes back to the heap.  A body above 1 MiB is a plain heap block,
- * allocated and freed per message.
+ * message whose body is up to 2 MiB (a 1 MiB payload with its item
+ * headers) is packed, sent, received and unpacked with no malloc or
+ * free.  The pools are bounded: at most BUF_POOL_MAX buffers per
+ * class up to 64 KiB (16), BUF_POOL_MAX_BIG above (4), and
+ * BUF_CACHE_MAX_BYTES (16 MiB) cached in the whole process; a buffer that
+ * would pass a bound goes back to the heap.  A body above 2 MiB is a
+ * plain heap block, allocated and freed per message.
  *
  * Pools shrink when idle, with no timer and no thread: every allocation
  * reads the coarse monotonic clock (a vDSO read), and when a whole idle
@@ -36,12 +37,12 @@
 #include "bufcache.h"
 
 #define BUF_MIN_SHIFT		8	/* 256 B */
-#define BUF_MAX_SHIFT		20	/* 1 MiB */
+#define BUF_MAX_SHIFT		21	/* 2 MiB */
 #define BUF_NCLASS		(BUF_MAX_SHIFT - BUF_MIN_SHIFT + 1)
 #define BUF_BIG_SHIFT		16	/* classes above 64 KiB keep fewer */
 #define BUF_POOL_MAX		16
 #define BUF_POOL_MAX_BIG	4
-#define BUF_CACHE_MAX_BYTES	(8L << 20)
+#define BUF_CACHE_MAX_BYTES	(16L << 20)
 #define BUF_IDLE_MS_DEFAULT	1000
 #define BUF_LARGE		0xffu	/* class of a plain heap block */
 #define BUF_MAGIC		0x42554643u	/* "BUFC" */

@@ -132,22 +132,24 @@ void pvmi_precomm_recv_begin(void)
 		pending[i].seen = 1;
 }
 
-/* The receive is about to wait: stages every indication not staged yet
- * (precomm.h). */
-void pvmi_precomm_stage(void)
+/* The receive is about to wait: stages every indication not staged yet;
+ * returns how many it tried (precomm.h). */
+int pvmi_precomm_stage(void)
 {
 	struct indication *in;
-	int i;
+	int i, tried = 0;
 
 	for (i = 0; i < npending; i++) {
 		in = &pending[i];
 		if (in->staged || in->seen != 1 || !unchanged(in))
 			continue;
 		in->seen = 2;		/* tried: not again */
+		tried++;
 		if (pvmi_route_stage(in->m, in->tid, in->tag, &in->st) ==
 		    PvmOk)
 			in->staged = 1;
 	}
+	return tried;
 }
 
 /* pvm_send of message `m' to (tid, tag): sends the staged packet when an

@@ -11,8 +11,10 @@
  * saw, and marks the others. */
 void pvmi_precomm_recv_begin(void);
 /* A blocking receive is about to wait: stages the marked indications on
- * their circuits (nothing is sent). */
-void pvmi_precomm_stage(void);
+ * their circuits (sent held).  Returns how many it tried: non-zero means
+ * the pump may have run, so the caller looks at its queue again before
+ * waiting. */
+int pvmi_precomm_stage(void);
 /* pvm_send of `m' to (tid, tag): 1 when it went as a staged packet (*rc
  * then holds pvmi_route_send()'s result), 0 for a plain send (a stale
  * indication for (tid, tag) is dropped). */

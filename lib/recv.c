@@ -225,7 +225,10 @@ static int receive(int tid, int tag, long deadline, int peek)
 			return peek ? ensure_mid(m) : take(m);
 		if (deadline == 0)
 			return 0;
-		pvmi_precomm_stage();	/* precommunication: while we wait */
+		/* precommunication: while we wait; a send pumps, so the
+		 * queue is looked at again before waiting */
+		if (pvmi_precomm_stage())
+			continue;
 		rc = pvmi_wait_input(deadline);
 		if (rc == PvmSysErr)
 			return PvmSysErr;

@@ -124,8 +124,8 @@ START_TEST(pools_reuse_buffers_without_the_heap)
 }
 END_TEST
 
-/* At most 16 buffers of a class up to 64 KiB, 4 above, 8 MiB in all;
- * above 1 MiB nothing is cached. */
+/* At most 16 buffers of a class up to 64 KiB, 4 above, 16 MiB in all;
+ * above 2 MiB nothing is cached. */
 START_TEST(pools_are_bounded)
 {
 	void *p[40];
@@ -144,12 +144,29 @@ START_TEST(pools_are_bounded)
 		pvmi_buf_free(p[i]);
 	ck_assert_int_eq(pvmi_bufcache_bytes(), 4L << 20);
 	for (i = 0; i < 10; i++)
-		p[i] = pvmi_buf_alloc(600 * 1024);
+		p[i] = pvmi_buf_alloc(2 << 20);
 	for (i = 0; i < 10; i++)
 		pvmi_buf_free(p[i]);
-	ck_assert_int_le(pvmi_bufcache_bytes(), 8L << 20);
+	/* 4 MiB of 1 MiB buffers, then 2 MiB ones up to the 16 MiB bound */
+	ck_assert_int_eq(pvmi_bufcache_bytes(), 12L << 20);
+	/* 4 x 512 KiB, 4 x 256 KiB, 4 x 128 KiB: 15.5 MiB */
+	for (i = 0; i < 10; i++)
+		p[i] = pvmi_buf_alloc(300 * 1024);
+	for (i = 0; i < 10; i++)
+		p[10 + i] = pvmi_buf_alloc(200 * 1024);
+	for (i = 0; i < 10; i++)
+		p[20 + i] = pvmi_buf_alloc(100 * 1024);
+	for (i = 0; i < 30; i++)
+		pvmi_buf_free(p[i]);
+	ck_assert_int_eq(pvmi_bufcache_bytes(), (31L << 20) / 2);
+	/* 64 KiB ones fill the last half MiB, no more */
+	for (i = 0; i < 16; i++)
+		p[i] = pvmi_buf_alloc(60 * 1024);
+	for (i = 0; i < 16; i++)
+		pvmi_buf_free(p[i]);
+	ck_assert_int_eq(pvmi_bufcache_bytes(), 16L << 20);
 	pvmi_bufcache_trim();
-	p[0] = pvmi_buf_alloc((1 << 20) + 1);
+	p[0] = pvmi_buf_alloc((2 << 20) + 1);
 	pvmi_buf_free(p[0]);
 	ck_assert_int_eq(pvmi_bufcache_bytes(), 0);
 }

@@ -5,7 +5,7 @@
 # size (8 B .. 64 KiB, same host, after a warm-up); the parent's pack,
 # send, receive and unpack must make no malloc/calloc/realloc at all.
 # With COPVM_VCC=0 the same run must allocate (so the count can fail),
-# and with precommunication (-I) it must stay at zero too.
+# and with precommunication (-I) it must stay at zero too, also at 1 MiB.
 srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 top_builddir=$(pwd)
 pp=$top_builddir/bench/vcc_pingpong
@@ -27,7 +27,7 @@ failed=0
 run() {
 	local label=$1
 	shift
-	LD_PRELOAD=$so "$pp" "$@" > "$PVM_TMP/$label.out" 2>&1 ||
+	LD_PRELOAD=$so timeout 300 "$pp" "$@" > "$PVM_TMP/$label.out" 2>&1 ||
 		{ cat "$PVM_TMP/$label.out" >&2; echo "FAIL: $label: run failed" >&2; exit 1; }
 	cat "$PVM_TMP/$label.out"
 }
@@ -48,6 +48,12 @@ for mode in on precomm; do
 		{ echo "FAIL: $mode: expected 4 RESULT lines" >&2; failed=1; }
 done
 
+# 1 MiB with precommunication: the staged write and the echo cross (this
+# once hung: a pong read while staging was not looked for before waiting)
+run big -r 100 -w 10 -s 1048576 -I >/dev/null
+grep -q '^RESULT size=1048576 .*allocs=0 ' "$PVM_TMP/big.out" ||
+	{ echo "FAIL: 1 MiB with precommunication: $(cat "$PVM_TMP/big.out")" >&2; failed=1; }
+
 COPVM_VCC=0 run off -r 2000 -w 100 -s 1024,65536 >/dev/null
 while read -r line; do
 	case $line in
@@ -56,5 +62,5 @@ while read -r line; do
 		failed=1 ;;
 	esac
 done < "$PVM_TMP/off.out"
-cat "$PVM_TMP"/{on,precomm,off}.out
+cat "$PVM_TMP"/{on,precomm,big,off}.out
 exit $failed
