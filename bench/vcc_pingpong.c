@@ -13,7 +13,12 @@
  * turns virtual circuit caching off (exported to the child).
  *
  * Output, one line per size:
- *   RESULT size=<bytes> median_us=<round trip> allocs=<n|-> reps=<n>
+ *   RESULT size=<bytes> median_us=<round trip> cpu_us=<t> allocs=<n|->
+ *          reps=<n>
+ * `cpu_us': the parent's CPU time (user + system) per timed round trip,
+ * the software overhead of one send and one receive with their packing,
+ * which scheduling on a shared machine does not inflate as it does the
+ * round trip.
  * `allocs': calls of malloc, calloc and realloc by the parent during the
  * timed round trips (after `warm' untimed ones); "-" when the counting
  * interposer is not preloaded.
@@ -24,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -42,6 +48,16 @@ static double now_us(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+/* CPU time (user + system) this process used so far, in us. */
+static double cpu_us(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e6 +
+	       ru.ru_utime.tv_usec + ru.ru_stime.tv_usec;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -96,6 +112,7 @@ static int run_size(int tid, int len, int reps, int warm, int precomm)
 	double *t = malloc(reps * sizeof(*t)), t0;
 	char *buf = calloc(1, len ? len : 1);
 	unsigned long a0 = 0, a1 = 0;
+	double c0 = 0, c1;
 	int i, info[2] = { len, reps + warm };
 
 	if (!t || !buf)
@@ -107,8 +124,11 @@ static int run_size(int tid, int len, int reps, int warm, int precomm)
 	pvm_send(tid, TAG_SIZE);
 	pack(buf, len);
 	for (i = 0; i < reps + warm; i++) {
-		if (i == warm && alloc_count)
-			a0 = alloc_count();
+		if (i == warm) {
+			c0 = cpu_us();
+			if (alloc_count)
+				a0 = alloc_count();
+		}
 		t0 = now_us();
 		if (pvm_send(tid, TAG_PING) < 0)
 			return 1;
@@ -122,10 +142,12 @@ static int run_size(int tid, int len, int reps, int warm, int precomm)
 		if (i >= warm)
 			t[i - warm] = now_us() - t0;
 	}
+	c1 = cpu_us();
 	if (alloc_count)
 		a1 = alloc_count();
 	qsort(t, reps, sizeof(*t), cmp_double);
-	printf("RESULT size=%d median_us=%.2f ", len, t[reps / 2]);
+	printf("RESULT size=%d median_us=%.2f cpu_us=%.2f ", len, t[reps / 2],
+	       (c1 - c0) / reps);
 	if (alloc_count)
 		printf("allocs=%lu reps=%d\n", a1 - a0, reps);
 	else

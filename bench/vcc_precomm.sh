@@ -3,7 +3,7 @@
 # bench/vcc_pingpong on this host, VCC on vs off (COPVM_VCC) and
 # precommunication on vs off (-I), alternating the variants run by run;
 # prints per variant and size the median over the runs of each run's
-# median round trip, and the change.  Not a test: read the figures.
+# median round trip and of its CPU time per round trip, and the change.  Not a test: read the figures.
 #
 # usage: bench/vcc_precomm.sh [-n runs] [-r reps]   (from the build dir)
 set -u
@@ -25,7 +25,7 @@ export PVM_EXPORT=COPVM_VCC
 unset PVM_ROOT
 out=$PVM_TMP/out
 mkdir -p "$out"
-trap '"$top_builddir/tests/tools/pvmhalt" >/dev/null 2>&1; rm -rf "$PVM_TMP" "$HOME"' EXIT
+trap '"$top_builddir/tests/tools/pvmhalt" >/dev/null 2>&1; grep -H . "$out"/* > "${KEEP_RAW:-/dev/null}"; rm -rf "$PVM_TMP" "$HOME"' EXIT
 
 vsizes=8,1024,16384,65536,1048576
 psizes=4096,16384,65536,1048576
@@ -36,26 +36,23 @@ for i in $(seq "$runs"); do
 	COPVM_VCC=1 "$pp" -r "$reps" -s $psizes -I > "$out/pre_on.$i" || exit 1
 done
 
-# median LABEL SIZE: median over the runs of the median round trip
+# median LABEL SIZE [FIELD]: median over the runs of FIELD (3: the
+# median round trip, 4: CPU time per round trip)
 median() {
-	cat "$out/$1".* | awk -v s="$2" '
-		$1 == "RESULT" {
-			split($2, a, "="); split($3, b, "=")
-			if (a[2] == s) v[n++] = b[2]
-		}
-		END {
-			asort(v)
-			printf "%.2f", n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-		}'
+	cat "$out/$1".* | awk -v s="$2" -v f="${3:-3}" '$1 == "RESULT" {
+			split($2, a, "="); split($f, b, "=")
+			if (a[2] == s) print b[2]
+		}' | sort -g | awk '{ v[NR] = $1 }
+		END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.2f", m }'
 }
 
 compare() {
-	local a=$1 b=$2 sizes=$3 title=$4
+	local a=$1 b=$2 sizes=$3 title=$4 field=$5
 	echo "$title"
 	printf "%10s %14s %14s %10s\n" size "$a us" "$b us" change
 	for s in ${sizes//,/ }; do
-		x=$(median "$a" "$s")
-		y=$(median "$b" "$s")
+		x=$(median "$a" "$s" "$field")
+		y=$(median "$b" "$s" "$field")
 		printf "%10s %14s %14s %9.1f%%\n" "$s" "$x" "$y" \
 			"$(echo "($x - $y) / $y * 100" | bc -l)"
 	done
@@ -64,5 +61,7 @@ compare() {
 echo "vcc_pingpong, $runs runs x $reps round trips (1 MiB: reps/10),"
 echo "median over runs of the median round trip (us); change = (a-b)/b"
 echo
-compare vcc_on vcc_off $vsizes "VCC on (a) vs off (b)"
-compare pre_on pre_off $psizes "precommunication on (a) vs off (b), VCC on"
+compare vcc_on vcc_off $vsizes "VCC on (a) vs off (b): round trip" 3
+compare vcc_on vcc_off $vsizes "VCC on (a) vs off (b): parent CPU per round trip" 4
+compare pre_on pre_off $psizes "precommunication on (a) vs off (b), VCC on: round trip" 3
+compare pre_on pre_off $psizes "precommunication on (a) vs off (b), VCC on: parent CPU per round trip" 4
