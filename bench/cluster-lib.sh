@@ -36,8 +36,10 @@
 # (the harness itself does not have it): bc_restore finds and kills
 # strays by it, and the smoke test checks that none is left.
 #
-# Needs: BC_W (work directory), BC_B (build tree), BC_SRC (source tree),
-# BC_NODES, and netns.sh's NETNS_MAP once netns_up has run.
+# Needs: BC_W (work directory); the paths tests/integ/bench-cluster.sh
+# sets for the build tree or an installed tree (BC_PROGS, BC_PVMHOSTS,
+# BC_PVMD, BC_PVMGS, BC_LIBPATH); BC_NODES; and netns.sh's NETNS_MAP once
+# netns_up has run.
 
 STOCK_ROOT=${STOCK_ROOT:-/usr/lib/pvm3}
 BC_UID=$(id -u)
@@ -214,9 +216,9 @@ bc_env() {
 		p=$(bc_pval "$1")
 		echo "$unset -u PVM_ROOT $common
 			NETNS_SIDE=$BC_W/side/copvm PVM_RSH=$BC_RSH
-			PVM_ALLOW_ROOT=1 COPVM_PVMD=$BC_B/daemon/pvmd
-			COPVM_PVMGS=$BC_B/group/pvmgs
-			LD_LIBRARY_PATH=$BC_B/lib/.libs:$BC_B/group/.libs
+			PVM_ALLOW_ROOT=1 COPVM_PVMD=$BC_PVMD
+			COPVM_PVMGS=$BC_PVMGS
+			LD_LIBRARY_PATH=$BC_LIBPATH
 			${model:+COPVM_MODEL=$model} ${p:+COPVM_P=$p}
 			${BC_BACKEND:+COPVM_BACKEND=$BC_BACKEND}
 			${BC_AGENT_SOCK:+COPVM_AGENT_SOCK=$BC_AGENT_SOCK}
@@ -329,7 +331,7 @@ bc_vm_start() {
 		if [ "$sys" = stock ]; then
 			ln -s "$STOCK_ROOT/lib/pvmgs" "$side/node$i/home/pvm3/bin/LINUX64/pvmgs"
 		else
-			ln -s "$BC_B/group/pvmgs" "$side/node$i/home/pvm3/bin/LINUX64/pvmgs"
+			ln -s "$BC_PVMGS" "$side/node$i/home/pvm3/bin/LINUX64/pvmgs"
 		fi
 	done
 	if [ "$sys" = stock ]; then
@@ -347,7 +349,7 @@ bc_vm_start() {
 		fi
 	else
 		# Forks and returns once the daemon is ready.
-		if ! bc_on -t 30 node1 "$sys" "exec $BC_B/daemon/pvmd" </dev/null \
+		if ! bc_on -t 30 node1 "$sys" "exec $BC_PVMD" </dev/null \
 			>"$dir/pvmd.out" 2>&1 ||
 			[ ! -S "$side/node1/tmp/copvm-$BC_UID/pvmd.sock" ]; then
 			echo "copvm pvmd did not start: $(head -c 200 "$dir/pvmd.out")" >"$dir/vm.note"
@@ -356,9 +358,9 @@ bc_vm_start() {
 	fi
 	[ "$n" -gt 1 ] || return 0
 	for i in $(seq 2 "$n"); do hosts="$hosts node$i"; done
-	if ! bc_on -t 90 node1 "$sys" "exec $BC_B/bench/pvmhosts add$hosts" \
+	if ! bc_on -t 90 node1 "$sys" "exec $BC_PVMHOSTS add$hosts" \
 		</dev/null >"$dir/addhosts.out" 2>&1 ||
-	   ! bc_on -t 40 node1 "$sys" "exec $BC_B/bench/pvmhosts wait $n 30" \
+	   ! bc_on -t 40 node1 "$sys" "exec $BC_PVMHOSTS wait $n 30" \
 		</dev/null >>"$dir/addhosts.out" 2>&1; then
 		echo "could not add$hosts: $(tr '\n' ' ' <"$dir/addhosts.out" | head -c 200)" \
 			>"$dir/vm.note"
@@ -370,7 +372,7 @@ bc_vm_start() {
 # bc_vm_stop SYSTEM DIR: halt the machine, then clear the namespaces.
 bc_vm_stop() {
 	local sys=$1 dir=$2 i
-	bc_on -t 20 node1 "$sys" "exec $BC_B/bench/pvmhosts halt" </dev/null \
+	bc_on -t 20 node1 "$sys" "exec $BC_PVMHOSTS halt" </dev/null \
 		>>"$dir/halt.out" 2>&1
 	if [ -n "$BC_STOCK_PVMD" ]; then
 		for i in $(seq 50); do
@@ -394,12 +396,12 @@ bc_local_start() {
 	BC_LOCAL_PIDS=
 	[ "$k" -gt 0 ] || return 0
 	for i in $(seq "$n"); do
-		bc_on -e "node$i" local "$BC_B/examples/calcula2 $units \
-			>$dir/calcula2.node$i 2>&1; exec $BC_B/examples/calcula $BC_LOCAL_OPTS" \
+		bc_on -e "node$i" local "$BC_PROGS/calcula2 $units \
+			>$dir/calcula2.node$i 2>&1; exec $BC_PROGS/calcula $BC_LOCAL_OPTS" \
 			</dev/null >/dev/null 2>&1 &
 		BC_LOCAL_PIDS="$BC_LOCAL_PIDS $!"
 		for j in $(seq 2 "$k"); do
-			bc_on -e "node$i" local "exec $BC_B/examples/calcula $BC_LOCAL_OPTS" \
+			bc_on -e "node$i" local "exec $BC_PROGS/calcula $BC_LOCAL_OPTS" \
 				</dev/null >/dev/null 2>&1 &
 			BC_LOCAL_PIDS="$BC_LOCAL_PIDS $!"
 		done
@@ -438,7 +440,7 @@ bc_dedicated() {
 	local n=$1 units=$2 dir=$3 i pids=
 	mkdir -p "$dir"
 	for i in $(seq "$n"); do
-		bc_on -e "node$i" local "exec $BC_B/examples/calcula2 $units" \
+		bc_on -e "node$i" local "exec $BC_PROGS/calcula2 $units" \
 			</dev/null >"$dir/calcula2.node$i" 2>&1 &
 		pids="$pids $!"
 	done

@@ -7,7 +7,8 @@ common_libcommon_la_SOURCES = common/wire.c common/wire.h \
 	common/sha256.c common/sha256.h common/auth.c common/auth.h \
 	common/cosched_model.c common/cosched_model.h common/cosched_page.h \
 	common/exp_model.c common/exp_model.h common/sched_attr.h \
-	common/procfile.c common/procfile.h
+	common/procfile.c common/procfile.h \
+	common/rundir.c common/rundir.h
 common_libcommon_la_LIBADD = -lm
 
 # The observability tools' reader of the coscheduling pages (the console's

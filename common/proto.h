@@ -37,12 +37,25 @@
  *   pvmd.sock     the daemon's listening socket
  *   pvmd.log      the daemon's log
  *   pvmd.pid      the daemon's pid
- *   t<hex tid>    each task's listening socket for direct messages */
+ *   s<16 hex>/    the session of the running daemon: a random 64-bit id
+ *                 drawn at its start and given to its tasks by REGISTER;
+ *                 it holds
+ *     t<hex tid>  each task's listening socket for direct messages.
+ * Task ids start over at every daemon start; a task that outlived its
+ * daemon still looks for its peers in its own session's directory, which
+ * the next daemon has removed, so it cannot reach the next machine's
+ * tasks of the same tids. */
 #define PVMI_DIR_FMT		"%s/copvm-%u"
 #define PVMI_DAEMON_SOCK	"pvmd.sock"
 #define PVMI_DAEMON_LOG		"pvmd.log"
 #define PVMI_DAEMON_PID		"pvmd.pid"
+#define PVMI_SESSION_FMT	"s%016llx"
+#define PVMI_SESSION_LEN	8	/* bytes of the id in REGISTER */
 #define PVMI_TASK_SOCK_FMT	"t%x"
+
+/* A string every copvm pvmd binary contains, by which the library tells
+ * copvm's daemon from another PVM's before starting one (pvmd_start.c). */
+#define PVMI_PVMD_MARKER	"copvm-pvmd: speaks copvm control protocol 1"
 
 /* Environment the daemon gives a spawned task:
  *   PVMI_ENV_TID  its tid (decimal)
@@ -51,6 +64,10 @@
  * backlog, in order, until it calls pvm_mytid(). */
 #define PVMI_ENV_TID		"COPVM_TID"
 #define PVMI_ENV_LFD		"COPVM_LISTEN_FD"
+/*   PVMI_ENV_SESSION  the session (PVMI_SESSION_FMT) of the daemon run
+ *                     that reserved the tid; REGISTER presents it, and a
+ *                     claim from another run gets a fresh tid instead. */
+#define PVMI_ENV_SESSION	"COPVM_SESSION"
 /* In a virtual machine of several hosts, also
  *   PVMI_ENV_TCPFD  fd of its already-listening TCP socket for direct
  *                   routes from tasks of other hosts (the daemon knows
@@ -63,6 +80,7 @@
 
 enum pvmi_op {
 	/* in:  int pid, int claimed_tid (0: none), str program name
+	 *      [, str session: PVMI_ENV_SESSION, with a claimed tid]
 	 * out: int status = tid, int ptid, int ctx,
 	 *      int outtid, int outcode, int outctx,
 	 *      int trctid, int trccode, int trcctx,
@@ -70,6 +88,8 @@ enum pvmi_op {
 	 *      bytes secret (PVMI_SECRET_LEN bytes, the machine's, auth.h),
 	 *      int flags (PVMI_REG_NET: the machine spans several hosts, so
 	 *      the task should accept direct routes over TCP)
+	 *      bytes session (PVMI_SESSION_LEN bytes, big-endian: names the
+	 *      directory of the task sockets, PVMI_SESSION_FMT)
 	 * A task spawned by a pvm_spawn that covers several hosts gets its
 	 * answer once every host has started its share, since the sibling
 	 * list is only complete then. */

@@ -25,12 +25,16 @@ enum pvmi_frame_kind {
 	PVMI_KIND_REQUEST = 1,	/* task -> daemon control request, tag = op */
 	PVMI_KIND_REPLY = 2,	/* daemon -> task answer to the last request */
 	PVMI_KIND_DAEMON = 3,	/* daemon -> daemon, tag = enum pvmi_dd_op */
+	PVMI_KIND_RING = 4,	/* task -> task on a same-host circuit: the
+				 * shared-memory ring's fds ride with it, and
+				 * the frames after it go through the ring
+				 * (lib/transport/shm.c) */
 	/* Precommunication, task -> task on a direct circuit (lib/precomm.c):
 	 * a user message the receiver keeps, not deliverable, until ... */
-	PVMI_KIND_HELD = 4,
+	PVMI_KIND_HELD = 5,
 	/* ... this frame (no body, same tag and ctx) releases it (enc 1)
 	 * or cancels it (enc 0). */
-	PVMI_KIND_RELEASE = 5,
+	PVMI_KIND_RELEASE = 6,
 };
 
 /* Decoded frame header (host byte order). */

@@ -34,8 +34,8 @@ int pvmd_log_open(const char *path, int also_stderr)
 {
 	int fd;
 
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC,
-		  0600);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC |
+		  O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return -1;
 	if (log_fd >= 0)

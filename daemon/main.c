@@ -32,17 +32,22 @@
 #include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <unistd.h>
 
 #include "auth.h"
 #include "pvmd.h"
+#include "rundir.h"
 
 #ifndef COPVM_PVM_ROOT
 #define COPVM_PVM_ROOT "/usr/local/lib/copvm"
 #endif
 
 struct pvmd_state pvmd;
+
+/* How the library knows this program for copvm's pvmd (proto.h). */
+const char pvmd_marker[] __attribute__((used)) = PVMI_PVMD_MARKER;
 
 static int pid_fd = -1;
 static int ready_fd = -1;
@@ -71,6 +76,17 @@ static void usage(void)
 		"  -f      stay in the foreground\n"
 		"  -s      slave: read the master's instructions on stdin\n");
 	exit(1);
+}
+
+/* Closes every descriptor but stdin, stdout and stderr: a daemon
+ * started from a task must not hold that task's pipes and files open. */
+static void close_inherited(void)
+{
+	int fd;
+
+	if (syscall(SYS_close_range, 3U, ~0U, 0U) < 0)
+		for (fd = 3; fd < 65536; fd++)
+			close(fd);
 }
 
 /* Parses the command line; returns the hostfile or NULL. */
@@ -123,33 +139,16 @@ static const char *parse_args(int argc, char **argv)
 	return hostfile;
 }
 
-/* Creates or checks the per-user directory: it must be a real directory
- * (not a symlink) owned by us with no group or other access. */
+/* Creates or checks the per-user directory and PVM_TMP (rundir.h):
+ * nobody but us may control either. */
 static void prepare_dir(void)
 {
-	const char *tmp = getenv("PVM_TMP");
-	struct stat st;
-	int n;
+	char why[COPVM_WHY_LEN];
 
-	if (!tmp || !*tmp)
-		tmp = "/tmp";
-	n = snprintf(pvmd.dir, sizeof(pvmd.dir), PVMI_DIR_FMT, tmp,
-		     (unsigned)pvmd.uid);
-	if (n < 0 || (size_t)n >= sizeof(pvmd.dir))
-		die("PVM_TMP is too long: %s", tmp);
-	if (mkdir(pvmd.dir, 0700) < 0 && errno != EEXIST)
-		die("cannot create %s: %s", pvmd.dir, strerror(errno));
-	if (lstat(pvmd.dir, &st) < 0)
-		die("cannot stat %s: %s", pvmd.dir, strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		die("%s exists and is not a directory; refusing to use it",
-		    pvmd.dir);
-	if (st.st_uid != pvmd.uid)
-		die("%s is owned by another user; refusing to use it",
-		    pvmd.dir);
-	if (st.st_mode & 077)
-		die("%s is accessible to other users (mode must be 0700); "
-		    "refusing to use it", pvmd.dir);
+	pvmd.dirfd = copvm_rundir_open(pvmd.uid, pvmd.dir, sizeof(pvmd.dir),
+				       why, sizeof(why));
+	if (pvmd.dirfd < 0)
+		die("%s", why);
 }
 
 static void make_path(char *buf, size_t size, const char *name)
@@ -301,6 +300,7 @@ void pvmd_cleanup_exit(int status)
 	pvmd_gang_release();
 	pvmd_cwatch_report();
 	pvmd_task_unlink_all();
+	pvmd_session_end();
 	pvmd_conn_close_all();
 	unlink(pvmd.sockpath);
 	unlink(pvmd.pidpath);
@@ -316,7 +316,9 @@ int main(int argc, char **argv)
 	int lfd, nhosts = 0;
 	ssize_t n;
 
+	close_inherited();
 	pvmd.epfd = -1;
+	pvmd.dirfd = -1;
 	pvmd.uid = getuid();
 	pvmd.opts.speed = PVMD_SPEED_DEFAULT;
 	pvmd.index = PVMI_MASTER_INDEX;
@@ -342,6 +344,9 @@ int main(int argc, char **argv)
 	make_path(pvmd.pidpath, sizeof(pvmd.pidpath), PVMI_DAEMON_PID);
 	make_path(pvmd.logpath, sizeof(pvmd.logpath), PVMI_DAEMON_LOG);
 	take_lock();
+	if (pvmd_session_start() < 0)
+		die("cannot make the session directory under %s: %s",
+		    pvmd.dir, strerror(errno));
 	if (pvmd_log_open(pvmd.logpath, pvmd.foreground && pvmd.debug) < 0)
 		die("cannot open the log: %s", strerror(errno));
 	if (hostfile && pvmd_hostfile_load(hostfile, &hosts, &nhosts) < 0)

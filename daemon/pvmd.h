@@ -141,6 +141,10 @@ struct pvmd_state {
 	uid_t uid;
 	char hostname[256];
 	char dir[4096];			/* the per-user directory */
+	int dirfd;			/* open on it, checked (rundir.h) */
+	uint64_t session;		/* this run's id (session.c) */
+	char sessname[32];		/* "s<16 hex>" */
+	char sessdir[4200];		/* dir/sessname: the task sockets */
 	char sockpath[4200];
 	char pidpath[4200];
 	char logpath[4200];
@@ -310,6 +314,14 @@ int pvmd_task_hold(struct pvmd_task *t, const struct pvmi_frame *f,
 int pvmd_task_sockpath(int tid, char *buf, size_t size);
 /* Unlinks the sockets of every task still in the table (at exit). */
 void pvmd_task_unlink_all(void);
+
+/* session.c: this run's session id and its directory of task sockets
+ * (proto.h).  Start draws the id, removes earlier runs' sessions and
+ * makes the directory (0, or -1 with errno); end removes it; write puts
+ * the id into a REGISTER reply. */
+int pvmd_session_start(void);
+void pvmd_session_end(void);
+void pvmd_session_write(struct pvmi_wbuf *w);
 /* Allocates a context for `owner'; returns it or PvmOutOfRes. */
 int pvmd_ctx_new(int owner);
 /* Frees context `ctx'; PvmOk or PvmBadParam. */

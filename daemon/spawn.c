@@ -308,6 +308,7 @@ exec_child(const struct spawn_req *q, char **argv, int via_path, int tid,
 	setenv(PVMI_ENV_TID, buf, 1);
 	snprintf(buf, sizeof(buf), "%d", lfd);
 	setenv(PVMI_ENV_LFD, buf, 1);
+	setenv(PVMI_ENV_SESSION, pvmd.sessname, 1);
 	if (tfd >= 0) {
 		fcntl(tfd, F_SETFD, 0);
 		snprintf(buf, sizeof(buf), "%d", tfd);

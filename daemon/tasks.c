@@ -207,7 +207,7 @@ int pvmd_task_sockpath(int tid, char *buf, size_t size)
 	struct sockaddr_un sa;
 	int n;
 
-	n = snprintf(buf, size, "%s/" PVMI_TASK_SOCK_FMT, pvmd.dir,
+	n = snprintf(buf, size, "%s/" PVMI_TASK_SOCK_FMT, pvmd.sessdir,
 		     (unsigned)tid);
 	if (n < 0 || (size_t)n >= size || (size_t)n >= sizeof(sa.sun_path))
 		return -1;
@@ -358,6 +358,7 @@ static void reply_register(struct pvmd_conn *c, struct pvmd_task *t)
 	}
 	pvmi_w_bytes(&w, pvmd.secret, PVMI_SECRET_LEN);
 	pvmi_w_int(&w, pvmd.tcp_port ? PVMI_REG_NET : 0);
+	pvmd_session_write(&w);
 	pvmd_reply(c, PVMI_OP_REGISTER, &w);
 	flush_held(t);
 }
@@ -417,12 +418,15 @@ void pvmd_op_register(struct pvmd_conn *c, struct pvmi_rbuf *r)
 {
 	struct pvmd_task *t = NULL;
 	int32_t pid, claimed;
-	char *name;
+	char *name, *sess = NULL;
 
 	pid = pvmi_r_int(r);
 	claimed = pvmi_r_int(r);
 	name = pvmi_r_str(r);
+	if (!r->failed && r->pos < r->len)
+		sess = pvmi_r_str(r);	/* the claim's daemon run */
 	if (!pvmd_body_ok(r)) {
+		free(sess);
 		free(name);
 		pvmd_reply_status(c, PVMI_OP_REGISTER, PvmBadMsg);
 		return;
@@ -434,6 +438,13 @@ void pvmd_op_register(struct pvmd_conn *c, struct pvmi_rbuf *r)
 	}
 	if (c->peer_pid > 0)
 		pid = c->peer_pid;
+	if (claimed && sess && strcmp(sess, pvmd.sessname)) {
+		pvmd_log("pid %ld claimed t%x of an earlier daemon run (%s): "
+			 "given a fresh tid", (long)pid, (unsigned)claimed,
+			 sess);
+		claimed = 0;
+	}
+	free(sess);
 	if (claimed) {
 		t = pvmd_task_find(claimed);
 		if (t && (t->flags & PVMD_TF_SPAWNED) &&

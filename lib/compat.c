@@ -172,24 +172,14 @@ PVMI_EXPORT char *pvmgethome(void)
 	return "/";
 }
 
-/* The pvmd program the library starts: $COPVM_PVMD, an executable
- * $PVM_ROOT/lib/pvmd, else the installed one.  Returns a static string. */
+/* The pvmd program the library starts: $COPVM_PVMD, else copvm's
+ * pvmd at $PVM_ROOT/lib/pvmd or in bindir (pvmd_start.c).  Returns a
+ * static string. */
 PVMI_EXPORT char *pvmgetpvmd(void)
 {
 	static char path[PATH_MAX];
-	const char *root = getenv("PVM_ROOT");
-	const char *p = getenv("COPVM_PVMD");
 
-	if (p && *p) {
-		snprintf(path, sizeof(path), "%s", p);
-		return path;
-	}
-	if (root && *root) {
-		snprintf(path, sizeof(path), "%s/lib/pvmd", root);
-		if (access(path, X_OK) == 0)
-			return path;
-	}
-	snprintf(path, sizeof(path), "%s/pvmd", COPVM_BINDIR);
+	pvmi_pvmd_path(path, sizeof(path));
 	return path;
 }
 

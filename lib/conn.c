@@ -11,7 +11,14 @@
  *
  * The pump looks at every pipe that can be looked at without a system
  * call (poll_ready), then waits in poll() on the pipes' and the
- * endpoints' fds.
+ * endpoints' fds; before a wait that may block it arms such pipes (their
+ * transport then wakes an fd in the poll set).  While such pipes exist, a
+ * round of a receive's spin (pvmi_pump_spin) or one with input already
+ * in memory calls poll() only every eighth time, so a spin on a ring is
+ * not a string of system calls and the sockets still get their turn.
+ * After a round that neither blocks nor spins (pvm_nrecv, pvm_probe) the
+ * rings are left armed, since the caller may next wait on the fds of
+ * pvm_getfds(), among them the eventfd the rings' writers then ring.
  *
  * This file names no transport: the links come from daemon_link.c,
  * conn_unix.c and conn_tcp.c with the transport they use, and the
@@ -35,6 +42,7 @@ static unsigned long next_serial;
 static struct pvmi_conn_endpoint *endpoints[MAX_ENDPOINTS];
 static int nendpoints;
 static void (*sink)(struct pvmi_msg *m);
+static int spinning;		/* in pvmi_pump_spin() */
 
 static int conn_frame(void *arg, const struct pvmi_frame *f,
 		      unsigned char *body);
@@ -236,6 +244,13 @@ static int link_ready(struct link *l)
 	return l->pipe.tp->poll_ready && l->pipe.tp->poll_ready(&l->pipe) > 0;
 }
 
+/* Asks the transport of `l' to wake this task through a polled fd
+ * (on), or withdraws that (off); 1 when input is already there. */
+static int link_arm(struct link *l, int on)
+{
+	return l->pipe.tp->arm && l->pipe.tp->arm(&l->pipe, on) > 0;
+}
+
 /* Drops the links that ended during a pump round (not those being
  * written: their writer drops them). */
 void pvmi_link_sweep(void)
@@ -351,7 +366,8 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 	struct link *stackmap[32], **map = stackmap;
 	struct pvmi_conn_endpoint *ep[MAX_ENDPOINTS];
 	int n = 0, i, r, any = 0, max = nlinks + nendpoints + 1;
-	int nep = nendpoints, hot = 0;
+	int nep = nendpoints, hot = 0, rings = 0;
+	static unsigned int quiet_rounds;
 
 	if (max > 32) {
 		pfd = malloc(max * sizeof(*pfd));
@@ -365,7 +381,10 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 	for (i = 0; i < nlinks; i++) {
 		if (links[i]->role == LINK_OUT || links[i]->connecting)
 			continue;
-		if (link_ready(links[i]))
+		if (links[i]->pipe.tp->poll_ready)
+			rings = 1;
+		if (link_ready(links[i]) ||
+		    (timeout_ms != 0 && link_arm(links[i], 1)))
 			hot = 1;
 		pfd[n].fd = links[i]->pipe.fd;	/* -1: poll() skips it */
 		pfd[n].events = POLLIN;
@@ -388,7 +407,17 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 		r = PvmSysErr;
 		goto out;
 	}
-	r = poll(pfd, n, hot ? 0 : timeout_ms);
+	/* input waiting in memory, or a spin: poll() only now and then, so
+	 * sockets are never starved but a spin is not all system calls */
+	if (rings && (hot || spinning) && (++quiet_rounds % 8)) {
+		for (i = 0; i < n; i++)
+			pfd[i].revents = 0;
+		r = 0;
+	} else
+		r = poll(pfd, n, hot ? 0 : timeout_ms);
+	for (i = 0; i < n; i++)
+		if (map[i])
+			link_arm(map[i], 0);
 	if (r < 0 || (r == 0 && !hot)) {
 		r = (r < 0 && errno != EINTR) ? PvmSysErr : 0;
 		goto out;
@@ -396,7 +425,7 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 	for (i = 0; i < n; i++) {
 		int e;
 
-		if (!pfd[i].revents && !(hot && map[i] && link_ready(map[i])))
+		if (!pfd[i].revents && !(map[i] && link_ready(map[i])))
 			continue;
 		if (pfd[i].fd == wfd && (pfd[i].events & POLLOUT)) {
 			any = 1;
@@ -417,6 +446,13 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 	pvmi_link_sweep();
 	r = any;
 out:
+	if (rings && timeout_ms == 0 && !spinning) {
+		/* pvm_nrecv, pvm_probe: leave the rings armed, so that a
+		 * program waiting on pvm_getfds()' fds hears of them */
+		for (i = 0; i < nlinks; i++)
+			if (links[i]->role != LINK_OUT)
+				link_arm(links[i], 1);
+	}
 	if (pfd != stackfds)
 		free(pfd);
 	if (map != stackmap)
@@ -429,6 +465,18 @@ out:
 int pvmi_pump(int timeout_ms)
 {
 	return pvmi_link_pump(timeout_ms, -1);
+}
+
+/* One round of a receive's spin: as pvmi_pump(0), but poll() may be left
+ * out while the rings are looked at (conn.h). */
+int pvmi_pump_spin(void)
+{
+	int r;
+
+	spinning = 1;
+	r = pvmi_link_pump(0, -1);
+	spinning = 0;
+	return r;
 }
 
 /* Writes a whole frame (header + iov) to `l', pumping input while the

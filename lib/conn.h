@@ -156,6 +156,10 @@ void pvmi_conn_close_all(int unlink_tid);
  * complete frames.  Returns 1 if anything was read or accepted, 0 on
  * timeout, PvmSysErr when nothing can ever arrive (no links left). */
 int pvmi_pump(int timeout_ms);
+/* One round of a receive's spin (lib/wait.c): as pvmi_pump(0), except
+ * that while shared-memory rings are polled, poll() on the fds runs only
+ * every eighth round. */
+int pvmi_pump_spin(void);
 
 /* Stores the fds the pump waits on in a static array; returns the count
  * (the daemon link first) or PvmNoMem. */

@@ -10,6 +10,12 @@
  * block until the kernel has the whole frame but keep reading incoming
  * frames while they wait (conn.c), so two tasks sending large messages
  * to each other cannot deadlock.
+ *
+ * Unless COPVM_SHM=0, both kinds of circuit use the shm transport: the
+ * frames go through a shared-memory ring once the receiver invited the
+ * sender to make one (the greeting written here at accept), over the
+ * socket before that and for good when either side has rings off
+ * (transport/shm.c).  The task's wake eventfd is polled as an endpoint.
  */
 #include <unistd.h>
 
@@ -27,14 +33,48 @@ static struct pvmi_conn_endpoint unix_ep = {
 	.close = unix_close,
 };
 
+static void wake_close(int unlink_tid);
+
+/* The task's ring wake-up eventfd: readable when a peer rang it. */
+static struct pvmi_conn_endpoint wake_ep = {
+	.fd = -1,
+	.accept = pvmi_shm_wake_clear,
+	.close = wake_close,
+};
+
+static void wake_close(int unlink_tid)
+{
+	(void)unlink_tid;
+	wake_ep.fd = -1;
+	pvmi_shm_wake_release();	/* every link is closed by now */
+}
+
+/* The transport of a new same-host circuit: rings unless COPVM_SHM=0
+ * (the circuit still falls back to the socket if the peer declines or
+ * the ring cannot be made; transport/shm.c). */
+static const struct pvmi_transport *circuit_transport(void)
+{
+	if (!pvmi_shm_enabled() || pvmi_shm_wake_fd() < 0)
+		return &pvmi_transport_unix;
+	wake_ep.fd = pvmi_shm_wake_fd();
+	pvmi_conn_endpoint_add(&wake_ep);
+	return &pvmi_transport_shm;
+}
+
 /* Accepts every waiting circuit as an inbound link. */
 static void unix_accept_all(void)
 {
 	int fd;
 
+	const struct pvmi_transport *tp;
+
 	while ((fd = pvmi_transport_unix.accept(unix_ep.fd)) >= 0) {
-		if (!pvmi_link_add(fd, LINK_IN, 0, &pvmi_transport_unix, NULL))
+		tp = circuit_transport();
+		if (!pvmi_link_add(fd, LINK_IN, 0, tp, NULL)) {
 			close(fd);
+			continue;
+		}
+		pvmi_shm_greet(fd, tp == &pvmi_transport_shm);
 	}
 }
 
@@ -69,7 +109,7 @@ int pvmi_conn_unix_open(int tid, struct link **lp)
 	rc = pvmi_transport_unix.open(tid, &fd);
 	if (rc != PvmOk)
 		return rc;
-	l = pvmi_link_add(fd, LINK_OUT, tid, &pvmi_transport_unix, NULL);
+	l = pvmi_link_add(fd, LINK_OUT, tid, circuit_transport(), NULL);
 	if (!l) {
 		close(fd);
 		return PvmNoMem;

@@ -20,8 +20,10 @@
 #include "bufcache.h"
 #include "conn.h"
 #include "daemon_link.h"
+#include "daemon_watch.h"
 #include "proto.h"
 #include "pvmi.h"
+#include "rundir_check.h"
 #include "transport/transport.h"
 
 static struct link *daemon_link;
@@ -74,7 +76,8 @@ static struct pvmi_conn_endpoint daemon_ep = {
 	.close = daemon_close,
 };
 
-/* Connects to this host's pvmd; PvmOk, or PvmSysErr when none answers
+/* Connects to this host's pvmd; PvmOk, PvmSysErr when none answers,
+ * PvmDenied when another user's process does
  * (daemon_link.h). */
 int pvmi_conn_daemon_open(void)
 {
@@ -95,6 +98,10 @@ int pvmi_conn_daemon_open(void)
 	if (connect(s, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
 		close(s);
 		return PvmSysErr;
+	}
+	if (pvmi_peer_verify(s, sa.sun_path) != PvmOk) {
+		close(s);
+		return PvmDenied;
 	}
 	if (fcntl(s, F_SETFL, fcntl(s, F_GETFL) | O_NONBLOCK) < 0 ||
 	    !(daemon_link = pvmi_link_add(s, LINK_DAEMON, 0,
@@ -157,10 +164,15 @@ int pvmi_call(int op, const struct pvmi_wbuf *req, struct pvmi_rbuf *rep)
 		reply_wanted = 0;
 		return PvmSysErr;
 	}
+	pvmi_dwatch_begin();
 	while (!reply_ready && daemon_link) {
-		r = pvmi_link_pump(-1, -1);
+		r = pvmi_link_pump(PVMI_DWATCH_TICK_MS, -1);
 		if (r == PvmSysErr)
 			break;
+		if (!reply_ready && pvmi_dwatch_check() < 0) {
+			pvmi_link_drop(daemon_link);	/* a late reply is moot */
+			break;
+		}
 	}
 	reply_wanted = 0;
 	if (!reply_ready)

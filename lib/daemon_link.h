@@ -10,8 +10,9 @@
 #include "msg.h"
 #include "wire.h"
 
-/* Connects to the pvmd of this host.  Returns PvmOk, or PvmSysErr when
- * no daemon answers (the caller may start one and retry). */
+/* Connects to the pvmd of this host.  Returns PvmOk, PvmSysErr when
+ * no daemon answers (the caller may start one and retry), PvmDenied when
+ * the socket is served by another user's process (the reason printed). */
 int pvmi_conn_daemon_open(void);
 /* Non-zero while the link to the daemon is up. */
 int pvmi_conn_daemon_up(void);

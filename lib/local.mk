@@ -9,13 +9,15 @@ lib_libpvm3_la_SOURCES = \
 	lib/packf.c \
 	lib/buffers.c \
 	lib/transport/transport.h lib/transport/stream.c lib/transport/sock.c \
-	lib/transport/unix.c lib/transport/tcp.c \
+	lib/transport/unix.c lib/transport/tcp.c lib/transport/shm.c \
 	lib/route.c lib/route.h \
 	lib/conn.c lib/conn.h \
 	lib/conn_unix.c lib/conn_unix.h \
 	lib/conn_tcp.c lib/conn_tcp.h \
 	lib/daemon_link.c lib/daemon_link.h \
 	lib/task.c lib/task.h \
+	lib/rundir_check.c lib/rundir_check.h \
+	lib/pvmd_start.c lib/daemon_watch.c lib/daemon_watch.h \
 	lib/send.c \
 	lib/precomm.c lib/precomm.h \
 	lib/recv.c lib/recv.h \
@@ -29,7 +31,10 @@ lib_libpvm3_la_SOURCES = \
 	lib/cosched/cosched.c lib/cosched/settings.c lib/cosched/page.c \
 	lib/cosched/freq.c lib/cosched/ctxsw.c \
 	lib/cosched/backend_none.c lib/cosched/backend_self.c
-lib_libpvm3_la_LIBADD = common/libcommon.la -lm -lpthread
+# The shared-memory ring (lib/transport/shm.mk); its names stay local
+# (libpvm3.map lists none of them).
+lib_libpvm3_la_LIBADD = common/libcommon.la lib/transport/libshmring.la \
+	-lm -lpthread
 lib_libpvm3_la_LDFLAGS = -version-info 3:6:0 \
 	-Wl,--version-script=$(top_srcdir)/lib/libpvm3.map
 EXTRA_lib_libpvm3_la_DEPENDENCIES = lib/libpvm3.map

@@ -7,12 +7,14 @@
  * ourselves, over a unix circuit to a task of this host, or directly or
  * through the daemons to a task of another host.  As in stock PVM a send
  * is asynchronous: a message to a task that has already exited, or whose
- * host left the machine, is discarded and the send still succeeds.
+ * host left the machine, is discarded and the send still succeeds (but
+ * fails with PvmSysErr once our own daemon is gone).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cosched/cosched.h"
+#include "daemon_watch.h"
 #include "msg.h"
 #include "precomm.h"
 #include "proto.h"
@@ -39,6 +41,10 @@ int pvmi_send_msg(struct pvmi_msg *m, int tid, int tag)
 	rc = pvmi_route_send(m, tid, tag);
 	if (rc == PvmOk)
 		pvmi_cosched_sent(tid);
+	/* a gone task's mail is dropped, unless our daemon is gone too:
+	 * then so is our machine */
+	if (rc == PVMI_ROUTE_NOT_SENT && pvmi_dwatch_daemon_gone())
+		return PvmSysErr;
 	return rc < 0 ? rc : PvmOk;
 }
 

@@ -26,81 +26,28 @@
 #include "conn_tcp.h"
 #include "conn_unix.h"
 #include "daemon_link.h"
+#include "daemon_watch.h"
 #include "proto.h"
 #include "precomm.h"
 #include "pvmi.h"
 #include "auth.h"
 #include "recv.h"
+#include "rundir_check.h"
 #include "route.h"
 #include "task.h"
 #include "transport/transport.h"
 
 /* How long a starting pvmd may take before we give up, in ms. */
 #define PVMD_START_TIMEOUT_MS	10000
+/* How long the enrolment of a task started by hand may wait, in ms. */
+#define PVMD_REGISTER_TIMEOUT_MS	10000
+
+/* Stock's exports (compat.c); pvm3.h does not declare them. */
+int pvmlogprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *pvmdsockfile(void);
 
 static int attached;
 static int ever_attached;	/* a later enrolment keeps the context */
-
-/* Finds the pvmd program: $COPVM_PVMD, $PVM_ROOT/lib/pvmd, the configured
- * bindir, then plain "pvmd" on $PATH. */
-static const char *pvmd_path(char *buf, size_t len)
-{
-	const char *p = getenv("COPVM_PVMD");
-	const char *root = getenv("PVM_ROOT");
-
-	if (p && *p)
-		return p;
-	if (root && *root) {
-		snprintf(buf, len, "%s/lib/pvmd", root);
-		if (access(buf, X_OK) == 0)
-			return buf;
-	}
-	snprintf(buf, len, "%s/pvmd", COPVM_BINDIR);
-	if (access(buf, X_OK) == 0)
-		return buf;
-	return "pvmd";
-}
-
-int pvmi_start_daemon(int argc, char **argv)
-{
-	char buf[PATH_MAX];
-	const char *path = pvmd_path(buf, sizeof(buf));
-	char **av;
-	pid_t pid;
-	int i, status;
-
-	av = calloc(argc + 2, sizeof(*av));
-	if (!av)
-		return PvmNoMem;
-	av[0] = (char *)path;
-	for (i = 0; i < argc; i++)
-		av[i + 1] = argv[i];
-	pid = fork();
-	if (pid < 0) {
-		free(av);
-		return PvmSysErr;
-	}
-	if (pid == 0) {
-		int devnull = open("/dev/null", O_RDWR);
-
-		if (devnull >= 0) {
-			dup2(devnull, 0);
-			dup2(devnull, 1);
-			if (devnull > 2)
-				close(devnull);
-		}
-		execvp(path, av);
-		_exit(127);
-	}
-	free(av);
-	/* pvmd forks and its first process exits once the socket listens. */
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return PvmSysErr;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		return PvmCantStart;
-	return PvmOk;
-}
 
 /* Connects to the daemon, starting one if none answers. */
 static int connect_daemon(void)
@@ -108,12 +55,17 @@ static int connect_daemon(void)
 	struct timespec ts = { 0, 20 * 1000 * 1000 };
 	int waited, rc;
 
-	if (pvmi_conn_daemon_open() == PvmOk)
-		return PvmOk;
+	if (pvmi_rundir_verify() != PvmOk)
+		return PvmSysErr;
+	rc = pvmi_conn_daemon_open();
+	if (rc == PvmOk || rc == PvmDenied)
+		return rc;
 	rc = pvmi_start_daemon(0, NULL);
 	for (waited = 0; waited < PVMD_START_TIMEOUT_MS; waited += 20) {
-		if (pvmi_conn_daemon_open() == PvmOk)
-			return PvmOk;
+		int orc = pvmi_conn_daemon_open();
+
+		if (orc == PvmOk || orc == PvmDenied)
+			return orc;
 		if (rc != PvmOk && waited > 200)
 			break;
 		nanosleep(&ts, NULL);
@@ -141,14 +93,20 @@ static int inherited_fd(const char *name)
 	return fd;
 }
 
+/* The session of the daemon run that spawned us (proto.h), if any. */
+static char spawn_session[32];
+
 /* The endpoint pvmd made for us when it spawned us, if any. */
 static int inherited_endpoint(int *tid)
 {
 	const char *t = getenv(PVMI_ENV_TID), *f = getenv(PVMI_ENV_LFD);
+	const char *sess = getenv(PVMI_ENV_SESSION);
 	int fd, on = 0;
 	socklen_t len = sizeof(on);
 
 	*tid = 0;
+	snprintf(spawn_session, sizeof(spawn_session), "%s", sess ? sess : "");
+	unsetenv(PVMI_ENV_SESSION);
 	if (!t || !f)
 		return -1;
 	*tid = (int)strtol(t, NULL, 10);
@@ -167,8 +125,8 @@ static int do_register(int claimed, int tcp_fd)
 {
 	struct pvmi_wbuf w = { 0 };
 	struct pvmi_rbuf r;
-	const unsigned char *key;
-	size_t keylen = 0;
+	const unsigned char *key, *sess;
+	size_t keylen = 0, sesslen = 0;
 	int32_t v[9], flags;
 	int rc, i, nsib;
 
@@ -177,8 +135,16 @@ static int do_register(int claimed, int tcp_fd)
 	/* Like stock, a task started by hand has no program name; a spawned
 	 * one is named by the daemon that started it. */
 	pvmi_w_str(&w, pvmmytaskname ? pvmmytaskname : "");
+	if (claimed && spawn_session[0])
+		pvmi_w_str(&w, spawn_session);
+	/* a copvm pvmd answers a task started by hand at once */
+	pvmi_dwatch_limit(claimed ? 0 : PVMD_REGISTER_TIMEOUT_MS);
 	rc = pvmi_call(PVMI_OP_REGISTER, &w, &r);
 	pvmi_w_free(&w);
+	if (rc == PvmSysErr && !pvmi_dwatch_gave_up())
+		pvmlogprintf("%s closed the connection or answered outside "
+			     "copvm's protocol: is it copvm's pvmd?\n",
+			     pvmdsockfile());
 	if (rc != PvmOk)
 		return rc;
 	rc = pvmi_r_int(&r);
@@ -222,6 +188,9 @@ static int do_register(int claimed, int tcp_fd)
 	/* the machine's secret and flags (direct routes between hosts) */
 	key = pvmi_r_bytes(&r, &keylen);
 	flags = pvmi_r_int(&r);
+	sess = pvmi_r_bytes(&r, &sesslen);
+	if (!r.failed && sess)
+		pvmi_session_set(sess, sesslen);
 	if (!r.failed && key && keylen == PVMI_SECRET_LEN)
 		pvmi_route_enrolled(key, flags, tcp_fd);
 	else if (tcp_fd >= 0)
@@ -260,6 +229,10 @@ int pvmi_attach(void)
 			close(lfd);
 		pvmi_conn_close_all(0);
 		return rc;
+	}
+	if (lfd >= 0 && pvmi.mytid != claimed) {
+		close(lfd);	/* reserved by another daemon run: not ours */
+		lfd = -1;
 	}
 	if (lfd < 0 && pvmi_transport_unix.listen(pvmi.mytid, &lfd) != PvmOk) {
 		pvmi_conn_close_all(0);

@@ -11,8 +11,12 @@ int pvmi_attach(void);
 int pvmi_attached(void);
 /* Leaves the machine; tells the daemon when `tell_daemon'. */
 void pvmi_detach(int tell_daemon);
-/* Runs pvmd with `argv' and waits until it is ready.  PvmOk or error. */
+/* Runs copvm's pvmd with `argv' and waits until it is ready (bounded
+ * when the program is no copvm pvmd).  PvmOk or error (pvmd_start.c). */
 int pvmi_start_daemon(int argc, char **argv);
+/* The pvmd the library starts: writes its path into `buf'; returns 1, or
+ * 0 when there is no copvm pvmd to start (pvmd_start.c). */
+int pvmi_pvmd_path(char *buf, size_t len);
 struct pvmi_wbuf;
 struct pvmi_rbuf;
 /* Enrols, sends daemon request `op' with body `w' (then freed) and reads

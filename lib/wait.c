@@ -69,7 +69,7 @@ static int spin(long bound, long deadline, long *now)
 
 	switches = involuntary_switches();
 	while (t - start < bound && (deadline < 0 || t < deadline)) {
-		r = pvmi_pump(0);
+		r = pvmi_pump_spin();
 		if (r != 0) {
 			*now = pvmi_now_ns();
 			return r;

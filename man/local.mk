@@ -1,14 +1,154 @@
-# man: the manual pages of copvm's extensions (the stock PVM API keeps
-# stock's pages, section 3PVM).  Installed by `make install' into the
-# section their suffix names.  copvm_getopt.3, copvm_model_name.3 and
-# copvm_backend_name.3 are .so links to copvm_setopt.3.
-# tests/integ/man-lint.sh lints them all.
+# man: copvm's manual pages.  Section 3: one page name for every exported
+# pvm_* call of libpvm3 and libgpvm3 (related calls share a page; the
+# other names are one-line .so links to it), pvmfortran.3 for the
+# Fortran binding, and copvm's extensions (copvm_setopt.3 and its links);
+# section 1: pvmd and pvmgs (the console's pvm.1 is in console/); section
+# 7: copvm.7; section 8: copvm-agent.8.  Installed by `make install' into
+# the section their suffix names.  tests/integ/man-lint.sh lints them all
+# and checks that every exported pvm_* symbol has a page.
 dist_man_MANS = \
-	man/copvm.7 \
-	man/copvm-cosched.1 \
+	man/PvmMax.3 \
+	man/PvmMin.3 \
+	man/PvmProduct.3 \
+	man/PvmSum.3 \
 	man/copvm-agent.8 \
-	man/copvm_setopt.3 \
-	man/pvm_indication.3 \
+	man/copvm-cosched.1 \
+	man/copvm.7 \
+	man/copvm_backend_name.3 \
 	man/copvm_getopt.3 \
 	man/copvm_model_name.3 \
-	man/copvm_backend_name.3
+	man/copvm_setopt.3 \
+	man/pvm_addhosts.3 \
+	man/pvm_addmhf.3 \
+	man/pvm_alloc.3 \
+	man/pvm_archcode.3 \
+	man/pvm_barrier.3 \
+	man/pvm_bcast.3 \
+	man/pvm_bufinfo.3 \
+	man/pvm_catchout.3 \
+	man/pvm_config.3 \
+	man/pvm_delete.3 \
+	man/pvm_delhosts.3 \
+	man/pvm_delinfo.3 \
+	man/pvm_delmhf.3 \
+	man/pvm_errlist.3 \
+	man/pvm_errno.3 \
+	man/pvm_exit.3 \
+	man/pvm_export.3 \
+	man/pvm_fd_add.3 \
+	man/pvm_fd_delete.3 \
+	man/pvm_free.3 \
+	man/pvm_freebuf.3 \
+	man/pvm_freecontext.3 \
+	man/pvm_freezegroup.3 \
+	man/pvm_gather.3 \
+	man/pvm_getcontext.3 \
+	man/pvm_getfds.3 \
+	man/pvm_getinst.3 \
+	man/pvm_getmboxinfo.3 \
+	man/pvm_getminfo.3 \
+	man/pvm_getnoresets.3 \
+	man/pvm_getopt.3 \
+	man/pvm_getrbuf.3 \
+	man/pvm_getsbuf.3 \
+	man/pvm_gettid.3 \
+	man/pvm_gettmask.3 \
+	man/pvm_grphostinfo.3 \
+	man/pvm_grpvhostinfo.3 \
+	man/pvm_gsdump.3 \
+	man/pvm_gsize.3 \
+	man/pvm_halt.3 \
+	man/pvm_hostsync.3 \
+	man/pvm_indication.3 \
+	man/pvm_initsend.3 \
+	man/pvm_inprecv.3 \
+	man/pvm_insert.3 \
+	man/pvm_joingroup.3 \
+	man/pvm_kill.3 \
+	man/pvm_lookup.3 \
+	man/pvm_lvgroup.3 \
+	man/pvm_mcast.3 \
+	man/pvm_mkbuf.3 \
+	man/pvm_mstat.3 \
+	man/pvm_mytid.3 \
+	man/pvm_nerr.3 \
+	man/pvm_newcontext.3 \
+	man/pvm_notify.3 \
+	man/pvm_nrecv.3 \
+	man/pvm_pack.3 \
+	man/pvm_packf.3 \
+	man/pvm_parent.3 \
+	man/pvm_perror.3 \
+	man/pvm_pkbyte.3 \
+	man/pvm_pkcplx.3 \
+	man/pvm_pkdcplx.3 \
+	man/pvm_pkdouble.3 \
+	man/pvm_pkfloat.3 \
+	man/pvm_pkint.3 \
+	man/pvm_pklong.3 \
+	man/pvm_pkmesg.3 \
+	man/pvm_pkmesgbody.3 \
+	man/pvm_pkshort.3 \
+	man/pvm_pkstr.3 \
+	man/pvm_pkuint.3 \
+	man/pvm_pkulong.3 \
+	man/pvm_pkushort.3 \
+	man/pvm_precv.3 \
+	man/pvm_probe.3 \
+	man/pvm_psend.3 \
+	man/pvm_pstat.3 \
+	man/pvm_putinfo.3 \
+	man/pvm_realloc.3 \
+	man/pvm_recv.3 \
+	man/pvm_recvf.3 \
+	man/pvm_recvinfo.3 \
+	man/pvm_reduce.3 \
+	man/pvm_reg_hoster.3 \
+	man/pvm_reg_rm.3 \
+	man/pvm_reg_tasker.3 \
+	man/pvm_reg_tracer.3 \
+	man/pvm_scatter.3 \
+	man/pvm_send.3 \
+	man/pvm_sendsig.3 \
+	man/pvm_setcontext.3 \
+	man/pvm_setminfo.3 \
+	man/pvm_setopt.3 \
+	man/pvm_setrbuf.3 \
+	man/pvm_setsbuf.3 \
+	man/pvm_settmask.3 \
+	man/pvm_siblings.3 \
+	man/pvm_spawn.3 \
+	man/pvm_start_pvmd.3 \
+	man/pvm_strerror.3 \
+	man/pvm_tasks.3 \
+	man/pvm_tc_noop.3 \
+	man/pvm_tc_settmask.3 \
+	man/pvm_tc_settrace.3 \
+	man/pvm_tc_settrcbuf.3 \
+	man/pvm_tc_settrcopt.3 \
+	man/pvm_tc_siblings.3 \
+	man/pvm_tickle.3 \
+	man/pvm_tidtohost.3 \
+	man/pvm_trecv.3 \
+	man/pvm_unexport.3 \
+	man/pvm_unpackf.3 \
+	man/pvm_upkbyte.3 \
+	man/pvm_upkcplx.3 \
+	man/pvm_upkdcplx.3 \
+	man/pvm_upkdouble.3 \
+	man/pvm_upkfloat.3 \
+	man/pvm_upkint.3 \
+	man/pvm_upklong.3 \
+	man/pvm_upkmesg.3 \
+	man/pvm_upkshort.3 \
+	man/pvm_upkstr.3 \
+	man/pvm_upkuint.3 \
+	man/pvm_upkulong.3 \
+	man/pvm_upkushort.3 \
+	man/pvm_useruid.3 \
+	man/pvm_version.3 \
+	man/pvm_vpackf.3 \
+	man/pvm_vunpackf.3 \
+	man/pvmd.1 \
+	man/pvmfortran.3 \
+	man/pvmgs.1

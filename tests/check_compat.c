@@ -349,7 +349,8 @@ START_TEST(paths_follow_environment)
 	unsetenv("HOME");
 	ck_assert_ptr_nonnull(pvmgethome());
 
-	/* pvmd: $COPVM_PVMD, an executable $PVM_ROOT/lib/pvmd, bindir. */
+	/* pvmd: $COPVM_PVMD, $PVM_ROOT/lib/pvmd if it is copvm's (carries
+	 * the marker), bindir; another PVM's pvmd is never chosen. */
 	unsetenv("COPVM_PVMD");
 	snprintf(expect, sizeof(expect), "%s/pvmd", COPVM_BINDIR);
 	ck_assert_str_eq(pvmgetpvmd(), expect);
@@ -360,6 +361,11 @@ START_TEST(paths_follow_environment)
 	snprintf(path, sizeof(path), "%s/lib/pvmd", dir);
 	fd = open(path, O_CREAT | O_WRONLY, 0700);
 	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "#!/bin/sh\n", 10), 10);
+	ck_assert_str_eq(pvmgetpvmd(), expect);	/* not copvm's */
+	ck_assert_int_eq(write(fd, PVMI_PVMD_MARKER,
+			       sizeof(PVMI_PVMD_MARKER)),
+			 (ssize_t)sizeof(PVMI_PVMD_MARKER));
 	close(fd);
 	ck_assert_str_eq(pvmgetpvmd(), path);
 	setenv("COPVM_PVMD", "/somewhere/pvmd", 1);

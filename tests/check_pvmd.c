@@ -215,6 +215,58 @@ static int sendsig(int fd, int tid, int sig)
 	return call_status(fd, PVMI_OP_SENDSIG, &w);
 }
 
+/* REGISTER claiming `claimed' and presenting session name `sess' (NULL:
+ * none); the tid given, or the error status. */
+static int reg_session(int fd, int claimed, const char *sess)
+{
+	struct pvmi_wbuf w = { 0 };
+	struct pvmi_rbuf r;
+	unsigned char *body;
+	int tid;
+
+	pvmi_w_int(&w, getpid());
+	pvmi_w_int(&w, claimed);
+	pvmi_w_str(&w, "check_pvmd");
+	if (sess)
+		pvmi_w_str(&w, sess);
+	body = call(fd, PVMI_OP_REGISTER, &w, &r);
+	tid = pvmi_r_int(&r);
+	free(body);
+	return tid;
+}
+
+/* A spawned tid is given only to a claim of this daemon run's session
+ * (the one in the task's environment): a task spawned by an earlier run,
+ * enrolling late, gets a fresh tid. */
+START_TEST(claim_needs_this_session)
+{
+	static const char *const args[] = { "30", NULL };
+	int32_t tids[2];
+	char path[700], *sess;
+	int me, fd = task_connect(&me), fc, n;
+
+	ck_assert_int_eq(spawn(fd, "/bin/sleep", 0, "", 2, args, NULL, 0, 0,
+			       tids), 2);
+	task_sock_path(path, sizeof(path), tids[0]);
+	*strrchr(path, '/') = '\0';
+	sess = strrchr(path, '/') + 1;	/* "s<16 hex>" */
+
+	fc = try_connect();
+	n = reg_session(fc, tids[0], "s0123456789abcdef");
+	ck_assert_int_gt(n, DTID);
+	ck_assert_int_ne(n, tids[0]);
+	ck_assert(log_has("of an earlier daemon run"));
+	close(fc);
+	fc = try_connect();
+	ck_assert_int_eq(reg_session(fc, tids[0], sess), tids[0]);
+	close(fc);
+	fc = try_connect();	/* no session: as before, by the tid alone */
+	ck_assert_int_eq(reg_session(fc, tids[1], NULL), tids[1]);
+	close(fc);
+	close(fd);
+}
+END_TEST
+
 START_TEST(spawn_sockets_tasks_claims)
 {
 	static const char *const args[] = { "30", NULL };
@@ -230,8 +282,7 @@ START_TEST(spawn_sockets_tasks_claims)
 	for (i = 0; i < 2; i++) {
 		/* the task's socket exists, listening, as soon as we know
 		 * its tid */
-		snprintf(path, sizeof(path), "%s/" PVMI_TASK_SOCK_FMT, dir,
-			 (unsigned)tids[i]);
+		task_sock_path(path, sizeof(path), tids[i]);
 		ck_assert_int_eq(stat(path, &st), 0);
 		ck_assert(S_ISSOCK(st.st_mode));
 		sfd = socket(AF_UNIX, SOCK_STREAM, 0);
@@ -284,8 +335,7 @@ START_TEST(spawn_sockets_tasks_claims)
 	/* KILL: gone at once, process ended and reaped, socket removed */
 	ck_assert_int_eq(op_int(fd, PVMI_OP_KILL, tids[1]), PvmOk);
 	ck_assert(!task_listed(fd, tids[1]));
-	snprintf(path, sizeof(path), "%s/" PVMI_TASK_SOCK_FMT, dir,
-		 (unsigned)tids[1]);
+	task_sock_path(path, sizeof(path), tids[1]);
 	ck_assert_int_eq(stat(path, &st), -1);
 	ck_assert_int_eq(op_int(fd, PVMI_OP_KILL, 0x40999), PvmNoTask);
 	ck_assert_int_eq(op_int(fd, PVMI_OP_KILL, DTID), PvmBadParam);
@@ -826,12 +876,14 @@ START_TEST(halt_cleans_up)
 {
 	static const char *const args[] = { "30", NULL };
 	int32_t tids[2], t[8], pid[8], pids[2];
-	char path[700];
+	char path[700], sess[700];
 	struct stat st;
 	int me, fd = task_connect(&me), n, i, k = 0, status;
 
 	ck_assert_int_eq(spawn(fd, "/bin/sleep", 0, "", 2, args, NULL, 0, 0,
 			       tids), 2);
+	task_sock_path(sess, sizeof(sess), tids[0]);
+	*strrchr(sess, '/') = '\0';	/* the session's directory */
 	n = tasks(fd, 0, 8, t, NULL, NULL, pid);
 	for (i = 0; i < n; i++)
 		if (t[i] != me)
@@ -843,8 +895,10 @@ START_TEST(halt_cleans_up)
 	ck_assert(WIFEXITED(status));
 	ck_assert_int_eq(WEXITSTATUS(status), 0);
 	check_clean_exit(pids, 2);
+	/* the sockets went with their session's directory */
+	ck_assert_int_eq(stat(sess, &st), -1);
 	for (i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "%s/" PVMI_TASK_SOCK_FMT, dir,
+		snprintf(path, sizeof(path), "%s/" PVMI_TASK_SOCK_FMT, sess,
 			 (unsigned)tids[i]);
 		ck_assert_int_eq(stat(path, &st), -1);
 	}
@@ -1045,6 +1099,7 @@ static Suite *pvmd_suite(void)
 	tcase_add_test(tc, register_and_config);
 	tcase_add_test(tc, spawn_files_and_hosts);
 	tcase_add_test(tc, spawn_sockets_tasks_claims);
+	tcase_add_test(tc, claim_needs_this_session);
 	tcase_add_test(tc, spawn_output_env_debug);
 	tcase_add_test(tc, notify_task_exit);
 	suite_add_tcase(s, tc);

@@ -25,3 +25,18 @@ tests_check_mbox_CPPFLAGS = $(VM_TEST_CPPFLAGS)
 tests_check_mbox_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_mbox_LDADD = $(VM_TEST_LDADD)
 endif
+
+# The shared-memory ring transport and its socket fallback (COPVM_SHM=0).
+if HAVE_CHECK
+check_PROGRAMS += tests/check_shm_transport
+TESTS += tests/check_shm_transport
+tests_check_shm_transport_SOURCES = tests/check_shm_transport.c \
+	tests/vm_fixture.c tests/vm_fixture.h
+tests_check_shm_transport_CPPFLAGS = $(VM_TEST_CPPFLAGS)
+tests_check_shm_transport_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_shm_transport_LDADD = $(VM_TEST_LDADD)
+endif
+if HAVE_CHECK
+TESTS += tests/shm-off.sh
+EXTRA_DIST += tests/shm-off.sh
+endif

@@ -2,6 +2,7 @@
  * pvmd_fixture.c - see pvmd_fixture.h.
  */
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -347,6 +348,10 @@ int reg_full(int fd, int claimed, int *ptid, int *nsib, int32_t *sib)
 	ck_assert_uint_eq(keylen, sizeof(fixture_secret));
 	memcpy(fixture_secret, key, sizeof(fixture_secret));
 	fixture_regflags = pvmi_r_int(&r);
+	/* the session id: 8 bytes, the name of the sockets' directory */
+	key = pvmi_r_bytes(&r, &keylen);
+	ck_assert_ptr_ne(key, NULL);
+	ck_assert_uint_eq(keylen, PVMI_SESSION_LEN);
 	ck_assert_int_eq(r.failed, 0);
 	ck_assert_uint_eq(r.pos, r.len);
 	if (ptid)
@@ -530,4 +535,21 @@ int log_has_in(const char *d, const char *text)
 int log_has(const char *text)
 {
 	return log_has_in(dir, text);
+}
+
+/* Writes the path of task `tid''s socket (pvmd_fixture.h). */
+void task_sock_path(char *buf, size_t len, int tid)
+{
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	char sess[64] = "";
+
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)))
+		if (e->d_name[0] == 's' && strlen(e->d_name) == 17)
+			snprintf(sess, sizeof(sess), "%s", e->d_name);
+	closedir(d);
+	ck_assert_str_ne(sess, "");
+	snprintf(buf, len, "%s/%s/" PVMI_TASK_SOCK_FMT, dir, sess,
+		 (unsigned)tid);
 }

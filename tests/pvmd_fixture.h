@@ -54,6 +54,10 @@ int wait_daemon(int ms);
 int log_has(const char *text);
 int log_has_in(const char *d, const char *text);
 
+/* Writes the path of task `tid''s socket, in the daemon's one session
+ * directory under `dir' (proto.h), into `buf'. */
+void task_sock_path(char *buf, size_t len, int tid);
+
 /* Connects to sockpath; the fd or -1. */
 int try_connect(void);
 /* Writes all of `p' (asserting success). */

@@ -4,3 +4,14 @@
 bin_PROGRAMS += tools/copvm-cosched
 tools_copvm_cosched_SOURCES = tools/copvm-cosched.c
 tools_copvm_cosched_LDADD = common/libcosched_read.la
+
+# copvm-run: a command run with copvm's libraries, daemon, console and
+# manual pages first (docs/install.md: how stock-built programs select
+# copvm's libpvm3.so.3).
+bin_SCRIPTS += tools/copvm-run
+EXTRA_DIST += tools/copvm-run.in
+CLEANFILES += tools/copvm-run
+tools/copvm-run: $(srcdir)/tools/copvm-run.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) tools && sed -e 's|@libdir[@]|$(libdir)|g' \
+		-e 's|@bindir[@]|$(bindir)|g' -e 's|@mandir[@]|$(mandir)|g' \
+		$(srcdir)/tools/copvm-run.in >$@.tmp && chmod +x $@.tmp && mv $@.tmp $@

@@ -106,7 +106,8 @@ struct pvm_cosched_boost {
 };
 
 /* The module's enforced limits.  SET_LIMITS needs CAP_SYS_NICE in the
- * initial user namespace; the stats return them to anyone. */
+ * initial user namespace; the stats return them to anyone.
+ */
 struct pvm_cosched_limits {
 	__s32 nice_floor;	/* -20..0; default -5 */
 	__u32 allow_rt;		/* 0 or 1; default 0 */

@@ -1,6 +1,6 @@
 # The shared-memory ring of the same-host fast path (issue 11,
-# docs/shm.md): a small convenience library, linked into its test and
-# benchmark here and into libpvm3 once the transport layer uses it.
+# docs/shm.md): a small convenience library, linked into its tests and
+# benchmark here and into libpvm3 (lib/local.mk, lib/transport/shm.c).
 noinst_LTLIBRARIES += lib/transport/libshmring.la
 lib_transport_libshmring_la_SOURCES = lib/transport/shm_ring.h \
 	lib/transport/shm_layout.h lib/transport/shm_ring.c \

@@ -13,8 +13,9 @@
  *     complete incoming frame to its sink (p->sink), once, in the order
  *     the peer sent them; it never calls anything else above it (no
  *     route, no receive queue, no pump) and never user code.
- *   - Nothing here blocks, except open() (see there).  Waiting is the
- *     caller's business: it looks with poll_ready() where the transport
+ *   - Nothing here blocks, except open() (see there) and the send() of
+ *     shm.c, which waits up to 1 ms for room in a full ring (on its
+ *     doorbell) before it returns 0.  Waiting is the caller's business: it looks with poll_ready() where the transport
  *     has it, then blocks in poll() on the pipes' wait fds.
  *   - Who owns a message: send() takes a frame whose header and body the
  *     caller keeps valid and unchanged until send() returns 1; after that
@@ -29,7 +30,8 @@
  *     the pipe is dead; the caller closes it.
  *
  * Backends: unix.c (tasks of this host, AF_UNIX sockets) and tcp.c (tasks
- * of other hosts) are byte streams; the framing over their fds is shared,
+ * of other hosts) are byte streams; shm.c starts as unix.c and moves the
+ * frames of a same-host circuit into a shared-memory ring; the framing over their fds is shared,
  * in stream.c, and their socket calls in sock.c.  A transport that needs
  * no system call to look for input (shared-memory rings) provides
  * poll_ready(); one that completes asynchronously (io_uring) returns 0
@@ -139,6 +141,12 @@ struct pvmi_transport {
 	 * would find something, 0 when it would not.  NULL when only poll()
 	 * on p->fd can tell (sockets); the caller then polls the fd. */
 	int (*poll_ready)(struct pvmi_pipe *p);
+	/* Before the caller blocks in poll() (on == 1): asks to be woken
+	 * through a wait fd the caller already polls, and returns 1 when
+	 * input is already there (do not block), else 0.  After poll()
+	 * returned (on == 0): withdraws the request; returns 0.  No system
+	 * call either way.  NULL when poll() on p->fd is all it takes. */
+	int (*arm)(struct pvmi_pipe *p, int on);
 	/* Frees the pipe's state and closes its fd.  Never fails. */
 	void (*close)(struct pvmi_pipe *p);
 
@@ -156,6 +164,10 @@ struct pvmi_transport {
 
 /* Same-host tasks: AF_UNIX stream sockets under the per-user directory. */
 extern const struct pvmi_transport pvmi_transport_unix;
+/* Same-host tasks over shared-memory rings (shm.c): opened, listened
+ * and accepted as unix; the frames go through a ring once the peer took
+ * the offer, over the socket until then or when it declines. */
+extern const struct pvmi_transport pvmi_transport_shm;
 /* Tasks of other hosts: TCP (IPv4), no Nagle delay, large buffers. */
 extern const struct pvmi_transport pvmi_transport_tcp;
 
@@ -180,6 +192,21 @@ ssize_t pvmi_sock_read(int fd, void *buf, size_t len);
  * it in *fd and returns PvmOk, or PvmSysErr. */
 int pvmi_sock_listen(int domain, const struct sockaddr *sa, socklen_t len,
 		     int *fd);
+
+/* shm.c: non-zero unless COPVM_SHM=0 (read once per process). */
+int pvmi_shm_enabled(void);
+/* shm.c: the receiver's first word on an accepted same-host circuit:
+ * an invitation to use a ring (with this task's wake fd) when `offer'
+ * is set and the ring can work here, else a refusal.  Never blocks. */
+void pvmi_shm_greet(int fd, int offer);
+/* shm.c: this task's wake fd (an eventfd every ring it reads or writes
+ * rings when the task armed itself), created on first use; -1 when it
+ * cannot be made.  The caller polls it and calls pvmi_shm_wake_clear()
+ * when it is readable. */
+int pvmi_shm_wake_fd(void);
+void pvmi_shm_wake_clear(void);
+/* shm.c: closes the wake fd once no ring uses it (the task left). */
+void pvmi_shm_wake_release(void);
 
 /* The per-user directory "$PVM_TMP/copvm-<uid>"; a static string. */
 const char *pvmi_rundir(void);

@@ -18,6 +18,7 @@
 
 #include "proto.h"
 #include "pvmi.h"
+#include "rundir_check.h"
 #include "transport/transport.h"
 
 /* Socket buffers sized so a 1 MiB message needs few wake-ups. */
@@ -46,7 +47,7 @@ static int task_addr(int tid, struct sockaddr_un *sa)
 	memset(sa, 0, sizeof(*sa));
 	sa->sun_family = AF_UNIX;
 	n = snprintf(sa->sun_path, sizeof(sa->sun_path),
-		     "%s/" PVMI_TASK_SOCK_FMT, pvmi_rundir(), (unsigned)tid);
+		     "%s/" PVMI_TASK_SOCK_FMT, pvmi_sessdir(), (unsigned)tid);
 	return (n > 0 && (size_t)n < sizeof(sa->sun_path)) ? 0 : -1;
 }
 
@@ -75,6 +76,10 @@ static int unix_open(int tid, int *fd)
 		close(s);
 		if (e == ENOENT || e == ECONNREFUSED)
 			return PvmNoTask;
+		return PvmSysErr;
+	}
+	if (pvmi_peer_verify(s, sa.sun_path) != PvmOk) {
+		close(s);
 		return PvmSysErr;
 	}
 	fcntl(s, F_SETFL, fcntl(s, F_GETFL) | O_NONBLOCK);

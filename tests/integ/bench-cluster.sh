@@ -26,7 +26,8 @@
 # usage: tests/integ/bench-cluster.sh [-q] [-n nodes|auto] [-b benchmarks]
 #            [-k ks] [-s systems] [-P Ps] [-B backend] [-J jobs] [-r reps]
 #            [-w seconds] [-d duty] [-L kind] [-T] [-t seconds] [-o dir] [-K]
-#   (as root, from the top build directory after `make')
+#   (as root, from the top build directory after `make', or installed:
+#   copvm-cluster-bench, same options)
 #   -q        quick mode: comms1 (short lengths) and synch1 (2 tasks),
 #             k = 0,1, one repetition, 1 s of calcula2 work, nodes auto,
 #             systems stock,lin,imp,hpdt,dyn,pre,dcs,exp (under 6 minutes)
@@ -68,14 +69,59 @@
 # unavailable.
 set -u
 
-BC_SRC=$(cd "${srcdir:-$(dirname "$0")/../..}" && pwd)
-BC_B=$(cd "${INTEG_BUILDDIR:-.}" && pwd)
-[ -x "$BC_B/examples/comms1" ] || [ ! -x "$BC_SRC/examples/comms1" ] || BC_B=$BC_SRC
+# Where the programs and the scripts are, in this order:
+#  1. COPVM_BENCH_LIBEXEC, if set: an installed copvm's libexec directory
+#     (PREFIX/libexec/copvm: the programs, these scripts and paths.sh);
+#  2. run from a source tree (tests/integ/ beside bench/): the build tree
+#     (INTEG_BUILDDIR, else the current directory, else the source tree);
+#  3. else this script's own directory: the installed harness
+#     (copvm-cluster-bench runs PREFIX/libexec/copvm/bench-cluster.sh).
+# An installed tree staged with DESTDIR works too: paths.sh's configured
+# directories are taken under the same DESTDIR as the libexec directory.
+bc_here=$(cd "$(dirname "$0")" && pwd)
+if [ -z "${COPVM_BENCH_LIBEXEC:-}" ] && [ -e "$bc_here/../../bench/cluster-lib.sh" ]; then
+	BC_SRC=$(cd "${srcdir:-$bc_here/../..}" && pwd)
+	BC_B=$(cd "${INTEG_BUILDDIR:-.}" && pwd)
+	[ -x "$BC_B/examples/comms1" ] || [ ! -x "$BC_SRC/examples/comms1" ] || BC_B=$BC_SRC
+	BC_LAYOUT="build tree $BC_B"
+	BC_SCRIPTS=$BC_SRC/bench
+	BC_NETNS_SH=$BC_SRC/tests/integ/netns/netns.sh
+	BC_NETNS_RSH=$BC_SRC/tests/integ/netns/rsh
+	BC_PROGS=$BC_B/examples
+	BC_PVMHOSTS=$BC_B/bench/pvmhosts
+	BC_PVMD=$BC_B/daemon/pvmd
+	BC_PVMGS=$BC_B/group/pvmgs
+	BC_AGENT=$BC_B/agent/copvm-agent
+	BC_LIBPATH=$BC_B/lib/.libs:$BC_B/group/.libs
+	BC_LIBS="$BC_B/lib/.libs/libpvm3.so.3 $BC_B/group/.libs/libgpvm3.so.3"
+else
+	BC_SCRIPTS=$(cd "${COPVM_BENCH_LIBEXEC:-$bc_here}" 2>/dev/null && pwd) ||
+		{ echo "bench-cluster: no directory ${COPVM_BENCH_LIBEXEC:-$bc_here}" >&2; exit 1; }
+	[ -r "$BC_SCRIPTS/paths.sh" ] ||
+		{ echo "bench-cluster: $BC_SCRIPTS/paths.sh is missing (not an installed copvm libexec directory; set COPVM_BENCH_LIBEXEC)" >&2; exit 1; }
+	. "$BC_SCRIPTS/paths.sh"
+	# DESTDIR staging: the same leading directories as the libexec one.
+	bc_root=
+	case $BC_SCRIPTS in
+	*"$COPVM_PKGLIBEXECDIR") bc_root=${BC_SCRIPTS%"$COPVM_PKGLIBEXECDIR"} ;;
+	esac
+	BC_SRC=$BC_SCRIPTS
+	BC_B=$BC_SCRIPTS
+	BC_LAYOUT="installed, $BC_SCRIPTS"
+	BC_NETNS_SH=$BC_SCRIPTS/netns.sh
+	BC_NETNS_RSH=$BC_SCRIPTS/netns-rsh
+	BC_PROGS=$BC_SCRIPTS
+	BC_PVMHOSTS=$BC_SCRIPTS/pvmhosts
+	BC_PVMD=$bc_root$COPVM_BINDIR/pvmd
+	BC_PVMGS=$bc_root$COPVM_BINDIR/pvmgs
+	BC_AGENT=$bc_root$COPVM_SBINDIR/copvm-agent
+	BC_LIBPATH=$bc_root$COPVM_LIBDIR
+	BC_LIBS="$BC_LIBPATH/libpvm3.so.3 $BC_LIBPATH/libgpvm3.so.3"
+fi
 
-. "$BC_SRC/tests/integ/netns/netns.sh"
-. "$BC_SRC/bench/cluster-lib.sh"
-BC_RSH=$BC_SRC/bench/rsh
-BC_NETNS_RSH=$BC_SRC/tests/integ/netns/rsh
+. "$BC_NETNS_SH"
+. "$BC_SCRIPTS/cluster-lib.sh"
+BC_RSH=$BC_SCRIPTS/rsh
 
 quick=
 nodes=
@@ -92,6 +138,10 @@ lkind=calcula
 trace=
 limit=
 out=
+usage() { sed -n '/^# usage/,/^# Exit/p' "$0" | sed 's/^# \{0,1\}//'; }
+case ${1:-} in
+-h | --help) usage; exit 0 ;;
+esac
 while getopts qn:b:k:s:P:B:J:r:w:d:L:Tt:o:K opt; do
 	case $opt in
 	q) quick=1 ;;
@@ -110,7 +160,7 @@ while getopts qn:b:k:s:P:B:J:r:w:d:L:Tt:o:K opt; do
 	t) limit=$OPTARG ;;
 	o) out=$OPTARG ;;
 	K) BC_KEEP=1 ;;
-	*) sed -n '/^# usage/,/^# Exit/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 1 ;;
+	*) usage >&2; exit 1 ;;
 	esac
 done
 [ $OPTIND -gt $# ] || { bc_log "bench-cluster: unexpected argument ${!OPTIND}"; exit 1; }
@@ -180,7 +230,13 @@ expand_systems() {
 # jobname J: the output name of the J-th copy of a benchmark's master.
 jobname() { [ "$1" = 1 ] && echo main || echo "main$1"; }
 
-[ "$(id -u)" = 0 ] || { bc_log "SKIP: bench-cluster.sh needs root"; exit 77; }
+if [ "$(id -u)" != 0 ]; then
+	bc_log "bench-cluster: SKIP: this harness needs root. It makes one network" \
+		"namespace per emulated node (ip netns, unshare) and pins each to a CPU," \
+		"and it sets the sysctl kernel.sched_autogroup_enabled to 0 for the run" \
+		"(restored at the end). Run it as root, e.g. sudo $0 -q."
+	exit 77
+fi
 for p in ${plist//,/ }; do
 	bc_kind "pre$p" >/dev/null || bc_die "-P $p: P is a number from 0 to 1"
 done
@@ -212,14 +268,19 @@ ncopvm=0
 for s in $syslist; do [ "$(bc_kind "$s")" = copvm ] && ncopvm=$((ncopvm + 1)); done
 for b in $(expand "$benches"); do
 	[ -n "$(bench_args "$b")" ] || bc_die "unknown benchmark $b"
-	[ -x "$BC_B/examples/$b" ] || bc_die "$BC_B/examples/$b is missing (run make)"
+	[ -x "$BC_PROGS/$b" ] || bc_die "$BC_PROGS/$b is missing (run make)"
 done
-for f in examples/calcula examples/calcula2 bench/pvmhosts daemon/pvmd group/pvmgs \
-	lib/.libs/libpvm3.so.3 group/.libs/libgpvm3.so.3; do
-	[ -e "$BC_B/$f" ] || bc_die "$BC_B/$f is missing (run make)"
+for f in "$BC_PROGS/calcula" "$BC_PROGS/calcula2" "$BC_PVMHOSTS" "$BC_PVMD" \
+	"$BC_PVMGS" $BC_LIBS; do
+	[ -e "$f" ] || bc_die "$f is missing (run make, or make install)"
 done
-BC_STOCK_LIBDIR=$(bc_stock_libdir) || bc_die "Debian's libpvm3/libgpvm3 are not installed"
-[ -x "$STOCK_ROOT/lib/pvmd" ] || bc_die "stock PVM (package pvm) is not installed"
+BC_STOCK_LIBDIR=
+if echo "$syslist" | grep -qx stock; then
+	BC_STOCK_LIBDIR=$(bc_stock_libdir) ||
+		bc_die "system stock: Debian's libpvm3/libgpvm3 are not installed"
+	[ -x "$STOCK_ROOT/lib/pvmd" ] ||
+		bc_die "system stock: stock PVM (package pvm) is not installed"
+fi
 for c in gnuplot perl taskset ip unshare timeout flock; do
 	command -v "$c" >/dev/null || bc_die "$c is missing (see docs/benchmarks.md)"
 done
@@ -252,9 +313,9 @@ start=$(date +%s)
 BC_BACKEND=$backend
 agent_state="not used"
 if [ "$ncopvm" -gt 0 ] && { [ "$backend" = agent ] ||
-	{ [ "$backend" = auto ] && [ -x "$BC_B/agent/copvm-agent" ]; }; }; then
-	if bc_agent_start "$BC_B/agent/copvm-agent"; then
-		agent_state="$BC_B/agent/copvm-agent -f -s $BC_AGENT_SOCK ${BENCH_AGENT_ARGS:-}(pid $BC_AGENT_PID)"
+	{ [ "$backend" = auto ] && [ -x "$BC_AGENT" ]; }; }; then
+	if bc_agent_start "$BC_AGENT"; then
+		agent_state="$BC_AGENT -f -s $BC_AGENT_SOCK ${BENCH_AGENT_ARGS:-}(pid $BC_AGENT_PID)"
 	else
 		agent_state="failed: $BC_AGENT_NOTE"
 		if [ "$backend" = agent ]; then
@@ -270,7 +331,7 @@ if [ "$nodes" = auto ]; then
 	mkdir -p "$BC_W/probe"
 	nodes=1
 	if bc_vm_start copvm 2 "$BC_W/probe"; then
-		if bc_prog copvm 30 "$BC_W/probe/comms1" "$BC_B/examples/comms1 -s 8 -r 10"; then
+		if bc_prog copvm 30 "$BC_W/probe/comms1" "$BC_PROGS/comms1 -s 8 -r 10"; then
 			nodes=2
 		else
 			echo "comms1 across two nodes: $(tail -n 1 "$BC_W/probe/comms1.err")" \
@@ -318,7 +379,7 @@ bc_log "bench-cluster: ET_dedicated ${ded[*]} s (all: $ded_all)"
 	echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1), $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"
 	echo "kernel: $(uname -sr), $(sed -n 's/^PRETTY_NAME=//p' /etc/os-release | tr -d '"')"
 	echo "stock PVM: Debian pvm $(dpkg-query -W -f '${Version}' pvm 2>/dev/null), libraries from $BC_STOCK_LIBDIR"
-	echo "copvm: $(git -C "$BC_SRC" describe --always --dirty 2>/dev/null || echo unknown) ($BC_B)"
+	echo "copvm: $(git -C "$BC_SRC" describe --always --dirty 2>/dev/null || echo unknown) ($BC_LAYOUT)"
 	echo "nodes: $nodes network namespace(s), node i pinned to CPU (i-1) mod $(nproc) (taskset); kernel.sched_autogroup_enabled=0 during the run (was $BC_AUTOGROUP_ORIG)"
 	echo "local jobs: k per node = $klist; one calcula2 $c2args, the others calcula${BC_LOCAL_OPTS:+ $BC_LOCAL_OPTS} ($([ "$lkind" = busy ] && echo 'busy: never yield' || echo '10 ms bursts, sched_yield')${duty:+, $duty% duty cycle})"
 	echo "systems: $(echo $syslist | tr ' ' ,)"
@@ -398,7 +459,7 @@ run_cell() {
 	dir=$BC_W/cells/$name
 	mkdir -p "$dir"
 	kind=$(bc_kind "$sys")
-	cmd="$BC_B/examples/$b $(bench_args "$b")"
+	cmd="$BC_PROGS/$b $(bench_args "$b")"
 	BC_TRACE=
 	if [ -n "$trace" ] && [ "$kind" = copvm ]; then
 		BC_TRACE=$dir/trace
@@ -552,7 +613,7 @@ for rep in $(seq "$reps"); do
 done
 
 echo "ET_dedicated (calcula2 alone, per node, smallest of all measurements): ${ded[*]} s; all measurements: $ded_all" >>"$out/settings.txt"
-perl "$BC_SRC/bench/report.pl" "$out" >/dev/null || bc_die "the report failed"
+perl "$BC_SCRIPTS/report.pl" "$out" >/dev/null || bc_die "the report failed"
 ok=$(awk -F, 'NR > 1 && $6 == "ok"' "$out/runs.csv" | wc -l)
 bc_log "bench-cluster: $ok of $total runs succeeded, $(($(date +%s) - start)) s; report: $out/results.md"
 sed -n '/^## Summary/,/^## [^S]/p' "$out/results.md" | sed '$d'

@@ -42,7 +42,15 @@ fail() { log "FAIL: $*"; failed=1; }
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/copvm-bench-smoke.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
-sysctl_before=$(cat "$SYSCTL" 2>/dev/null || echo absent)
+# The sysctl as no harness has it: read under the harnesses' lock, so a
+# run of another tree's harness (holding it at 0) is waited for.
+lockdir=/run/lock
+[ -d "$lockdir" ] || lockdir=/tmp
+sysctl_idle() {
+	( flock -w 900 8 && { cat "$SYSCTL" 2>/dev/null || echo absent; } ) \
+		8>>"$lockdir/copvm-bench-cluster.lock"
+}
+sysctl_before=$(sysctl_idle)
 
 # check_restored PID LOG: nothing of harness PID is left.
 check_restored() {
@@ -52,8 +60,8 @@ check_restored() {
 	fi
 	ls -d /etc/netns/cpv"${pid}"* >/dev/null 2>&1 &&
 		fail "/etc/netns entries left: $(ls -d /etc/netns/cpv"${pid}"*)"
-	[ "$(cat "$SYSCTL" 2>/dev/null || echo absent)" = "$sysctl_before" ] ||
-		fail "$SYSCTL is $(cat "$SYSCTL"), was $sysctl_before"
+	[ "$(sysctl_idle)" = "$sysctl_before" ] ||
+		fail "$SYSCTL is $(sysctl_idle), was $sysctl_before"
 	left=$(grep -lz "^BENCH_CLUSTER_ID=bench-cluster-${pid}-" /proc/[0-9]*/environ 2>/dev/null)
 	if [ -n "$left" ]; then
 		for f in $left; do

@@ -1,0 +1,25 @@
+# The kernel module pvm_cosched (kmod/), built with kbuild when configure
+# found kernel headers (--with-kernel-headers=DIR, or the running
+# kernel's /lib/modules/`uname -r`/build).  kbuild writes beside its
+# sources, so the module is built in a copy under the build directory:
+# the source tree may be read-only (distcheck).  Shipped in any case, with
+# its dkms.conf.
+KMOD_FILES = kmod/pvm_cosched.c kmod/Kbuild kmod/uapi/pvm_cosched.h
+EXTRA_DIST += $(KMOD_FILES) kmod/dkms.conf kmod/README.md
+
+if BUILD_KMOD
+all-local: kmod/build/pvm_cosched.ko
+
+kmod/build/pvm_cosched.ko: $(KMOD_FILES)
+	$(AM_V_at)rm -rf kmod/build && $(MKDIR_P) kmod/build/uapi
+	$(AM_V_at)cp $(srcdir)/kmod/pvm_cosched.c $(srcdir)/kmod/Kbuild \
+		kmod/build/
+	$(AM_V_at)cp $(srcdir)/kmod/uapi/pvm_cosched.h kmod/build/uapi/
+	$(AM_V_GEN)$(MAKE) -C $(KERNEL_HEADERS) \
+		M=$(abs_top_builddir)/kmod/build modules
+endif
+
+clean-local: clean-kmod
+clean-kmod:
+	-rm -rf kmod/build
+.PHONY: clean-kmod

@@ -1,0 +1,780 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The copvm kernel module: /dev/pvm_cosched, bounded and time-boxed scheduling
+ * boosts for an ordinary user's PVM tasks (copvm's coscheduling).
+ *
+ * A task opens the device and registers itself; it then reports its
+ * message frequency and asks for a boost of itself (REPORT), or of a
+ * registered task of the same user it is about to talk to (BOOST).  A
+ * boost is a short EEVDF slice (6.12+), a lower nice down to a floor, or
+ * SCHED_FIFO if the administrator allows it, and lasts at most a time
+ * box: an hrtimer queues a work item that undoes it in process context.
+ * The boosted CPU time of each task (its sum_exec_runtime while boosted)
+ * is summed per budget window; a task that uses up its share is demoted
+ * and refused boosts (EAGAIN) for a cool-down.  The budget is checked at
+ * each request and at the end of each box, so a task overruns it by at
+ * most one box.  An undo restores the
+ * task's base only if the task is still at what the module set.  Every
+ * boost is undone when its fd is released (which includes the task's
+ * exit); a record whose task has gone while its fd lives on (a forked
+ * child holds it) is found dead by resolving its struct pid again and is
+ * forgotten.  Unload is refused by the kernel while an fd is open, so no
+ * record and no boost outlives the module.
+ *
+ * One mutex serialises all records: the ioctls are short and rare
+ * compared with a task's messages.  The ABI is uapi/pvm_cosched.h.
+ */
+#include <linux/capability.h>
+#include <linux/cred.h>
+#include <linux/fs.h>
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
+#include <linux/list.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <uapi/linux/sched/types.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/user_namespace.h>
+#include <linux/version.h>
+#include <linux/workqueue.h>
+
+#include "uapi/pvm_cosched.h"
+
+/* EEVDF takes sched_attr.sched_runtime as a task's slice from 6.12. */
+#if KERNEL_VERSION(6, 12, 0) <= LINUX_VERSION_CODE
+#define PCS_HAVE_SLICE	1
+#else
+#define PCS_HAVE_SLICE	0
+#endif
+
+#define PCS_SLICE_NS	(NSEC_PER_MSEC / 10)	/* EEVDF's shortest slice */
+#define PCS_FIFO_PRIO	1			/* what sched_set_fifo_low sets */
+
+/* One open file; a registered task once REGISTER succeeded. */
+struct pcs_file {
+	struct list_head node;		/* in pcs_registered, under pcs_lock */
+	struct pid *opener;		/* the process that opened the file */
+	struct pid *task;		/* the registered task, or NULL */
+	s32 tid;
+	s32 base_nice;			/* restored by an undo */
+	u64 freq_milli;
+	u32 npeers;
+	s32 peers[PVM_COSCHED_MAX_PEERS];
+	u64 my_applied;
+	/* The boost in force and the CPU budget, under pcs_lock. */
+	s32 level;
+	s32 set_nice;			/* the nice the module set */
+	ktime_t box_end;
+	u64 exec_mark;			/* sum_exec_runtime last accounted */
+	ktime_t win_start;
+	u64 win_used;			/* boosted CPU in this window, ns */
+	ktime_t cool_until;
+	struct hrtimer box_timer;
+	struct work_struct undo_work;
+};
+
+/* A boost request once copied in: REPORT's and BOOST's common part. */
+struct pcs_request {
+	s32 level;
+	s32 nice;
+	u64 box_ns;
+	bool clamped;
+};
+
+static DEFINE_MUTEX(pcs_lock);
+static LIST_HEAD(pcs_registered);
+
+static struct pvm_cosched_limits pcs_limits = {
+	.nice_floor = -5,
+	.allow_rt = 0,
+	.box_max_ns = 20 * NSEC_PER_MSEC,
+	.budget_pct = 50,
+	.budget_window_ns = 100 * NSEC_PER_MSEC,
+	.cooldown_ns = 200 * NSEC_PER_MSEC,
+};
+
+static struct {
+	u32 registered;
+	u64 boosted_now;
+	u64 applied;
+	u64 undone_box;
+	u64 undone_release;
+	u64 demotions;
+	u64 refused;
+	u64 clamped;
+} pcs_count;
+
+enum pcs_undo_reason { PCS_UNDO_ASKED, PCS_UNDO_BOX, PCS_UNDO_RELEASE,
+		       PCS_UNDO_BUDGET };
+
+/* True if the caller is the process that opened the file. */
+static bool pcs_caller_is_opener(struct pcs_file *f)
+{
+	return task_tgid(current) == f->opener;
+}
+
+/* True if `reserved' (n words) is all zero. */
+static bool pcs_zero(const __u64 *reserved, int n)
+{
+	while (n--)
+		if (reserved[n])
+			return false;
+	return true;
+}
+
+/* True if the caller may boost `p': the same user as the caller (its
+ * euid or uid is our euid), or CAP_SYS_NICE in p's user namespace.
+ */
+static bool pcs_may_act_on(struct task_struct *p)
+{
+	const struct cred *mine = current_cred();
+	const struct cred *theirs;
+	struct user_namespace *ns;
+	bool ok;
+
+	rcu_read_lock();
+	theirs = __task_cred(p);
+	ok = uid_eq(mine->euid, theirs->euid) ||
+	     uid_eq(mine->euid, theirs->uid);
+	ns = get_user_ns(theirs->user_ns);
+	rcu_read_unlock();
+	if (!ok)
+		ok = ns_capable(ns, CAP_SYS_NICE);
+	put_user_ns(ns);
+	return ok;
+}
+
+static void pcs_set_level(struct pcs_file *f, s32 level)
+{
+	if (f->level == PVM_COSCHED_BOOST_NONE &&
+	    level != PVM_COSCHED_BOOST_NONE)
+		pcs_count.boosted_now++;
+	else if (f->level != PVM_COSCHED_BOOST_NONE &&
+		 level == PVM_COSCHED_BOOST_NONE)
+		pcs_count.boosted_now--;
+	f->level = level;
+}
+
+/* Sets p's EEVDF slice (0: the default) and keeps its nice. */
+static int pcs_set_slice(struct task_struct *p, u64 slice)
+{
+#if PCS_HAVE_SLICE
+	struct sched_attr attr = {
+		.size = sizeof(attr),
+		.sched_policy = SCHED_NORMAL,
+		.sched_flags = p->sched_reset_on_fork ?
+			       SCHED_FLAG_RESET_ON_FORK : 0,
+		.sched_nice = task_nice(p),
+		.sched_runtime = slice,
+	};
+
+	return sched_setattr_nocheck(p, &attr);
+#else
+	return -EOPNOTSUPP;
+#endif
+}
+
+/* True if p still has the slice the module set. */
+static bool pcs_has_our_slice(struct task_struct *p)
+{
+#if PCS_HAVE_SLICE
+	return p->policy == SCHED_NORMAL && p->se.custom_slice &&
+	       p->se.slice == PCS_SLICE_NS;
+#else
+	return false;
+#endif
+}
+
+/* Restores p's base where p is still at what the module set. */
+static void pcs_revert(struct pcs_file *f, struct task_struct *p)
+{
+	switch (f->level) {
+	case PVM_COSCHED_BOOST_SLICE:
+		if (pcs_has_our_slice(p))
+			pcs_set_slice(p, 0);
+		break;
+	case PVM_COSCHED_BOOST_NICE:
+		if (p->policy == SCHED_NORMAL && task_nice(p) == f->set_nice)
+			set_user_nice(p, f->base_nice);
+		break;
+	case PVM_COSCHED_BOOST_RT:
+		if (p->policy == SCHED_FIFO && p->rt_priority == PCS_FIFO_PRIO)
+			sched_set_normal(p, f->base_nice);
+		break;
+	}
+}
+
+/* Forgets a registration whose task has exited (p NULL) or whose file
+ * is released: undoes its boost and unlinks it.
+ */
+static void pcs_unregister(struct pcs_file *f, struct task_struct *p)
+{
+	if (f->level != PVM_COSCHED_BOOST_NONE) {
+		if (p)
+			pcs_revert(f, p);
+		pcs_set_level(f, PVM_COSCHED_BOOST_NONE);
+		pcs_count.undone_release++;
+	}
+	list_del_init(&f->node);
+	put_pid(f->task);
+	f->task = NULL;
+	pcs_count.registered--;
+}
+
+/* Adds the CPU time p ran boosted since the last mark to the window's
+ * use, and starts a new window when this one is over.  The runtime of a
+ * task running elsewhere lags by up to a tick.
+ */
+static void pcs_account(struct pcs_file *f, struct task_struct *p,
+			ktime_t now)
+{
+	u64 exec = READ_ONCE(p->se.sum_exec_runtime);
+
+	if (f->level != PVM_COSCHED_BOOST_NONE && exec > f->exec_mark)
+		f->win_used += exec - f->exec_mark;
+	f->exec_mark = exec;
+	if (ktime_to_ns(ktime_sub(now, f->win_start)) >=
+	    (s64)pcs_limits.budget_window_ns) {
+		f->win_start = now;
+		f->win_used = 0;
+	}
+}
+
+static u64 pcs_budget_ns(void)
+{
+	return div_u64(pcs_limits.budget_window_ns * pcs_limits.budget_pct,
+		       100);
+}
+
+/* Undoes f's boost now, counted as `why'. */
+static void pcs_undo(struct pcs_file *f, struct task_struct *p,
+		     enum pcs_undo_reason why, ktime_t now)
+{
+	if (f->level == PVM_COSCHED_BOOST_NONE)
+		return;
+	pcs_revert(f, p);
+	pcs_set_level(f, PVM_COSCHED_BOOST_NONE);
+	if (why == PCS_UNDO_BOX)
+		pcs_count.undone_box++;
+	else if (why == PCS_UNDO_BUDGET)
+		pcs_count.demotions++;
+	else if (why == PCS_UNDO_RELEASE)
+		pcs_count.undone_release++;
+	if (why == PCS_UNDO_BUDGET)
+		f->cool_until = ktime_add_ns(now, pcs_limits.cooldown_ns);
+}
+
+static enum hrtimer_restart pcs_box_expired(struct hrtimer *timer)
+{
+	struct pcs_file *f = container_of(timer, struct pcs_file, box_timer);
+
+	schedule_work(&f->undo_work);
+	return HRTIMER_NORESTART;
+}
+
+/* The end of a time box (process context): undoes the boost unless it
+ * was renewed meanwhile; a demotion if it used up the budget.
+ */
+static void pcs_undo_work(struct work_struct *work)
+{
+	struct pcs_file *f = container_of(work, struct pcs_file, undo_work);
+	struct task_struct *p;
+	ktime_t now = ktime_get();
+
+	mutex_lock(&pcs_lock);
+	if (f->level == PVM_COSCHED_BOOST_NONE || !f->task ||
+	    ktime_before(now, f->box_end))
+		goto out;
+	p = get_pid_task(f->task, PIDTYPE_PID);
+	if (!p) {
+		pcs_unregister(f, NULL);
+		goto out;
+	}
+	pcs_account(f, p, now);
+	pcs_undo(f, p, f->win_used >= pcs_budget_ns() ?
+		 PCS_UNDO_BUDGET : PCS_UNDO_BOX, now);
+	put_task_struct(p);
+out:
+	mutex_unlock(&pcs_lock);
+}
+
+/* Checks a request's level, nice and box: 0 or -EINVAL. */
+static int pcs_check_request(s32 level, s32 nice, u64 box_ns)
+{
+	if (level < PVM_COSCHED_BOOST_NONE || level > PVM_COSCHED_BOOST_RT)
+		return -EINVAL;
+	if (nice < MIN_NICE || nice > MAX_NICE)
+		return -EINVAL;
+	if (level != PVM_COSCHED_BOOST_NONE && box_ns == 0)
+		return -EINVAL;
+	return 0;
+}
+
+/* Clamps a request to the limits and to this kernel: RT not allowed
+ * becomes NICE at the floor, SLICE before 6.12 becomes NONE, a nice is
+ * raised to the floor (NONE if that is no lower than the base), the box
+ * is cut to box_max_ns.
+ */
+static void pcs_clamp(struct pcs_file *f, struct pcs_request *r)
+{
+	s32 level = r->level, nice = r->nice;
+	u64 box = r->box_ns;
+
+	if (level == PVM_COSCHED_BOOST_RT && !pcs_limits.allow_rt) {
+		level = PVM_COSCHED_BOOST_NICE;
+		nice = pcs_limits.nice_floor;
+	}
+	if (level == PVM_COSCHED_BOOST_SLICE && !PCS_HAVE_SLICE)
+		level = PVM_COSCHED_BOOST_NONE;
+	if (level == PVM_COSCHED_BOOST_NICE) {
+		nice = max(nice, pcs_limits.nice_floor);
+		if (nice >= f->base_nice)
+			level = PVM_COSCHED_BOOST_NONE;
+	}
+	box = min(box, pcs_limits.box_max_ns);
+	if (level == PVM_COSCHED_BOOST_NONE)
+		box = 0;
+	r->clamped = level != r->level || box != r->box_ns ||
+		     (level == PVM_COSCHED_BOOST_NICE && nice != r->nice);
+	if (r->level != PVM_COSCHED_BOOST_NONE && r->clamped)
+		pcs_count.clamped++;
+	r->level = level;
+	r->nice = nice;
+	r->box_ns = box;
+}
+
+/* Puts level r on p (whose registration is f). */
+static int pcs_apply(struct pcs_file *f, struct task_struct *p,
+		     struct pcs_request *r)
+{
+	switch (r->level) {
+	case PVM_COSCHED_BOOST_SLICE:
+		return pcs_set_slice(p, PCS_SLICE_NS);
+	case PVM_COSCHED_BOOST_NICE:
+		set_user_nice(p, r->nice);
+		f->set_nice = r->nice;
+		return 0;
+	case PVM_COSCHED_BOOST_RT:
+		sched_set_fifo_low(p);
+		return 0;
+	}
+	return 0;
+}
+
+/* Gives p (registered as f) the boost r asked by the file `by', within
+ * the limits; r is updated to what is in force.  0, -EPERM or -EAGAIN.
+ */
+static int pcs_boost(struct pcs_file *by, struct pcs_file *f,
+		     struct task_struct *p, struct pcs_request *r)
+{
+	ktime_t now = ktime_get();
+	bool ours = f->level == PVM_COSCHED_BOOST_RT &&
+		    p->policy == SCHED_FIFO;
+	int err;
+
+	if (p->policy != SCHED_NORMAL && !ours) {
+		pcs_count.refused++;
+		return -EPERM;
+	}
+	pcs_account(f, p, now);
+	if (r->level == PVM_COSCHED_BOOST_NONE) {
+		pcs_undo(f, p, PCS_UNDO_ASKED, now);
+		r->box_ns = 0;
+		return 0;
+	}
+	if (ktime_before(now, f->cool_until)) {
+		pcs_count.refused++;
+		return -EAGAIN;
+	}
+	if (f->win_used >= pcs_budget_ns()) {
+		pcs_undo(f, p, PCS_UNDO_BUDGET, now);
+		f->cool_until = ktime_add_ns(now, pcs_limits.cooldown_ns);
+		pcs_count.refused++;
+		return -EAGAIN;
+	}
+	if (f->level == PVM_COSCHED_BOOST_NONE)
+		f->base_nice = task_nice(p);
+	pcs_clamp(f, r);
+	if (f->level != r->level)
+		pcs_undo(f, p, PCS_UNDO_ASKED, now);
+	if (r->level == PVM_COSCHED_BOOST_NONE)
+		return 0;
+	err = pcs_apply(f, p, r);
+	if (err)
+		return err;
+	pcs_set_level(f, r->level);
+	f->box_end = ktime_add_ns(now, r->box_ns);
+	hrtimer_start(&f->box_timer, ns_to_ktime(r->box_ns), HRTIMER_MODE_REL);
+	pcs_count.applied++;
+	by->my_applied++;
+	return 0;
+}
+
+/* Drops the registrations of tasks that have exited while their files
+ * live on in another process.
+ */
+static void pcs_prune_exited(void)
+{
+	struct pcs_file *f, *next;
+
+	list_for_each_entry_safe(f, next, &pcs_registered, node) {
+		struct task_struct *p = get_pid_task(f->task, PIDTYPE_PID);
+
+		if (p)
+			put_task_struct(p);
+		else
+			pcs_unregister(f, NULL);
+	}
+}
+
+static struct pcs_file *pcs_find(struct pid *pid)
+{
+	struct pcs_file *f;
+
+	list_for_each_entry(f, &pcs_registered, node)
+		if (f->task == pid)
+			return f;
+	return NULL;
+}
+
+static long pcs_ioc_register(struct pcs_file *f, void __user *arg)
+{
+	struct pvm_cosched_register reg;
+	struct pid *me;
+	long err = 0;
+
+	if (!pcs_caller_is_opener(f))
+		return -EPERM;
+	if (copy_from_user(&reg, arg, sizeof(reg)))
+		return -EFAULT;
+	if (reg.abi_version != PVM_COSCHED_ABI_VERSION)
+		return -EPROTONOSUPPORT;
+	if (reg.flags || !pcs_zero(reg.reserved, ARRAY_SIZE(reg.reserved)))
+		return -EINVAL;
+	me = get_task_pid(current, PIDTYPE_PID);
+	mutex_lock(&pcs_lock);
+	pcs_prune_exited();
+	if (f->task || pcs_find(me)) {
+		err = -EALREADY;
+		goto out;
+	}
+	reg.base_nice = task_nice(current);
+	reg.caps = PVM_COSCHED_CAP_PEERS;
+	if (PCS_HAVE_SLICE)
+		reg.caps |= PVM_COSCHED_CAP_SLICE;
+	if (pcs_limits.nice_floor < 0)
+		reg.caps |= PVM_COSCHED_CAP_NICE;
+	if (pcs_limits.allow_rt)
+		reg.caps |= PVM_COSCHED_CAP_RT;
+	reg.nice_floor = pcs_limits.nice_floor;
+	reg.box_max_ns = pcs_limits.box_max_ns;
+	if (copy_to_user(arg, &reg, sizeof(reg))) {
+		err = -EFAULT;
+		goto out;
+	}
+	f->task = me;
+	me = NULL;
+	f->tid = reg.tid;
+	f->base_nice = reg.base_nice;
+	f->win_start = ktime_get();
+	f->exec_mark = current->se.sum_exec_runtime;
+	list_add_tail(&f->node, &pcs_registered);
+	pcs_count.registered++;
+out:
+	mutex_unlock(&pcs_lock);
+	put_pid(me);
+	return err;
+}
+
+/* Copies REPORT's peers in and checks them: 0, -EFAULT or -EINVAL. */
+static int pcs_copy_peers(const struct pvm_cosched_report *rep, s32 *peers)
+{
+	u32 i;
+
+	if (copy_from_user(peers, u64_to_user_ptr(rep->peers_ptr),
+			   rep->npeers * sizeof(*peers)))
+		return -EFAULT;
+	for (i = 0; i < rep->npeers; i++)
+		if (peers[i] <= 0)
+			return -EINVAL;
+	return 0;
+}
+
+static long pcs_ioc_report(struct pcs_file *f, void __user *arg)
+{
+	struct pvm_cosched_report rep;
+	struct pcs_request r;
+	s32 peers[PVM_COSCHED_MAX_PEERS];
+	struct task_struct *p;
+	long err;
+
+	if (!pcs_caller_is_opener(f))
+		return -EPERM;
+	if (copy_from_user(&rep, arg, sizeof(rep)))
+		return -EFAULT;
+	if (rep.flags || !pcs_zero(rep.reserved, ARRAY_SIZE(rep.reserved)) ||
+	    rep.npeers > PVM_COSCHED_MAX_PEERS)
+		return -EINVAL;
+	err = pcs_check_request(rep.level, rep.nice, rep.box_ns);
+	if (err)
+		return err;
+	err = pcs_copy_peers(&rep, peers);
+	if (err)
+		return err;
+	r = (struct pcs_request){ rep.level, rep.nice, rep.box_ns };
+	mutex_lock(&pcs_lock);
+	if (!f->task) {
+		err = -ENOTCONN;
+		goto out;
+	}
+	p = get_pid_task(f->task, PIDTYPE_PID);
+	if (!p) {
+		err = -ESRCH;
+		goto out;
+	}
+	f->freq_milli = rep.freq_milli;
+	f->npeers = rep.npeers;
+	memcpy(f->peers, peers, rep.npeers * sizeof(*peers));
+	err = pcs_boost(f, f, p, &r);
+	rep.nice = task_nice(p);
+	put_task_struct(p);
+out:
+	mutex_unlock(&pcs_lock);
+	if (err)
+		return err;
+	rep.level = r.level;
+	rep.box_ns = r.box_ns;
+	return copy_to_user(arg, &rep, sizeof(rep)) ? -EFAULT : 0;
+}
+
+/* Finds the registration and task of pid `nr' (the caller's pid
+ * namespace), under pcs_lock: 0 or -ESRCH.
+ */
+static int pcs_find_target(s32 nr, struct pcs_file **tf,
+			   struct task_struct **tp)
+{
+	struct pid *pid = find_get_pid(nr);
+	int err = -ESRCH;
+
+	*tf = pid ? pcs_find(pid) : NULL;
+	*tp = *tf ? get_pid_task(pid, PIDTYPE_PID) : NULL;
+	if (*tp)
+		err = 0;
+	put_pid(pid);
+	return err;
+}
+
+static long pcs_ioc_boost(struct pcs_file *f, void __user *arg)
+{
+	struct pvm_cosched_boost b;
+	struct pcs_request r;
+	struct pcs_file *tf;
+	struct task_struct *p;
+	long err;
+
+	if (!pcs_caller_is_opener(f))
+		return -EPERM;
+	if (copy_from_user(&b, arg, sizeof(b)))
+		return -EFAULT;
+	if (b.flags || !pcs_zero(b.reserved, ARRAY_SIZE(b.reserved)) ||
+	    b.pid <= 0)
+		return -EINVAL;
+	err = pcs_check_request(b.level, b.nice, b.box_ns);
+	if (err)
+		return err;
+	r = (struct pcs_request){ b.level, b.nice, b.box_ns };
+	mutex_lock(&pcs_lock);
+	if (!f->task) {
+		err = -ENOTCONN;
+		goto out;
+	}
+	err = pcs_find_target(b.pid, &tf, &p);
+	if (err)
+		goto out;
+	if (pcs_may_act_on(p)) {
+		err = pcs_boost(f, tf, p, &r);
+	} else {
+		pcs_count.refused++;
+		err = -EPERM;
+	}
+	b.nice = task_nice(p);
+	put_task_struct(p);
+out:
+	mutex_unlock(&pcs_lock);
+	if (err)
+		return err;
+	b.level = r.level;
+	b.box_ns = r.box_ns;
+	return copy_to_user(arg, &b, sizeof(b)) ? -EFAULT : 0;
+}
+
+static long pcs_ioc_stats(struct pcs_file *f, void __user *arg)
+{
+	struct pvm_cosched_stats st;
+	struct task_struct *p;
+
+	if (!pcs_caller_is_opener(f))
+		return -EPERM;
+	if (copy_from_user(&st.flags, arg, sizeof(st.flags)))
+		return -EFAULT;
+	if (st.flags)
+		return -EINVAL;
+	memset(&st, 0, sizeof(st));
+	mutex_lock(&pcs_lock);
+	pcs_prune_exited();
+	st.registered = pcs_count.registered;
+	st.boosted_now = pcs_count.boosted_now;
+	st.applied = pcs_count.applied;
+	st.undone_box = pcs_count.undone_box;
+	st.undone_release = pcs_count.undone_release;
+	st.demotions = pcs_count.demotions;
+	st.refused = pcs_count.refused;
+	st.clamped = pcs_count.clamped;
+	st.my_applied = f->my_applied;
+	st.my_freq_milli = f->freq_milli;
+	st.my_level = f->level;
+	p = f->task ? get_pid_task(f->task, PIDTYPE_PID) : NULL;
+	st.my_nice = task_nice(p ? p : current);
+	if (p)
+		put_task_struct(p);
+	st.limits = pcs_limits;
+	mutex_unlock(&pcs_lock);
+	return copy_to_user(arg, &st, sizeof(st)) ? -EFAULT : 0;
+}
+
+/* Checks new limits against the ranges of the uapi header. */
+static bool pcs_limits_valid(const struct pvm_cosched_limits *l)
+{
+	return l->nice_floor >= MIN_NICE && l->nice_floor <= 0 &&
+	       l->allow_rt <= 1 &&
+	       l->box_max_ns >= NSEC_PER_USEC && l->box_max_ns <= NSEC_PER_SEC &&
+	       l->budget_pct >= 1 && l->budget_pct <= 100 && !l->pad &&
+	       l->budget_window_ns >= 10 * NSEC_PER_MSEC &&
+	       l->budget_window_ns <= 10 * NSEC_PER_SEC &&
+	       l->cooldown_ns <= 10 * NSEC_PER_SEC &&
+	       pcs_zero(l->reserved, ARRAY_SIZE(l->reserved));
+}
+
+/* New limits apply to the next request; boosts in force keep theirs. */
+static long pcs_ioc_set_limits(struct pcs_file *f, void __user *arg)
+{
+	struct pvm_cosched_limits l;
+
+	if (!pcs_caller_is_opener(f))
+		return -EPERM;
+	if (copy_from_user(&l, arg, sizeof(l)))
+		return -EFAULT;
+	if (!pcs_limits_valid(&l))
+		return -EINVAL;
+	if (!capable(CAP_SYS_NICE))
+		return -EPERM;
+	mutex_lock(&pcs_lock);
+	pcs_limits = l;
+	mutex_unlock(&pcs_lock);
+	return 0;
+}
+
+static long pcs_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct pcs_file *f = file->private_data;
+	void __user *uarg = (void __user *)arg;
+
+	switch (cmd) {
+	case PVM_COSCHED_IOC_REGISTER:
+		return pcs_ioc_register(f, uarg);
+	case PVM_COSCHED_IOC_REPORT:
+		return pcs_ioc_report(f, uarg);
+	case PVM_COSCHED_IOC_BOOST:
+		return pcs_ioc_boost(f, uarg);
+	case PVM_COSCHED_IOC_STATS:
+		return pcs_ioc_stats(f, uarg);
+	case PVM_COSCHED_IOC_SET_LIMITS:
+		return pcs_ioc_set_limits(f, uarg);
+	default:
+		return -ENOTTY;
+	}
+}
+
+static int pcs_open(struct inode *inode, struct file *file)
+{
+	struct pcs_file *f = kzalloc(sizeof(*f), GFP_KERNEL);
+
+	if (!f)
+		return -ENOMEM;
+	INIT_LIST_HEAD(&f->node);
+	f->opener = get_task_pid(current, PIDTYPE_TGID);
+	hrtimer_init(&f->box_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	f->box_timer.function = pcs_box_expired;
+	INIT_WORK(&f->undo_work, pcs_undo_work);
+	file->private_data = f;
+	return 0;
+}
+
+/* Unlinks the registration first, so no BOOST can re-arm its timer,
+ * stops the timer and the work, then undoes what is in force.
+ */
+static int pcs_release(struct inode *inode, struct file *file)
+{
+	struct pcs_file *f = file->private_data;
+	struct task_struct *p;
+
+	mutex_lock(&pcs_lock);
+	list_del_init(&f->node);
+	mutex_unlock(&pcs_lock);
+	hrtimer_cancel(&f->box_timer);
+	cancel_work_sync(&f->undo_work);
+	mutex_lock(&pcs_lock);
+	if (f->task) {
+		p = get_pid_task(f->task, PIDTYPE_PID);
+		pcs_unregister(f, p);
+		if (p)
+			put_task_struct(p);
+	}
+	mutex_unlock(&pcs_lock);
+	put_pid(f->opener);
+	kfree(f);
+	return 0;
+}
+
+static const struct file_operations pcs_fops = {
+	.owner = THIS_MODULE,
+	.open = pcs_open,
+	.release = pcs_release,
+	.unlocked_ioctl = pcs_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.llseek = noop_llseek,
+};
+
+static struct miscdevice pcs_device = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "pvm_cosched",
+	.fops = &pcs_fops,
+	.mode = 0666,
+};
+
+static int __init pcs_init(void)
+{
+	return misc_register(&pcs_device);
+}
+
+/* The kernel refuses unload while a file is open, and each release has
+ * undone its boosts and stopped its timer: nothing is left to revert.
+ */
+static void __exit pcs_exit(void)
+{
+	misc_deregister(&pcs_device);
+}
+
+module_init(pcs_init);
+module_exit(pcs_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("copvm");
+MODULE_DESCRIPTION("Bounded, time-boxed scheduling boosts for PVM tasks");
+MODULE_VERSION("1");

@@ -1,0 +1,735 @@
+/*
+ * transport/shm.c - same-host circuits whose frames go through a
+ * shared-memory ring (shm_ring.h), with the unix socket kept as the
+ * control and liveness channel and as the fallback.
+ *
+ * A circuit opens, is accepted and starts exactly as a unix one.  Then:
+ *   1. The receiver (accepting side) writes its greeting on the socket:
+ *      an invitation carrying its wake eventfd (SCM_RIGHTS) when rings
+ *      are on here, else a refusal.  A sender that does not use rings
+ *      never reads it (the bytes stay unread in its socket buffer).
+ *   2. The sender, at a frame boundary, looks for the greeting without
+ *      blocking.  On an invitation it creates its ring (it is the ring's
+ *      producer), and sends a PVMI_KIND_RING frame with the segment's
+ *      memfd and its own wake eventfd attached.  Every frame after that
+ *      one goes through the ring; the ones before went on the socket and
+ *      reach the receiver first, so order is kept across the switch.
+ *      A refusal, no greeting after PROBE_SENDS sends (an old peer), or
+ *      any setup failure (memfd, seals, eventfd) leaves the circuit on
+ *      the socket, silently.
+ *   3. The receiver reads socket frames as stream.c does until the RING
+ *      frame, maps the ring as its consumer, and from then on reads only
+ *      the ring; the socket's end (EOF) then only tells that the sender
+ *      is gone.
+ *
+ * Frames in the ring: a frame that fits one record goes whole (header
+ * and body, one record: REC_WHOLE); a larger one goes as its header
+ * (REC_HEAD) then pieces of its body (REC_BODY) of at most one record
+ * each, received straight into the body buffer (pvmi_buf_alloc).  Each
+ * record is complete or invisible (the ring publishes its header last),
+ * so no call here ever waits for the rest of a message, and a sender
+ * that dies part way leaves a body that is freed, never handed on.
+ *
+ * A sender learns that its receiver closed from the ring (-EPIPE), and
+ * that it died from the socket's end, which it looks at every 10 ms of
+ * sending at most (between those looks a few frames may go into the dead
+ * ring, as they would go into a dead socket's buffer).
+ *
+ * Waiting: the pipe's wait fd (p->fd) stays the socket.  The task has
+ * one wake eventfd (pvmi_shm_wake_fd) for all its rings; conn_unix.c
+ * polls it.  Before the pump blocks it arms every ring it reads (arm());
+ * a sender writes the eventfd only when the ring is armed, so a spinning
+ * receiver costs it no system call.  A sender whose ring is full waits
+ * up to ROOM_WAIT_NS for room (spinning for the coscheduling model's
+ * bound, then sleeping on the eventfd and the reader's pidfd) and then
+ * returns 0, so conn.c reads its own input in between: two tasks sending
+ * large messages to each other cannot deadlock.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bufcache.h"
+#include "cosched/cosched.h"
+#include "transport/shm_ring.h"
+#include "transport/transport.h"
+
+/* The receiver's greeting: 8 bytes, the invitation with one fd. */
+#define GREET_LEN	8
+static const char greet_yes[GREET_LEN] = "copvmR+1";
+static const char greet_no[GREET_LEN] = "copvmR-1";
+
+/* Sends without a greeting before a sender stops looking (old peer). */
+#define PROBE_SENDS	256
+/* Ring bytes of one circuit (one direction). */
+#define RING_BYTES	(1U << 20)
+/* Largest frame sent as one record (header and body together). */
+#define WHOLE_MAX	(16U << 10)
+/* How long one send() waits for room before it lets conn.c pump. */
+#define ROOM_WAIT_NS	1000000L
+/* How often a sender looks whether its receiver's socket ended. */
+#define LIVENESS_NS	10000000L
+
+/* Record tags: what a record of the ring holds. */
+enum { REC_WHOLE = 1, REC_HEAD = 2, REC_BODY = 3 };
+
+enum sender_mode {
+	S_PROBE,	/* no greeting read yet: frames on the socket */
+	S_SOCKET,	/* refused or failed: the socket for good */
+	S_OFFER,	/* ring made, the RING frame not (all) sent yet */
+	S_RING,		/* frames through the ring */
+};
+
+/* A pipe's own state (p->priv). */
+struct shm_pipe {
+	struct shm_ring ring;
+	int have_ring;
+	pid_t pid;			/* the process that set the ring up */
+	int peer_wake;			/* the peer's eventfd, or -1 */
+	/* sender */
+	int mode;			/* enum sender_mode */
+	int probes;
+	int mid;			/* a socket frame partly written */
+	long checked;			/* when receiver_gone() last looked */
+	unsigned char offer[PVMI_FRAME_HDR_LEN];
+	size_t offer_sent;
+	/* receiver */
+	const struct pvmi_pipe_sink *up;	/* the owner's sink */
+	void *up_arg;
+	int armed;
+	struct pvmi_frame f;		/* frame being put together */
+	unsigned char *body;
+	size_t got;
+	unsigned char *stage;		/* one REC_WHOLE record */
+};
+
+/* fds that came with socket bytes, kept until the RING frame is read. */
+#define STASH_MAX	32
+static struct {
+	int sock, fds[2], n;
+} stash[STASH_MAX];
+
+static int wake_fd = -1;
+static pid_t wake_pid;		/* the process wake_fd belongs to */
+
+/* Non-zero unless COPVM_SHM=0 (transport.h); read once per process. */
+int pvmi_shm_enabled(void)
+{
+	static int on = -1;
+	static pid_t on_pid;
+	const char *e;
+
+	if (on < 0 || on_pid != getpid()) {
+		/* read again in a fork, which may have set its own */
+		e = getenv("COPVM_SHM");
+		on = !(e && e[0] == '0' && e[1] == '\0');
+		on_pid = getpid();
+	}
+	return on;
+}
+
+/* This task's wake eventfd, made on first use (transport.h). */
+int pvmi_shm_wake_fd(void)
+{
+	pid_t me = getpid();
+
+	if (wake_fd >= 0 && wake_pid != me) {
+		/* a fork of a task: the parent's doorbell is not ours */
+		close(wake_fd);
+		wake_fd = -1;
+	}
+	if (wake_fd < 0) {
+		wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+		wake_pid = me;
+	}
+	return wake_fd;
+}
+
+/* Closes the wake eventfd when the task leaves (transport.h). */
+void pvmi_shm_wake_release(void)
+{
+	if (wake_fd >= 0)
+		close(wake_fd);
+	wake_fd = -1;
+}
+
+/* Empties the wake eventfd once poll() found it readable (transport.h). */
+void pvmi_shm_wake_clear(void)
+{
+	uint64_t n;
+
+	if (wake_fd >= 0 && read(wake_fd, &n, sizeof(n)) < 0)
+		(void)n;
+}
+
+/* Writes `len' bytes and, when `fd' >= 0, that fd with them. */
+static ssize_t send_with_fds(int sock, const void *buf, size_t len,
+			     const int *fds, int nfd)
+{
+	union {
+		char buf[CMSG_SPACE(2 * sizeof(int))];
+		struct cmsghdr align;
+	} ctl;
+	struct iovec iov = { (void *)buf, len };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct cmsghdr *c;
+	ssize_t n;
+
+	if (nfd > 0) {
+		memset(&ctl, 0, sizeof(ctl));
+		mh.msg_control = ctl.buf;
+		mh.msg_controllen = CMSG_SPACE(nfd * sizeof(int));
+		c = CMSG_FIRSTHDR(&mh);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(nfd * sizeof(int));
+		memcpy(CMSG_DATA(c), fds, nfd * sizeof(int));
+	}
+	do
+		n = sendmsg(sock, &mh, MSG_DONTWAIT | MSG_NOSIGNAL);
+	while (n < 0 && errno == EINTR);
+	return n;
+}
+
+/* Reads up to `len' bytes; fds that come along go to fds[] (up to 2,
+ * the rest closed) and their count to *nfd. */
+static ssize_t recv_with_fds(int sock, void *buf, size_t len, int *fds,
+			     int *nfd)
+{
+	union {
+		char buf[CMSG_SPACE(4 * sizeof(int))];
+		struct cmsghdr align;
+	} ctl;
+	struct iovec iov = { buf, len };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+			     .msg_control = ctl.buf,
+			     .msg_controllen = sizeof(ctl.buf) };
+	struct cmsghdr *c;
+	ssize_t n;
+	int i, k, *in;
+
+	*nfd = 0;
+	do
+		n = recvmsg(sock, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return n;
+	for (c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+			continue;
+		in = (int *)CMSG_DATA(c);
+		k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (i = 0; i < k; i++) {
+			if (*nfd < 2)
+				fds[(*nfd)++] = in[i];
+			else
+				close(in[i]);
+		}
+	}
+	return n;
+}
+
+/* Says ring or no ring to a newly accepted circuit (transport.h). */
+void pvmi_shm_greet(int fd, int offer)
+{
+	int w = offer ? pvmi_shm_wake_fd() : -1;
+
+	if (w >= 0)
+		send_with_fds(fd, greet_yes, GREET_LEN, &w, 1);
+	else
+		send_with_fds(fd, greet_no, GREET_LEN, NULL, 0);
+}
+
+static void stash_drop(int sock)
+{
+	int i, j;
+
+	for (i = 0; i < STASH_MAX; i++) {
+		if (stash[i].n && stash[i].sock == sock) {
+			for (j = 0; j < stash[i].n; j++)
+				close(stash[i].fds[j]);
+			stash[i].n = 0;
+		}
+	}
+}
+
+/* The socket read of a receiving pipe: keeps the fds of a RING frame. */
+static ssize_t shm_sock_read(int fd, void *buf, size_t len)
+{
+	int fds[2], nfd, i;
+	ssize_t n = recv_with_fds(fd, buf, len, fds, &nfd);
+
+	if (nfd == 0)
+		return n;
+	stash_drop(fd);
+	for (i = 0; i < STASH_MAX && stash[i].n; i++)
+		;
+	if (i == STASH_MAX) {
+		while (nfd)
+			close(fds[--nfd]);
+		return n;
+	}
+	stash[i].sock = fd;
+	stash[i].n = nfd;
+	memcpy(stash[i].fds, fds, sizeof(fds));
+	return n;
+}
+
+static int frame_sink(void *arg, const struct pvmi_frame *f,
+		      unsigned char *body);
+static long gate_sink(void *arg, const unsigned char *data, size_t len);
+
+/* What a receiving pipe's stream hands its frames to: RING frames are
+ * ours, the rest the owner's. */
+static const struct pvmi_pipe_sink shm_sink = {
+	.frame = frame_sink,
+	.gate = gate_sink,
+};
+
+/* The pipe's state, made on first use; NULL when out of memory. */
+static struct shm_pipe *state(struct pvmi_pipe *p)
+{
+	struct shm_pipe *s = p->priv;
+
+	if (s)
+		return s;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->peer_wake = -1;
+	s->mode = pvmi_shm_enabled() ? S_PROBE : S_SOCKET;
+	p->priv = s;
+	return s;
+}
+
+/* ---- the receiver ---- */
+
+/* Maps the ring a RING frame brought; 0 or -1 (the pipe ends). */
+static int take_ring(struct pvmi_pipe *p, struct shm_pipe *s)
+{
+	int i, rc;
+
+	if (s->have_ring)
+		return -1;
+	for (i = 0; i < STASH_MAX; i++)
+		if (stash[i].n == 2 && stash[i].sock == p->fd)
+			break;
+	if (i == STASH_MAX)
+		return -1;
+	s->stage = malloc(WHOLE_MAX);
+	rc = s->stage ? shm_ring_attach(&s->ring, stash[i].fds[0]) : -ENOMEM;
+	close(stash[i].fds[0]);
+	s->peer_wake = stash[i].fds[1];
+	stash[i].n = 0;
+	if (rc < 0)
+		return -1;
+	s->have_ring = 1;
+	s->pid = getpid();
+	shm_ring_connect(&s->ring, pvmi_shm_wake_fd(), s->peer_wake);
+	shm_ring_set_spin(&s->ring, 0);
+	return 0;
+}
+
+static int frame_sink(void *arg, const struct pvmi_frame *f,
+		      unsigned char *body)
+{
+	struct pvmi_pipe *p = arg;
+	struct shm_pipe *s = p->priv;
+
+	if (f->kind != PVMI_KIND_RING)
+		return s->up->frame(s->up_arg, f, body);
+	pvmi_buf_free(body);
+	return take_ring(p, s);
+}
+
+static long gate_sink(void *arg, const unsigned char *data, size_t len)
+{
+	struct pvmi_pipe *p = arg;
+	struct shm_pipe *s = p->priv;
+
+	return s->up->gate ? s->up->gate(s->up_arg, data, len) : -1;
+}
+
+/* Hands the frame put together in `s' to the owner. */
+static int deliver(struct shm_pipe *s, unsigned char *body)
+{
+	s->body = NULL;
+	s->got = 0;
+	return s->up->frame(s->up_arg, &s->f, body) < 0 ? -EPROTO : 0;
+}
+
+/* Takes one record of the ring; 1 when one was taken, 0 when none is
+ * waiting, or a negative errno. */
+static int ring_take(struct shm_pipe *s)
+{
+	struct shm_msg_info info;
+	unsigned char hdr[PVMI_FRAME_HDR_LEN], *body;
+	uint32_t tag;
+	ssize_t n;
+	int rc;
+
+	rc = shm_ring_peek(&s->ring, &info, SHM_NO_WAIT);
+	if (rc == -EAGAIN)
+		return 0;
+	if (rc < 0)
+		return rc;
+	switch (info.tag) {
+	case REC_WHOLE:
+		if (s->body || info.len < PVMI_FRAME_HDR_LEN ||
+		    info.len > WHOLE_MAX)
+			return -EPROTO;
+		n = shm_ring_recv(&s->ring, &tag, s->stage, WHOLE_MAX, 0);
+		if (n != (ssize_t)info.len ||
+		    pvmi_frame_decode(s->stage, &s->f) ||
+		    s->f.len != n - PVMI_FRAME_HDR_LEN)
+			return n < 0 ? (int)n : -EPROTO;
+		body = pvmi_buf_alloc(s->f.len);
+		if (!body)
+			return -ENOMEM;
+		memcpy(body, s->stage + PVMI_FRAME_HDR_LEN, s->f.len);
+		return deliver(s, body) ? -EPROTO : 1;
+	case REC_HEAD:
+		if (s->body || info.len != PVMI_FRAME_HDR_LEN)
+			return -EPROTO;
+		n = shm_ring_recv(&s->ring, &tag, hdr, sizeof(hdr), 0);
+		if (n != PVMI_FRAME_HDR_LEN || pvmi_frame_decode(hdr, &s->f))
+			return n < 0 ? (int)n : -EPROTO;
+		body = pvmi_buf_alloc(s->f.len);
+		if (!body)
+			return -ENOMEM;
+		if (s->f.len == 0)
+			return deliver(s, body) ? -EPROTO : 1;
+		s->body = body;
+		s->got = 0;
+		return 1;
+	case REC_BODY:
+		if (!s->body || info.len == 0 ||
+		    info.len > s->f.len - s->got)
+			return -EPROTO;
+		n = shm_ring_recv(&s->ring, &tag, s->body + s->got,
+				  s->f.len - s->got, 0);
+		if (n != (ssize_t)info.len)
+			return n < 0 ? (int)n : -EPROTO;
+		s->got += n;
+		if (s->got == s->f.len)
+			return deliver(s, s->body) ? -EPROTO : 1;
+		return 1;
+	}
+	return -EPROTO;
+}
+
+/* After the switch: the ring's records, then the socket's end. */
+static int ring_progress(struct pvmi_pipe *p, struct shm_pipe *s, int any)
+{
+	unsigned char c;
+	ssize_t n;
+	int rc;
+
+	if (s->armed) {
+		shm_ring_disarm(&s->ring);
+		s->armed = 0;
+	}
+	while ((rc = ring_take(s)) > 0)
+		any = 1;
+	if (rc == -ECONNRESET)
+		return -EPIPE;
+	if (rc < 0)
+		return rc;
+	if (any)
+		return 1;
+	/* nothing in the ring: called for the socket, which now only ends */
+	n = recv(p->fd, &c, 1, MSG_DONTWAIT);
+	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
+		return -EPIPE;
+	return n > 0 ? -EPROTO : 0;
+}
+
+static int shm_progress(struct pvmi_pipe *p)
+{
+	struct shm_pipe *s = state(p);
+	int rc;
+
+	if (!s)
+		return -ENOMEM;
+	if (!s->up) {
+		s->up = p->sink;
+		s->up_arg = p->arg;
+		p->sink = &shm_sink;
+		p->arg = p;
+	}
+	if (s->have_ring)
+		return ring_progress(p, s, 0);
+	rc = pvmi_stream_progress(p);
+	if (!s->have_ring)
+		return rc;
+	/* the switch happened in this read */
+	if (rc < 0 && rc != -EPIPE)
+		return rc;
+	return ring_progress(p, s, rc != 0);
+}
+
+static int shm_poll_ready(struct pvmi_pipe *p)
+{
+	struct shm_pipe *s = p->priv;
+
+	return s && s->have_ring && shm_ring_readable(&s->ring);
+}
+
+static int shm_arm(struct pvmi_pipe *p, int on)
+{
+	struct shm_pipe *s = p->priv;
+
+	if (!s || !s->have_ring || s->ring.producer)
+		return 0;
+	if (!on) {
+		if (s->armed)
+			shm_ring_disarm(&s->ring);
+		s->armed = 0;
+		return 0;
+	}
+	if (shm_ring_arm(&s->ring))
+		return 1;
+	s->armed = 1;
+	return 0;
+}
+
+/* ---- the sender ---- */
+
+/* Makes the ring after an invitation that brought the peer's eventfd;
+ * 0, or -1 (the circuit stays on the socket). */
+static int make_ring(struct shm_pipe *s, int peer_wake)
+{
+	struct pvmi_frame f = { .magic = PVMI_FRAME_MAGIC,
+				.kind = PVMI_KIND_RING,
+				.tag = SHM_RING_VERSION };
+
+	if (pvmi_shm_wake_fd() < 0 || shm_ring_create(&s->ring, RING_BYTES))
+		return -1;
+	s->have_ring = 1;
+	s->pid = getpid();
+	s->peer_wake = peer_wake;
+	shm_ring_connect(&s->ring, pvmi_shm_wake_fd(), peer_wake);
+	pvmi_frame_encode(&f, s->offer);
+	s->offer_sent = 0;
+	return 0;
+}
+
+/* Looks for the receiver's greeting (sender, at a frame boundary). */
+static void probe(struct pvmi_pipe *p, struct shm_pipe *s)
+{
+	char g[GREET_LEN];
+	int fds[2], nfd;
+	ssize_t n = recv_with_fds(p->fd, g, GREET_LEN, fds, &nfd);
+
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+		if (++s->probes >= PROBE_SENDS)
+			s->mode = S_SOCKET;
+		return;
+	}
+	s->mode = S_SOCKET;
+	if (n == GREET_LEN && !memcmp(g, greet_yes, GREET_LEN) &&
+	    nfd == 1 && !make_ring(s, fds[0])) {
+		s->mode = S_OFFER;
+		return;
+	}
+	while (nfd)
+		close(fds[--nfd]);
+}
+
+/* Sends (the rest of) the RING frame with the ring's fds; 1 once it is
+ * all sent, 0 when the socket is full, or a negative errno. */
+static int send_offer(struct pvmi_pipe *p, struct shm_pipe *s)
+{
+	int fds[2] = { shm_ring_fd(&s->ring), pvmi_shm_wake_fd() };
+	ssize_t n;
+
+	while (s->offer_sent < PVMI_FRAME_HDR_LEN) {
+		n = send_with_fds(p->fd, s->offer + s->offer_sent,
+				  PVMI_FRAME_HDR_LEN - s->offer_sent, fds,
+				  s->offer_sent ? 0 : 2);
+		if (n < 0)
+			return (errno == EAGAIN || errno == EWOULDBLOCK) ? 0 :
+									-errno;
+		s->offer_sent += n;
+	}
+	/* the receiver holds the segment now: the memory goes with the
+	 * last mapping */
+	shm_ring_drop_fd(&s->ring);
+	s->mode = S_RING;
+	return 1;
+}
+
+/* Bytes of `tx' not yet sent. */
+static size_t tx_left(const struct pvmi_tx *tx)
+{
+	size_t n = 0;
+	int i;
+
+	for (i = tx->next; i < tx->count; i++)
+		n += tx->iov[i].iov_len;
+	return n;
+}
+
+/* Marks `n' bytes of `tx' sent. */
+static void tx_advance(struct pvmi_tx *tx, size_t n)
+{
+	while (tx->next < tx->count) {
+		struct iovec *v = tx->iov + tx->next;
+
+		if (n < v->iov_len) {
+			v->iov_base = (char *)v->iov_base + n;
+			v->iov_len -= n;
+			return;
+		}
+		n -= v->iov_len;
+		tx->next++;
+	}
+}
+
+/* One record into the ring, waiting a little for room: 1 sent, 0 no
+ * room yet, or a negative errno. */
+static int ring_put(struct shm_pipe *s, uint32_t tag, const void *buf,
+		    size_t len)
+{
+	int rc = shm_ring_send(&s->ring, tag, buf, len, SHM_NO_WAIT);
+
+	if (rc == -EAGAIN) {
+		long spin = pvmi_cosched_spin_ns(SHM_RING_DEFAULT_SPIN_NS);
+
+		shm_ring_set_spin(&s->ring, spin);
+		rc = shm_ring_send(&s->ring, tag, buf, len, ROOM_WAIT_NS);
+	}
+	if (rc == -ETIMEDOUT || rc == -EAGAIN)
+		return 0;
+	if (rc == -ECONNRESET)
+		return -EPIPE;
+	return rc < 0 ? rc : 1;
+}
+
+/* Moves frame `tx' into the ring as far as there is room. */
+static int ring_send(struct shm_pipe *s, struct pvmi_tx *tx)
+{
+	size_t left = tx_left(tx), piece, off;
+	struct iovec *v;
+	int rc, i;
+
+	if (tx->next == 0 && tx->iov[0].iov_len == PVMI_FRAME_HDR_LEN &&
+	    left <= WHOLE_MAX && left <= s->ring.chunk) {
+		/* a whole frame in one record */
+		unsigned char stage[WHOLE_MAX];
+
+		for (i = 0, off = 0; i < tx->count; i++) {
+			memcpy(stage + off, tx->iov[i].iov_base,
+			       tx->iov[i].iov_len);
+			off += tx->iov[i].iov_len;
+		}
+		rc = ring_put(s, REC_WHOLE, stage, left);
+		if (rc == 1)
+			tx->next = tx->count;
+		return rc;
+	}
+	while (tx->next < tx->count) {
+		v = tx->iov + tx->next;
+		if (v->iov_len == 0) {
+			tx->next++;
+			continue;
+		}
+		if (tx->next == 0) {
+			/* the header: one record, never split */
+			rc = ring_put(s, REC_HEAD, v->iov_base, v->iov_len);
+			piece = v->iov_len;
+		} else {
+			piece = v->iov_len < s->ring.chunk ? v->iov_len :
+							     s->ring.chunk;
+			rc = ring_put(s, REC_BODY, v->iov_base, piece);
+		}
+		if (rc != 1)
+			return rc;
+		tx_advance(tx, piece);
+	}
+	return 1;
+}
+
+/* Non-zero when the receiver's end of the socket is gone; looked at
+ * no more than every LIVENESS_NS (a coarse clock read otherwise), since
+ * a receiver that died leaves its ring open and never full at first. */
+static int receiver_gone(struct pvmi_pipe *p, struct shm_pipe *s)
+{
+	struct timespec ts;
+	long now;
+	char c;
+	ssize_t n;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	now = ts.tv_sec * 1000000000L + ts.tv_nsec;
+	if (now - s->checked < LIVENESS_NS)
+		return 0;
+	s->checked = now;
+	n = recv(p->fd, &c, 1, MSG_DONTWAIT | MSG_PEEK);
+	return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK &&
+			  errno != EINTR);
+}
+
+static int shm_send(struct pvmi_pipe *p, struct pvmi_tx *tx)
+{
+	struct shm_pipe *s = state(p);
+	int rc;
+
+	if (!s)
+		return -ENOMEM;
+	if (s->mode == S_PROBE && !s->mid)
+		probe(p, s);
+	if (s->mode == S_OFFER && !s->mid) {
+		rc = send_offer(p, s);
+		if (rc <= 0 && s->offer_sent)
+			return rc;	/* finish the RING frame first */
+		if (rc < 0)
+			return rc;
+	}
+	if (s->mode == S_RING) {
+		if (tx->next == 0 && receiver_gone(p, s))
+			return -EPIPE;
+		return ring_send(s, tx);
+	}
+	rc = pvmi_stream_send(p, tx);
+	s->mid = rc == 0;
+	return rc;
+}
+
+static void shm_close(struct pvmi_pipe *p)
+{
+	struct shm_pipe *s = p->priv;
+
+	if (p->fd >= 0)
+		stash_drop(p->fd);
+	if (s) {
+		/* a fork closing its parent's circuits leaves the rings be */
+		if (s->have_ring && s->pid == getpid())
+			shm_ring_close(&s->ring);
+		else if (s->have_ring)
+			shm_ring_forget(&s->ring);
+		if (s->peer_wake >= 0)
+			close(s->peer_wake);
+		pvmi_buf_free(s->body);
+		free(s->stage);
+		free(s);
+		p->priv = NULL;
+	}
+	pvmi_stream_close(p);
+}
+
+const struct pvmi_transport pvmi_transport_shm = {
+	.name = "shm",
+	/* opened, listened and accepted with unix's calls (conn_unix.c) */
+	.send = shm_send,
+	.progress = shm_progress,
+	.poll_ready = shm_poll_ready,
+	.arm = shm_arm,
+	.close = shm_close,
+	.writev = pvmi_sock_writev,
+	.read = shm_sock_read,
+};

@@ -1,0 +1,23 @@
+# The pvm_cosched module's tests: the ioctl suite, a static program with
+# its own kselftest-style harness (tests/kmod/), and the test that boots
+# it with the module in Debian 12's two kernels under qemu
+# (tests/integ/kmod-qemu.sh; exit 77 without qemu, busybox-static or the
+# kernel packages).  `make check-kmod' runs only the latter.
+check_PROGRAMS += tests/kmod/kmod-suite
+tests_kmod_kmod_suite_SOURCES = tests/kmod/kmod_suite.c tests/kmod/ktest.c \
+	tests/kmod/ktest.h tests/kmod/kmod_agent.c tests/kmod/kmod_agent.h
+tests_kmod_kmod_suite_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/kmod/uapi
+tests_kmod_kmod_suite_LDFLAGS = -all-static
+
+KMOD_TESTS = tests/integ/kmod-qemu.sh
+TESTS += $(KMOD_TESTS)
+EXTRA_DIST += $(KMOD_TESTS) tests/kmod/mkinitramfs.sh tests/kmod/pvm-test.sh
+
+clean-local: clean-kmod-qemu
+clean-kmod-qemu:
+	-rm -rf tests/kmod/qemu
+.PHONY: clean-kmod-qemu
+
+check-kmod:
+	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(KMOD_TESTS)'
+.PHONY: check-kmod

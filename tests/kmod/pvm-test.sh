@@ -1,0 +1,48 @@
+#!/bin/sh
+# pvm-test.sh - run by the initramfs's /init after the ioctl suite when
+# tests/integ/kmod-qemu.sh is given KMOD_PVM=1: a 2-task PVM program
+# (pingpong, which spawns its echoing child) on copvm's pvmd with the
+# `kmod' coscheduling backend, then the module's counters, which must
+# show boosts put in force, and copvm-cosched, which must show the tasks
+# on the kmod backend.  Prints `KMOD-PVM: PASS|FAIL ...'.
+export PVM_ALLOW_ROOT=1 PVM_TMP=/tmp/pvm HOME=/root
+export COPVM_PVMD=@PVMD@ COPVM_BACKEND=kmod
+mkdir -p "$PVM_TMP"
+before=$(/bin/kmod-suite --stats | sed -n 's/.* applied=\([0-9]*\).*/\1/p')
+# The observability tool looks at the pages while the two tasks run.
+timeout 120 @PINGPONG@ -r 3000 -s 8,1024 > /tmp/pingpong.out 2>&1 &
+pp=$!
+# It must show a task on the kmod backend (TCG is slow: wait for it).
+seen=0 i=0
+while [ $i -lt 60 ] && kill -0 $pp 2>/dev/null; do
+	if @COSCHED_TOOL@ > /tmp/cosched.out 2>&1 &&
+		grep -q ' kmod' /tmp/cosched.out; then
+		seen=1
+		break
+	fi
+	sleep 0.5
+	i=$((i + 1))
+done
+head -n 20 /tmp/cosched.out
+wait $pp
+rc=$?
+cat /tmp/pingpong.out
+if [ "$seen" -ne 1 ]; then
+	echo "KMOD-PVM: FAIL copvm-cosched showed no task on the kmod backend"
+	@PVMHALT@ >/dev/null 2>&1
+	exit 1
+fi
+if [ "$rc" -ne 0 ]; then
+	echo "KMOD-PVM: FAIL pingpong (exit $rc)"
+	@PVMHALT@ >/dev/null 2>&1
+	exit 1
+fi
+after=$(/bin/kmod-suite --stats | tee /dev/stderr |
+	sed -n 's/.* applied=\([0-9]*\).*/\1/p')
+@PVMHALT@ >/dev/null 2>&1
+if [ "${after:-0}" -gt "${before:-0}" ]; then
+	echo "KMOD-PVM: PASS applied=$((after - before))"
+else
+	echo "KMOD-PVM: FAIL no boost applied through the module"
+	exit 1
+fi
