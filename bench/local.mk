@@ -160,6 +160,16 @@ noinst_PROGRAMS += bench/probe_cost
 bench_probe_cost_SOURCES = bench/probe_cost.c
 bench_probe_cost_LDADD = lib/libpvm3.la
 bench_probe_cost_LDFLAGS = -static
+
+# vcc_pingpong: the ping-pong of the VCC/precommunication paper (median
+# round trip per size, heap allocations per message under
+# tests/tools/alloc_count.so, -I for precommunication); see
+# docs/results/vcc_precomm.txt.
+noinst_PROGRAMS += bench/vcc_pingpong
+bench_vcc_pingpong_SOURCES = bench/vcc_pingpong.c
+bench_vcc_pingpong_LDADD = lib/libpvm3.la -ldl
+bench_vcc_pingpong_LDFLAGS = -no-install
+EXTRA_DIST += bench/vcc_precomm.sh
 EXTRA_DIST += bench/kmod-vm-bench.sh bench/kmod/vm-comms1.sh
 
 # One boost's cost through the agent or the module (docs/results/kmod/).

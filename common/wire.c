@@ -52,7 +52,7 @@ int pvmi_frame_decode(const unsigned char *in, struct pvmi_frame *f)
 
 	if (f->magic != PVMI_FRAME_MAGIC)
 		return -1;
-	if (f->kind > PVMI_KIND_RING)
+	if (f->kind > PVMI_KIND_RELEASE)
 		return -1;
 	if (f->len > PVMI_FRAME_MAX_BODY)
 		return -1;

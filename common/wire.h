@@ -29,6 +29,12 @@ enum pvmi_frame_kind {
 				 * shared-memory ring's fds ride with it, and
 				 * the frames after it go through the ring
 				 * (lib/transport/shm.c) */
+	/* Precommunication, task -> task on a direct circuit (lib/precomm.c):
+	 * a user message the receiver keeps, not deliverable, until ... */
+	PVMI_KIND_HELD = 5,
+	/* ... this frame (no body, same tag and ctx) releases it (enc 1)
+	 * or cancels it (enc 0). */
+	PVMI_KIND_RELEASE = 6,
 };
 
 /* Decoded frame header (host byte order). */

@@ -63,6 +63,13 @@ const char *copvm_model_name(int model);
 /* The backend's name ("none", "self", ...), or NULL for an unknown one. */
 const char *copvm_backend_name(int backend);
 
+/* Precommunication: declares that the active send buffer will be sent
+ * to `tid' with `msgtag' with no data dependence on the receives before
+ * that send, so the library may prepare it while the task waits in a
+ * receive (pvm_indication(3PVM)).  PvmOk, PvmBadParam, PvmNoBuf,
+ * PvmNoMem (too many pending). */
+int pvm_indication(int tid, int msgtag);
+
 #ifdef __cplusplus
 }
 #endif

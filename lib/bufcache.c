@@ -1,41 +1,263 @@
 /*
- * bufcache.c - the one owner of message body memory.
+ * bufcache.c - the one owner of message body memory, and its packet
+ * buffer pools (virtual circuit caching, VCC).
  *
- * Today a body buffer is a plain heap block and this file counts them;
- * being the single place they come from and go back to is what lets the
- * cached packet buffers of issue 11 (per-destination pools with prebuilt
- * headers, reused without malloc/free, shrunk when idle) replace the heap
- * later without touching the message layer.  Those pools are not built:
- * nothing is cached yet.
+ * Every body buffer comes from a size class: powers of two from
+ * 256 B to 2 MiB of usable bytes.  A
+ * buffer given back goes into its class's pool instead of to the heap,
+ * and the next request of that class takes it again: in steady state a
+ * message whose body is up to 2 MiB (a 1 MiB payload with its item
+ * headers) is packed, sent, received and unpacked with no malloc or
+ * free.  The pools are bounded: at most BUF_POOL_MAX buffers per
+ * class up to 64 KiB (16), BUF_POOL_MAX_BIG above (4), and
+ * BUF_CACHE_MAX_BYTES (16 MiB) cached in the whole process; a buffer that
+ * would pass a bound goes back to the heap.  A body above 2 MiB is a
+ * plain heap block, allocated and freed per message.
  *
- * The counters are atomic, so a buffer may be freed on another thread
- * than the one that made it.
+ * Pools shrink when idle, with no timer and no thread: every allocation
+ * reads the coarse monotonic clock (a vDSO read), and when a whole idle
+ * interval (COPVM_VCC_IDLE_MS, default 1000 ms) has passed since the last
+ * sweep, every class not used during that interval is emptied.  A task
+ * that stops communicating keeps at most the bound above until its next
+ * message.
+ *
+ * COPVM_VCC=0 turns the pools off (every buffer is a heap block, as
+ * before VCC), for the on/off comparison; the message layer (msg.c) and
+ * the circuits (route.c) ask pvmi_vcc_enabled() for the same switch.
+ *
+ * Every buffer carries a small header in front of it naming its class.
+ * The pools are guarded by a spin lock and the counters are atomic, so a
+ * buffer may be freed on another thread than the one that made it.
  */
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 #include "bufcache.h"
 
+#define BUF_MIN_SHIFT		8	/* 256 B */
+#define BUF_MAX_SHIFT		21	/* 2 MiB */
+#define BUF_NCLASS		(BUF_MAX_SHIFT - BUF_MIN_SHIFT + 1)
+#define BUF_BIG_SHIFT		16	/* classes above 64 KiB keep fewer */
+#define BUF_POOL_MAX		16
+#define BUF_POOL_MAX_BIG	4
+#define BUF_CACHE_MAX_BYTES	(16L << 20)
+#define BUF_IDLE_MS_DEFAULT	1000
+#define BUF_LARGE		0xffu	/* class of a plain heap block */
+#define BUF_MAGIC		0x42554643u	/* "BUFC" */
+
+/* In front of every buffer; 16 bytes keep the body aligned. */
+struct bufhdr {
+	uint32_t magic;
+	uint32_t cls;			/* class index, or BUF_LARGE */
+	uint64_t cap;			/* usable bytes */
+};
+
+struct pool {
+	struct bufhdr *free[BUF_POOL_MAX];
+	int n;
+	long last_use_ms;
+};
+
 static long live;
 static unsigned long allocs;
+static unsigned long heap_allocs;
+
+static struct pool pools[BUF_NCLASS];
+static long cached_bytes;
+static long last_sweep_ms;
+static char lock;
+static int configured;
+static int enabled = 1;
+static long idle_ms = BUF_IDLE_MS_DEFAULT;
+
+static void lock_pools(void)
+{
+	while (__atomic_test_and_set(&lock, __ATOMIC_ACQUIRE))
+		;
+}
+
+static void unlock_pools(void)
+{
+	__atomic_clear(&lock, __ATOMIC_RELEASE);
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+/* Reads COPVM_VCC and COPVM_VCC_IDLE_MS once. */
+static void configure(void)
+{
+	const char *s;
+
+	if (configured)
+		return;
+	s = getenv("COPVM_VCC");
+	if (s && *s && atoi(s) == 0 && s[0] == '0')
+		enabled = 0;
+	s = getenv("COPVM_VCC_IDLE_MS");
+	if (s && *s && atol(s) > 0)
+		idle_ms = atol(s);
+	configured = 1;
+}
+
+/* VCC on (the pools and the other caches are used) (bufcache.h). */
+int pvmi_vcc_enabled(void)
+{
+	configure();
+	return enabled;
+}
+
+/* Sets the switch and the idle interval, for tests (bufcache.h). */
+void pvmi_bufcache_setup(int on, long idle)
+{
+	configured = 1;
+	enabled = on;
+	idle_ms = idle > 0 ? idle : BUF_IDLE_MS_DEFAULT;
+	pvmi_bufcache_trim();
+}
+
+static int pool_max(int cls)
+{
+	return cls + BUF_MIN_SHIFT > BUF_BIG_SHIFT ? BUF_POOL_MAX_BIG :
+						     BUF_POOL_MAX;
+}
+
+/* The class holding `n' usable bytes, or BUF_LARGE. */
+static unsigned class_of(size_t n)
+{
+	unsigned c = 0;
+
+	if (n > (1UL << BUF_MAX_SHIFT))
+		return BUF_LARGE;
+	while ((1UL << (c + BUF_MIN_SHIFT)) < n)
+		c++;
+	return c;
+}
+
+/* Empties pool `p' into the heap; the lock is held. */
+static void pool_empty(struct pool *p, int cls)
+{
+	while (p->n > 0) {
+		free(p->free[--p->n]);
+		cached_bytes -= 1L << (cls + BUF_MIN_SHIFT);
+	}
+}
+
+/* Empties the classes not used for an idle interval; lock held. */
+static void sweep(long now)
+{
+	int i;
+
+	if (now - last_sweep_ms < idle_ms)
+		return;
+	for (i = 0; i < BUF_NCLASS; i++)
+		if (now - pools[i].last_use_ms >= idle_ms)
+			pool_empty(&pools[i], i);
+	last_sweep_ms = now;
+}
+
+static struct bufhdr *heap_block(unsigned cls, size_t n)
+{
+	size_t cap = cls == BUF_LARGE ? n : 1UL << (cls + BUF_MIN_SHIFT);
+	struct bufhdr *h = malloc(sizeof(*h) + cap);
+
+	if (!h)
+		return NULL;
+	__atomic_add_fetch(&heap_allocs, 1, __ATOMIC_RELAXED);
+	h->magic = BUF_MAGIC;
+	h->cls = cls;
+	h->cap = cap;
+	return h;
+}
 
 /* A body buffer of at least `n' bytes (bufcache.h). */
 void *pvmi_buf_alloc(size_t n)
 {
-	void *p = malloc(n ? n : 1);
+	unsigned cls = class_of(n);
+	struct bufhdr *h = NULL;
 
-	if (p) {
-		__atomic_add_fetch(&live, 1, __ATOMIC_RELAXED);
-		__atomic_add_fetch(&allocs, 1, __ATOMIC_RELAXED);
+	configure();
+	if (enabled && cls != BUF_LARGE) {
+		long now = now_ms();
+
+		lock_pools();
+		sweep(now);
+		pools[cls].last_use_ms = now;
+		if (pools[cls].n > 0) {
+			h = pools[cls].free[--pools[cls].n];
+			cached_bytes -= (long)h->cap;
+		}
+		unlock_pools();
 	}
-	return p;
+	if (!h && !(h = heap_block(enabled ? cls : BUF_LARGE, n)))
+		return NULL;
+	__atomic_add_fetch(&live, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&allocs, 1, __ATOMIC_RELAXED);
+	return h + 1;
+}
+
+static struct bufhdr *hdr_of(void *p)
+{
+	return (struct bufhdr *)p - 1;
+}
+
+/* Usable bytes of body buffer `p' (bufcache.h). */
+size_t pvmi_buf_cap(void *p)
+{
+	return p ? hdr_of(p)->cap : 0;
+}
+
+/* Gives a buffer to its pool, or to the heap past a bound. */
+static void release(struct bufhdr *h)
+{
+	struct pool *p;
+
+	if (enabled && h->cls != BUF_LARGE) {
+		lock_pools();
+		p = &pools[h->cls];
+		if (p->n < pool_max(h->cls) &&
+		    cached_bytes + (long)h->cap <= BUF_CACHE_MAX_BYTES) {
+			p->free[p->n++] = h;
+			cached_bytes += (long)h->cap;
+			h = NULL;
+		}
+		unlock_pools();
+	}
+	free(h);
 }
 
 /* Resizes body buffer `p', or makes one (bufcache.h). */
 void *pvmi_buf_realloc(void *p, size_t n)
 {
+	struct bufhdr *h;
+	void *q;
+
 	if (!p)
 		return pvmi_buf_alloc(n);
-	return realloc(p, n ? n : 1);
+	h = hdr_of(p);
+	if (n <= h->cap)
+		return p;
+	if (h->cls == BUF_LARGE && (!enabled || class_of(n) == BUF_LARGE)) {
+		h = realloc(h, sizeof(*h) + n);
+		if (!h)
+			return NULL;
+		h->cap = n;
+		return h + 1;
+	}
+	q = pvmi_buf_alloc(n);
+	if (!q)
+		return NULL;
+	memcpy(q, p, h->cap);
+	__atomic_sub_fetch(&allocs, 1, __ATOMIC_RELAXED);
+	pvmi_buf_free(p);
+	return q;
 }
 
 /* Gives body buffer `p' back (bufcache.h). */
@@ -44,7 +266,29 @@ void pvmi_buf_free(void *p)
 	if (!p)
 		return;
 	__atomic_sub_fetch(&live, 1, __ATOMIC_RELAXED);
-	free(p);
+	release(hdr_of(p));
+}
+
+/* Empties every pool into the heap (bufcache.h). */
+void pvmi_bufcache_trim(void)
+{
+	int i;
+
+	lock_pools();
+	for (i = 0; i < BUF_NCLASS; i++)
+		pool_empty(&pools[i], i);
+	unlock_pools();
+}
+
+/* Bytes cached in the pools (bufcache.h). */
+long pvmi_bufcache_bytes(void)
+{
+	long n;
+
+	lock_pools();
+	n = cached_bytes;
+	unlock_pools();
+	return n;
 }
 
 /* Body buffers not given back (bufcache.h). */
@@ -57,4 +301,10 @@ long pvmi_buf_live(void)
 unsigned long pvmi_buf_allocs(void)
 {
 	return __atomic_load_n(&allocs, __ATOMIC_RELAXED);
+}
+
+/* Body buffers that came from the heap (bufcache.h). */
+unsigned long pvmi_buf_heap_allocs(void)
+{
+	return __atomic_load_n(&heap_allocs, __ATOMIC_RELAXED);
 }

@@ -5,7 +5,9 @@
  * here and goes back here: the fragments a pack appends to, a flattened
  * copy, a body read off a circuit (transport/stream.c) and handed up to
  * a message or a daemon reply.  Ownership moves with the pointer; who
- * holds it last gives it back with pvmi_buf_free().
+ * holds it last gives it back with pvmi_buf_free().  Given-back buffers
+ * are pooled by size class and reused (VCC; bounds and the idle shrink
+ * are described at the top of bufcache.c).
  */
 #ifndef COPVM_BUFCACHE_H
 #define COPVM_BUFCACHE_H
@@ -26,5 +28,21 @@ long pvmi_buf_live(void);
 /* Body buffers handed out since the process started (a realloc of an
  * existing buffer does not count). */
 unsigned long pvmi_buf_allocs(void);
+
+/* Body buffers that came from the heap rather than from a pool. */
+unsigned long pvmi_buf_heap_allocs(void);
+/* Usable bytes of body buffer `p' (at least what was asked for). */
+size_t pvmi_buf_cap(void *p);
+
+/* 1 when virtual circuit caching is on (COPVM_VCC not 0): the pools here,
+ * the message objects kept by msg.c, the prebuilt headers of route.c. */
+int pvmi_vcc_enabled(void);
+/* For tests: sets the switch and the idle interval in ms (<= 0: the
+ * default), and empties the pools. */
+void pvmi_bufcache_setup(int on, long idle_ms);
+/* Empties every pool into the heap. */
+void pvmi_bufcache_trim(void);
+/* Bytes held in the pools now. */
+long pvmi_bufcache_bytes(void);
 
 #endif /* COPVM_BUFCACHE_H */

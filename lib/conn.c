@@ -121,6 +121,12 @@ void pvmi_link_drop(struct link *l)
 	}
 	if (l->hooks && l->hooks->release)
 		l->hooks->release(l);
+	while (l->held) {		/* never released: never sent */
+		struct pvmi_msg *m = l->held;
+
+		l->held = m->next;
+		pvmi_msg_free(m);
+	}
 	if (l->watch && *l->watch == l)
 		*l->watch = NULL;
 	l->pipe.tp->close(&l->pipe);
@@ -256,6 +262,50 @@ void pvmi_link_sweep(void)
 			pvmi_link_drop(links[i]);
 }
 
+/* Precommunication (lib/precomm.c): a HELD message is kept on its link,
+ * out of the receive queue, until a RELEASE frame with its tag and ctx
+ * delivers it (enc 1) or cancels it (enc 0); one never released is freed
+ * with the link.  At most HELD_MAX per link; more breaks the protocol. */
+#define HELD_MAX	64
+
+static int held_keep(struct link *l, struct pvmi_msg *m)
+{
+	struct pvmi_msg **p = &l->held;
+
+	if (l->nheld >= HELD_MAX) {
+		pvmi_msg_free(m);
+		return -1;
+	}
+	while (*p)
+		p = &(*p)->next;
+	m->next = NULL;
+	*p = m;
+	l->nheld++;
+	return 0;
+}
+
+static int held_release(struct link *l, const struct pvmi_frame *f)
+{
+	struct pvmi_msg **p, *m;
+
+	if (f->len)
+		return -1;
+	for (p = &l->held; *p; p = &(*p)->next) {
+		m = *p;
+		if (m->tag != f->tag || m->ctx != f->ctx)
+			continue;
+		*p = m->next;
+		l->nheld--;
+		m->next = NULL;
+		if (f->enc == 1)
+			pvmi_conn_deliver(m);
+		else
+			pvmi_msg_free(m);
+		return 0;
+	}
+	return 0;		/* cancelled by a link that ended: nothing */
+}
+
 /* A complete frame from the pipe of link `arg'; takes `body'.  Returns
  * -1 for a frame that breaks the protocol on this link. */
 static int conn_frame(void *arg, const struct pvmi_frame *f,
@@ -264,7 +314,12 @@ static int conn_frame(void *arg, const struct pvmi_frame *f,
 	struct link *l = arg;
 	struct pvmi_msg *m;
 
-	if (f->kind != PVMI_KIND_USER) {
+	if (f->kind == PVMI_KIND_RELEASE && l->role != LINK_DAEMON) {
+		pvmi_buf_free(body);
+		return held_release(l, f);
+	}
+	if (f->kind != PVMI_KIND_USER &&
+	    (f->kind != PVMI_KIND_HELD || l->role == LINK_DAEMON)) {
 		if (l->hooks && l->hooks->frame)
 			return l->hooks->frame(l, f, body);
 		pvmi_buf_free(body);
@@ -285,6 +340,8 @@ static int conn_frame(void *arg, const struct pvmi_frame *f,
 	m->dst = f->dst;
 	m->tag = f->tag;
 	m->ctx = f->ctx;
+	if (f->kind == PVMI_KIND_HELD)
+		return held_keep(l, m);
 	pvmi_conn_deliver(m);
 	return 0;
 }
@@ -427,14 +484,26 @@ int pvmi_pump_spin(void)
 int pvmi_link_write(struct link *l, struct pvmi_frame *f,
 		    const struct iovec *body, int nbody)
 {
+	return pvmi_link_write_hdr(l, f, NULL, body, nbody);
+}
+
+/* pvmi_link_write() with the header already encoded in `hdr' (NULL:
+ * encode `f') (conn.h). */
+int pvmi_link_write_hdr(struct link *l, struct pvmi_frame *f,
+			const unsigned char *hdr, const struct iovec *body,
+			int nbody)
+{
 	struct iovec stackiov[IOV_INLINE], *iov = stackiov;
 	struct pvmi_tx tx;
 	int cnt = nbody + 1, r, rc = PvmOk;
 
 	if (cnt > IOV_INLINE && !(iov = malloc(cnt * sizeof(*iov))))
 		return PvmNoMem;
-	pvmi_frame_encode(f, tx.hdr);
-	iov[0].iov_base = tx.hdr;
+	if (!hdr) {
+		pvmi_frame_encode(f, tx.hdr);
+		hdr = tx.hdr;
+	}
+	iov[0].iov_base = (void *)hdr;
 	iov[0].iov_len = sizeof(tx.hdr);
 	if (nbody)
 		memcpy(iov + 1, body, nbody * sizeof(*iov));
@@ -480,6 +549,14 @@ static int body_iov(const struct pvmi_msg *m, struct iovec **iovp,
 int pvmi_link_send(struct link *l, struct pvmi_frame *f,
 		   const struct pvmi_msg *m)
 {
+	return pvmi_link_send_hdr(l, f, NULL, m);
+}
+
+/* pvmi_link_send() with the header already encoded in `hdr' (NULL:
+ * encode `f') (conn.h). */
+int pvmi_link_send_hdr(struct link *l, struct pvmi_frame *f,
+		       const unsigned char *hdr, const struct pvmi_msg *m)
+{
 	struct iovec stack[IOV_INLINE], *iov;
 	int n, rc;
 
@@ -491,7 +568,7 @@ int pvmi_link_send(struct link *l, struct pvmi_frame *f,
 		return PvmNoMem;
 	f->magic = PVMI_FRAME_MAGIC;
 	f->len = m ? m->len : 0;
-	rc = pvmi_link_write(l, f, iov, n);
+	rc = pvmi_link_write_hdr(l, f, hdr, iov, n);
 	if (iov != stack)
 		free(iov);
 	return rc;

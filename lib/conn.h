@@ -74,6 +74,9 @@ struct link {
 	int busy;			/* being written: not freed yet */
 	unsigned long serial;		/* tells links apart over time */
 	struct link **watch;		/* cleared when the link is freed */
+	struct pvmi_msg *held;		/* PVMI_KIND_HELD messages not yet
+					 * released, oldest first */
+	int nheld;
 };
 
 /* A listening fd of a module above, and its duties in the pump. */
@@ -133,6 +136,14 @@ int pvmi_link_send(struct link *l, struct pvmi_frame *f,
  * iovecs of `body', as pvmi_link_send(). */
 int pvmi_link_write(struct link *l, struct pvmi_frame *f,
 		    const struct iovec *body, int nbody);
+/* pvmi_link_send() and pvmi_link_write() with the header already
+ * encoded in `hdr' (a circuit's prebuilt one, route.c), its length
+ * field matching the body; NULL: encode `f' as they do. */
+int pvmi_link_send_hdr(struct link *l, struct pvmi_frame *f,
+		       const unsigned char *hdr, const struct pvmi_msg *m);
+int pvmi_link_write_hdr(struct link *l, struct pvmi_frame *f,
+			const unsigned char *hdr, const struct iovec *body,
+			int nbody);
 /* Reads everything already waiting on inbound links, accepting new
  * circuits first (see conn.c, "drain_peers"). */
 void pvmi_conn_drain_peers(void);

@@ -271,9 +271,9 @@ int pvmi_conn_tcp_usable(const struct link *l)
 /* Sends on direct circuit `l'; PvmNoTask when it broke, the circuit
  * then being dropped (conn_tcp.h). */
 int pvmi_conn_tcp_send(struct link *l, struct pvmi_frame *f,
-		       const struct pvmi_msg *m)
+		       const unsigned char *hdr, const struct pvmi_msg *m)
 {
-	int rc = pvmi_link_send(l, f, m);
+	int rc = pvmi_link_send_hdr(l, f, hdr, m);
 
 	if (rc == -1) {
 		l->dead = 1;

@@ -19,7 +19,7 @@ int pvmi_conn_tcp_usable(const struct link *l);
  * while it waits; PvmOk, PvmNoMem, or PvmNoTask when the circuit broke
  * (it is then freed). */
 int pvmi_conn_tcp_send(struct link *l, struct pvmi_frame *f,
-		       const struct pvmi_msg *m);
+		       const unsigned char *hdr, const struct pvmi_msg *m);
 /* Non-zero when an authenticated TCP circuit with task `tid' is up. */
 int pvmi_conn_tcp_up(int tid);
 /* Connects to task `tid' at `addr':`port' and runs the handshake,

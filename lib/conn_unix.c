@@ -121,9 +121,9 @@ int pvmi_conn_unix_open(int tid, struct link **lp)
 /* Sends on outbound circuit `l'; a broken one is dropped
  * (conn_unix.h). */
 int pvmi_conn_unix_send(struct link *l, struct pvmi_frame *f,
-			const struct pvmi_msg *m)
+			const unsigned char *hdr, const struct pvmi_msg *m)
 {
-	int rc = pvmi_link_send(l, f, m);
+	int rc = pvmi_link_send_hdr(l, f, hdr, m);
 
 	if (rc == -1) {
 		pvmi_link_drop(l);

@@ -14,11 +14,12 @@ void pvmi_conn_set_listener(int fd);
  * never existed), PvmNoMem or PvmSysErr. */
 int pvmi_conn_unix_open(int tid, struct link **lp);
 
-/* Sends frame `f' with body `m' (NULL: empty) on outbound circuit `l'.
+/* Sends frame `f' with body `m' (NULL: empty) on outbound circuit `l';
+ * `hdr': the frame's header already encoded, or NULL.
  * Blocks until the frame is handed to the kernel, reading incoming
  * frames meanwhile.  Returns PvmOk, PvmNoMem, or PvmNoTask when the task
  * vanished (`l' is then freed). */
 int pvmi_conn_unix_send(struct link *l, struct pvmi_frame *f,
-			const struct pvmi_msg *m);
+			const unsigned char *hdr, const struct pvmi_msg *m);
 
 #endif /* COPVM_CONN_UNIX_H */

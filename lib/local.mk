@@ -19,6 +19,7 @@ lib_libpvm3_la_SOURCES = \
 	lib/rundir_check.c lib/rundir_check.h \
 	lib/pvmd_start.c lib/daemon_watch.c lib/daemon_watch.h \
 	lib/send.c \
+	lib/precomm.c lib/precomm.h \
 	lib/recv.c lib/recv.h \
 	lib/wait.c lib/wait.h \
 	lib/output.c \

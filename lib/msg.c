@@ -3,7 +3,8 @@
  *
  * A body is a list of fragments.  Owned fragments come from bufcache.c
  * (the one owner of body memory) and grow
- * geometrically as items are packed; borrowed fragments (PvmDataInPlace)
+ * geometrically as items are packed (within a buffer's size class
+ * without moving); borrowed fragments (PvmDataInPlace)
  * point at the caller's memory and are only read when the body is
  * flattened or handed to writev().  The buffer-id table hands out ids from
  * a cursor that moves forward, so a freed id is not given out again until
@@ -19,6 +20,10 @@
 
 #define FRAG_MIN_CAP	1024	/* first allocation of an owned fragment */
 #define MID_MIN_CAP	64	/* first size of the buffer-id table */
+/* With VCC on (bufcache.h), freed message objects are kept, with their
+ * fragment arrays, up to this many, so that a message in steady state
+ * costs no malloc; idle, they are few and small, and stay. */
+#define MSG_SPARE_MAX	32
 
 int pvmi_sbuf;
 int pvmi_rbuf;
@@ -29,13 +34,28 @@ static int midcap;		/* slots in midtab */
 static int midused;		/* registered messages */
 static int midnext = 1;		/* where the search for a free id starts */
 
+/* Freed message objects kept for reuse (VCC), chained through next. */
+static struct pvmi_msg *spare;
+static int nspare;
+
 /* Creates an empty message with encoding `enc'; NULL when out of memory. */
 struct pvmi_msg *pvmi_msg_new(int enc)
 {
-	struct pvmi_msg *m = calloc(1, sizeof(*m));
+	struct pvmi_msg *m = spare;
+	struct pvmi_frag *frags;
+	int fragcap;
 
-	if (!m)
+	if (m) {
+		spare = m->next;
+		nspare--;
+		frags = m->frags;
+		fragcap = m->fragcap;
+		memset(m, 0, sizeof(*m));
+		m->frags = frags;
+		m->fragcap = fragcap;
+	} else if (!(m = calloc(1, sizeof(*m)))) {
 		return NULL;
+	}
 	m->enc = enc;
 	return m;
 }
@@ -53,6 +73,12 @@ void pvmi_msg_free(struct pvmi_msg *m)
 	for (i = 0; i < m->nfrag; i++)
 		if (m->frags[i].cap)
 			pvmi_buf_free(m->frags[i].data);
+	if (nspare < MSG_SPARE_MAX && pvmi_vcc_enabled()) {
+		m->next = spare;
+		spare = m;
+		nspare++;
+		return;
+	}
 	free(m->frags);
 	free(m);
 }
@@ -90,7 +116,7 @@ struct pvmi_msg *pvmi_msg_from_body(void *body, size_t len, int enc)
 		return m;
 	}
 	if (frags_reserve(m, 1)) {
-		free(m);
+		pvmi_msg_free(m);
 		return NULL;
 	}
 	m->frags[0].data = body;
@@ -110,7 +136,10 @@ unsigned char *pvmi_msg_extend(struct pvmi_msg *m, size_t n)
 	size_t cap;
 
 	if (f && f->cap) {
-		if (f->cap - f->len < n) {
+		if (f->cap - f->len < n &&
+		    pvmi_buf_cap(f->data) - f->len >= n) {
+			f->cap = pvmi_buf_cap(f->data);
+		} else if (f->cap - f->len < n) {
 			cap = f->cap * 2;
 			if (cap < f->len + n)
 				cap = f->len + n;

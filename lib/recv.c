@@ -18,6 +18,7 @@
 #include "cosched/cosched.h"
 #include "wire.h"
 #include "msg.h"
+#include "precomm.h"
 #include "pvmi.h"
 #include "recv.h"
 #include "task.h"
@@ -213,6 +214,8 @@ static int receive(int tid, int tag, long deadline, int peek)
 		return rc;
 	if (deadline == 0)
 		pvmi_pump(0);
+	else if (!peek)
+		pvmi_precomm_recv_begin();
 	for (;;) {
 		run_handlers();
 		m = q_find(tid, tag, &err);
@@ -222,6 +225,10 @@ static int receive(int tid, int tag, long deadline, int peek)
 			return peek ? ensure_mid(m) : take(m);
 		if (deadline == 0)
 			return 0;
+		/* precommunication: while we wait; a send pumps, so the
+		 * queue is looked at again before waiting */
+		if (pvmi_precomm_stage())
+			continue;
 		rc = pvmi_wait_input(deadline);
 		if (rc == PvmSysErr)
 			return PvmSysErr;

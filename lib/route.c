@@ -16,6 +16,20 @@
  *     set PvmDontRoute) and the circuit comes up within DIRECT_OPEN_MS;
  *     otherwise through the daemons: the frame goes to our daemon, which
  *     hands it to the daemon of the receiver's host.
+ * Virtual circuit caching (VCC, bufcache.h's switch): a circuit also
+ * keeps its frame header prebuilt, encoded at its first message; a later
+ * message only patches its length, tag and encoding into it.  The packet
+ * buffers themselves are the size-class pools of bufcache.c: a PVM send
+ * buffer is packed before its destination is known, so body memory is
+ * pooled per process, not per circuit.
+ *
+ * Precommunication (precomm.c) sends a message on its circuit ahead of
+ * its pvm_send as a HELD frame (pvmi_route_stage()), which the receiver
+ * keeps out of its queue, and later releases or cancels it with a small
+ * RELEASE frame on the same circuit (pvmi_route_release()): the copy into
+ * the kernel is done while the task waits, and program order holds, as
+ * the receiver delivers the message only when the release arrives.
+ *
  * The route is kept for as long as this task is enrolled, so that each
  * sender's messages to one receiver all take the same way and stay in
  * order.  The circuit record also keeps the link in use (conn.c clears
@@ -29,6 +43,7 @@
  * before it runs), else the library opens one when it enrols, or when it
  * first asks for a route, and tells the daemon its port.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,13 +73,10 @@ struct circuit {
 	struct link *link;		/* VIA_UNIX, VIA_TCP: the link in use,
 					 * NULL until (re)found; conn.c
 					 * clears it when the link is freed */
-	/* Not used yet; issue 11's VCC and precommunication fill them:
-	 * the prebuilt frame header, the cached packet buffers (the VCC
-	 * pool) and the messages indicated but not yet sent. */
+	/* VCC: the prebuilt frame header (see the top) */
 	unsigned char hdr[PVMI_FRAME_HDR_LEN];
 	int hdr_ready;			/* hdr holds this tid's header */
-	void *bufs;
-	void *precomm;
+	int hdr_src, hdr_ctx;		/* ... built for this source, context */
 };
 
 static struct circuit *table[CIRCUIT_BUCKETS];
@@ -242,7 +254,7 @@ static int send_self(const struct pvmi_msg *m, int tag)
 
 /* Sends on the unix circuit of `c', opening it if needed. */
 static int send_unix(struct circuit *c, struct pvmi_frame *f,
-		     const struct pvmi_msg *m)
+		     const unsigned char *hdr, const struct pvmi_msg *m)
 {
 	struct link *l;
 	int rc;
@@ -255,14 +267,14 @@ static int send_unix(struct circuit *c, struct pvmi_frame *f,
 	}
 	if (!c->stand_in)
 		pvmi_link_watch(l, &c->link);
-	rc = pvmi_conn_unix_send(l, f, m);
+	rc = pvmi_conn_unix_send(l, f, hdr, m);
 	return rc == PvmNoTask ? PVMI_ROUTE_NOT_SENT : rc;
 }
 
 /* Sends on the direct circuit of `c'; a message for a circuit that is
  * gone is dropped and counts as sent. */
 static int send_tcp(struct circuit *c, struct pvmi_frame *f,
-		    const struct pvmi_msg *m)
+		    const unsigned char *hdr, const struct pvmi_msg *m)
 {
 	struct link *l = c->link;
 	int rc;
@@ -274,8 +286,66 @@ static int send_tcp(struct circuit *c, struct pvmi_frame *f,
 		if (!c->stand_in)
 			pvmi_link_watch(l, &c->link);
 	}
-	rc = pvmi_conn_tcp_send(l, f, m);
+	rc = pvmi_conn_tcp_send(l, f, hdr, m);
 	return rc == PvmNoTask ? PvmOk : rc;
+}
+
+static void put_be32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 24);
+	p[1] = (unsigned char)(v >> 16);
+	p[2] = (unsigned char)(v >> 8);
+	p[3] = (unsigned char)v;
+}
+
+/* The header of frame `f' on circuit `c', prebuilt once and patched
+ * (VCC); NULL when VCC is off or `c' is a stand-in (the frame is then
+ * encoded as it goes). */
+static const unsigned char *prebuilt(struct circuit *c,
+				     const struct pvmi_frame *f)
+{
+	if (c->stand_in || f->kind != PVMI_KIND_USER || !pvmi_vcc_enabled())
+		return NULL;
+	if (!c->hdr_ready || c->hdr_src != f->src || c->hdr_ctx != f->ctx) {
+		pvmi_frame_encode(f, c->hdr);
+		c->hdr_src = f->src;
+		c->hdr_ctx = f->ctx;
+		c->hdr_ready = 1;
+		return c->hdr;
+	}
+	put_be32(c->hdr + 4, f->len);
+	put_be32(c->hdr + 16, (uint32_t)f->tag);
+	put_be32(c->hdr + 24, (uint32_t)f->enc);
+	return c->hdr;
+}
+
+/* The frame of a user message of `len' bytes to `tid'. */
+static void user_frame(struct pvmi_frame *f, int tid, int tag, int enc,
+		       size_t len)
+{
+	memset(f, 0, sizeof(*f));
+	f->magic = PVMI_FRAME_MAGIC;
+	f->len = (uint32_t)len;
+	f->src = pvmi.mytid;
+	f->dst = tid;
+	f->tag = tag;
+	f->ctx = pvmi.ctx;
+	f->enc = enc;
+	f->kind = PVMI_KIND_USER;
+}
+
+/* Sends `m' (frame `f') on circuit `c' by its route. */
+static int send_on(struct circuit *c, struct pvmi_frame *f,
+		   const unsigned char *hdr, const struct pvmi_msg *m)
+{
+	switch (c->via) {
+	case VIA_UNIX:
+		return send_unix(c, f, hdr ? hdr : prebuilt(c, f), m);
+	case VIA_TCP:
+		return send_tcp(c, f, hdr ? hdr : prebuilt(c, f), m);
+	default:
+		return pvmi_conn_send_daemon(f, m);
+	}
 }
 
 /* Sends message `m' to `tid' with `tag' over the circuit of `tid'
@@ -283,23 +353,52 @@ static int send_tcp(struct circuit *c, struct pvmi_frame *f,
 int pvmi_route_send(struct pvmi_msg *m, int tid, int tag)
 {
 	struct circuit tmp, *c = circuit(tid, &tmp);
-	struct pvmi_frame f = { 0 };
+	struct pvmi_frame f;
 
 	if (c->via == VIA_SELF)
 		return send_self(m, tag);
-	f.src = pvmi.mytid;
-	f.dst = tid;
-	f.tag = tag;
-	f.ctx = pvmi.ctx;
-	f.enc = m->enc;
-	f.kind = PVMI_KIND_USER;
-	switch (c->via) {
-	case VIA_UNIX:
-		return send_unix(c, &f, m);
-	case VIA_TCP:
-		return send_tcp(c, &f, m);
-	default:
-		f.magic = PVMI_FRAME_MAGIC;
-		return pvmi_conn_send_daemon(&f, m);
-	}
+	user_frame(&f, tid, tag, m->enc, m->len);
+	return send_on(c, &f, NULL, m);
+}
+
+/* Sends `m' to `tid' ahead of its send, held by the receiver
+ * (route.h). */
+int pvmi_route_stage(const struct pvmi_msg *m, int tid, int tag,
+		     struct pvmi_route_staged *st)
+{
+	struct circuit tmp, *c = circuit(tid, &tmp);
+	struct pvmi_frame f;
+	int i, rc;
+
+	if (c->stand_in || (c->via != VIA_UNIX && c->via != VIA_TCP))
+		return PVMI_ROUTE_NOT_SENT;
+	for (i = 0; i < m->nfrag; i++)
+		if (!m->frags[i].cap)	/* in place: read at send time */
+			return PVMI_ROUTE_NOT_SENT;
+	user_frame(&f, tid, tag, m->enc, m->len);
+	f.kind = PVMI_KIND_HELD;
+	rc = send_on(c, &f, NULL, m);
+	if (rc != PvmOk)
+		return rc == PvmNoMem ? PvmNoMem : PVMI_ROUTE_NOT_SENT;
+	if (!c->link)			/* dropped on the way */
+		return PVMI_ROUTE_NOT_SENT;
+	st->tid = tid;
+	st->tag = tag;
+	st->ctx = f.ctx;
+	st->serial = c->link->serial;
+	return PvmOk;
+}
+
+/* Releases (go) or cancels (!go) a held message (route.h). */
+int pvmi_route_release(const struct pvmi_route_staged *st, int go)
+{
+	struct circuit tmp, *c = circuit(st->tid, &tmp);
+	struct pvmi_frame f;
+
+	if (c->stand_in || !c->link || c->link->serial != st->serial)
+		return PVMI_ROUTE_HELD_LOST;
+	user_frame(&f, st->tid, st->tag, go ? 1 : 0, 0);
+	f.ctx = st->ctx;
+	f.kind = PVMI_KIND_RELEASE;
+	return send_on(c, &f, NULL, NULL);
 }

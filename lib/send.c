@@ -2,7 +2,8 @@
  * send.c - pvm_send, pvm_mcast and pvm_psend.
  *
  * The calls check their arguments and hand the message to the circuit of
- * its destination (route.c), which decides how it travels: queued for
+ * its destination (route.c), which decides how it travels (pvm_send
+ * first releases a message staged by precommunication, precomm.c): queued for
  * ourselves, over a unix circuit to a task of this host, or directly or
  * through the daemons to a task of another host.  As in stock PVM a send
  * is asynchronous: a message to a task that has already exited, or whose
@@ -15,6 +16,7 @@
 #include "cosched/cosched.h"
 #include "daemon_watch.h"
 #include "msg.h"
+#include "precomm.h"
 #include "proto.h"
 #include "pvmi.h"
 #include "route.h"
@@ -67,8 +69,14 @@ PVMI_EXPORT int pvm_send(int tid, int msgtag)
 	if (msgtag < 0)
 		return pvmi_error("pvm_send", PvmBadParam);
 	rc = active_sbuf(&m);
-	if (rc == PvmOk)
+	if (rc == PvmOk && pvmi_check_task_tid(tid) == PvmOk &&
+	    pvmi_precomm_release(m, tid, msgtag, &rc)) {
+		if (rc == PvmOk)
+			pvmi_cosched_sent(tid);
+		rc = rc < 0 ? rc : PvmOk;
+	} else if (rc == PvmOk) {
 		rc = pvmi_send_msg(m, tid, msgtag);
+	}
 	return rc < 0 ? pvmi_error("pvm_send", rc) : PvmOk;
 }
 

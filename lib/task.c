@@ -28,6 +28,7 @@
 #include "daemon_link.h"
 #include "daemon_watch.h"
 #include "proto.h"
+#include "precomm.h"
 #include "pvmi.h"
 #include "auth.h"
 #include "recv.h"
@@ -265,6 +266,7 @@ void pvmi_detach(int tell_daemon)
 		pvmi_call(PVMI_OP_EXIT, &w, &r);
 	pvmi_cosched_detach();
 	pvmi_conn_close_all(pvmi.mytid);
+	pvmi_precomm_reset();
 	pvmi_route_reset();
 	pvmi_recv_reset();
 	attached = 0;

@@ -59,6 +59,7 @@ dist_man_MANS = \
 	man/pvm_gsize.3 \
 	man/pvm_halt.3 \
 	man/pvm_hostsync.3 \
+	man/pvm_indication.3 \
 	man/pvm_initsend.3 \
 	man/pvm_inprecv.3 \
 	man/pvm_insert.3 \

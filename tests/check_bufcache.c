@@ -1,11 +1,14 @@
 /*
  * check_bufcache.c - unit tests of lib/bufcache.c, the one owner of
  * message body memory: its counters, and that the message layer (msg.c,
- * pack.c) takes every body buffer from it and gives every one back.
+ * pack.c) takes every body buffer from it and gives every one back; and
+ * its VCC pools: reuse without the heap, their bounds, the idle shrink,
+ * the off switch, and the message objects msg.c keeps.
  */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bufcache.h"
 #include "msg.h"
@@ -87,6 +90,156 @@ START_TEST(message_bodies_come_from_it_and_go_back)
 }
 END_TEST
 
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* A buffer given back is handed out again for a request of its size
+ * class, with no heap allocation. */
+START_TEST(pools_reuse_buffers_without_the_heap)
+{
+	unsigned long heap;
+	void *a, *b;
+	int i;
+
+	pvmi_bufcache_setup(1, 60000);
+	a = pvmi_buf_alloc(3000);
+	ck_assert_uint_ge(pvmi_buf_cap(a), 3000);
+	pvmi_buf_free(a);
+	ck_assert_int_eq(pvmi_bufcache_bytes(), (long)pvmi_buf_cap(a));
+	heap = pvmi_buf_heap_allocs();
+	for (i = 0; i < 1000; i++) {
+		b = pvmi_buf_alloc(2100 + i);	/* same 4 KiB class */
+		ck_assert_ptr_eq(b, a);
+		pvmi_buf_free(b);
+	}
+	ck_assert_uint_eq(pvmi_buf_heap_allocs(), heap);
+	/* growing inside the class keeps the buffer */
+	a = pvmi_buf_alloc(10);
+	ck_assert_ptr_eq(pvmi_buf_realloc(a, 200), a);
+	pvmi_buf_free(a);
+}
+END_TEST
+
+/* At most 16 buffers of a class up to 64 KiB, 4 above, 16 MiB in all;
+ * above 2 MiB nothing is cached. */
+START_TEST(pools_are_bounded)
+{
+	void *p[40];
+	int i;
+
+	pvmi_bufcache_setup(1, 60000);
+	for (i = 0; i < 40; i++)
+		p[i] = pvmi_buf_alloc(1024);
+	for (i = 0; i < 40; i++)
+		pvmi_buf_free(p[i]);
+	ck_assert_int_eq(pvmi_bufcache_bytes(), 16 * 1024);
+	pvmi_bufcache_trim();
+	for (i = 0; i < 10; i++)
+		p[i] = pvmi_buf_alloc(1 << 20);
+	for (i = 0; i < 10; i++)
+		pvmi_buf_free(p[i]);
+	ck_assert_int_eq(pvmi_bufcache_bytes(), 4L << 20);
+	for (i = 0; i < 10; i++)
+		p[i] = pvmi_buf_alloc(2 << 20);
+	for (i = 0; i < 10; i++)
+		pvmi_buf_free(p[i]);
+	/* 4 MiB of 1 MiB buffers, then 2 MiB ones up to the 16 MiB bound */
+	ck_assert_int_eq(pvmi_bufcache_bytes(), 12L << 20);
+	/* 4 x 512 KiB, 4 x 256 KiB, 4 x 128 KiB: 15.5 MiB */
+	for (i = 0; i < 10; i++)
+		p[i] = pvmi_buf_alloc(300 * 1024);
+	for (i = 0; i < 10; i++)
+		p[10 + i] = pvmi_buf_alloc(200 * 1024);
+	for (i = 0; i < 10; i++)
+		p[20 + i] = pvmi_buf_alloc(100 * 1024);
+	for (i = 0; i < 30; i++)
+		pvmi_buf_free(p[i]);
+	ck_assert_int_eq(pvmi_bufcache_bytes(), (31L << 20) / 2);
+	/* 64 KiB ones fill the last half MiB, no more */
+	for (i = 0; i < 16; i++)
+		p[i] = pvmi_buf_alloc(60 * 1024);
+	for (i = 0; i < 16; i++)
+		pvmi_buf_free(p[i]);
+	ck_assert_int_eq(pvmi_bufcache_bytes(), 16L << 20);
+	pvmi_bufcache_trim();
+	p[0] = pvmi_buf_alloc((2 << 20) + 1);
+	pvmi_buf_free(p[0]);
+	ck_assert_int_eq(pvmi_bufcache_bytes(), 0);
+}
+END_TEST
+
+/* A class not used for an idle interval is emptied at the next
+ * allocation after it; one in use stays. */
+START_TEST(pools_shrink_when_idle)
+{
+	void *a, *b;
+
+	pvmi_bufcache_setup(1, 100);
+	a = pvmi_buf_alloc(100);
+	b = pvmi_buf_alloc(50000);
+	pvmi_buf_free(a);
+	pvmi_buf_free(b);
+	ck_assert_int_eq(pvmi_bufcache_bytes(), 256 + 65536);
+	sleep_ms(300);
+	a = pvmi_buf_alloc(100);	/* the sweep runs here */
+	ck_assert_int_eq(pvmi_bufcache_bytes(), 0);
+	pvmi_buf_free(a);
+	ck_assert_int_eq(pvmi_bufcache_bytes(), 256);
+}
+END_TEST
+
+/* COPVM_VCC=0 (here: the switch) caches nothing: every buffer is a heap
+ * block, and message objects are not kept. */
+START_TEST(switch_off_uses_the_heap_every_time)
+{
+	unsigned long heap;
+	struct pvmi_msg *m;
+	void *a;
+	int i;
+
+	pvmi_bufcache_setup(0, 0);
+	ck_assert_int_eq(pvmi_vcc_enabled(), 0);
+	heap = pvmi_buf_heap_allocs();
+	for (i = 0; i < 10; i++) {
+		a = pvmi_buf_alloc(1000);
+		pvmi_buf_free(a);
+		m = pvmi_msg_new(PvmDataRaw);
+		pvmi_msg_free(m);
+	}
+	ck_assert_uint_eq(pvmi_buf_heap_allocs(), heap + 10);
+	ck_assert_int_eq(pvmi_bufcache_bytes(), 0);
+	a = pvmi_buf_realloc(pvmi_buf_alloc(10), 5000);	/* heap realloc */
+	ck_assert_ptr_nonnull(a);
+	pvmi_buf_free(a);
+}
+END_TEST
+
+/* A freed message object comes back empty, keeping its fragment array. */
+START_TEST(message_objects_are_reused_clean)
+{
+	struct pvmi_msg *m, *n;
+	int v = 5;
+
+	pvmi_bufcache_setup(1, 60000);
+	m = pvmi_msg_new(PvmDataDefault);
+	ck_assert_int_eq(pvmi_pack(m, PVM_INT, &v, 1, 1), PvmOk);
+	m->tag = 9;
+	pvmi_msg_free(m);
+	n = pvmi_msg_new(PvmDataRaw);
+	ck_assert_ptr_eq(n, m);
+	ck_assert_int_eq(n->nfrag, 0);
+	ck_assert_uint_eq(n->len, 0);
+	ck_assert_int_eq(n->tag, 0);
+	ck_assert_int_eq(n->enc, PvmDataRaw);
+	ck_assert_int_ge(n->fragcap, 1);
+	pvmi_msg_free(n);
+}
+END_TEST
+
 static Suite *bufcache_suite(void)
 {
 	Suite *s = suite_create("bufcache");
@@ -95,6 +248,11 @@ static Suite *bufcache_suite(void)
 	tcase_add_test(tc, counts_buffers_out_and_back);
 	tcase_add_test(tc, realloc_keeps_contents_and_count);
 	tcase_add_test(tc, message_bodies_come_from_it_and_go_back);
+	tcase_add_test(tc, pools_reuse_buffers_without_the_heap);
+	tcase_add_test(tc, pools_are_bounded);
+	tcase_add_test(tc, pools_shrink_when_idle);
+	tcase_add_test(tc, switch_off_uses_the_heap_every_time);
+	tcase_add_test(tc, message_objects_are_reused_clean);
 	suite_add_tcase(s, tc);
 	return s;
 }

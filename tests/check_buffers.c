@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bufcache.h"
 #include "pvmi.h"
 #include "msg.h"
 #include "proto.h"
@@ -279,7 +280,7 @@ END_TEST
 
 START_TEST(test_msg_from_body_and_flatten)
 {
-	unsigned char *body = malloc(6), *flat;
+	unsigned char *body = pvmi_buf_alloc(6), *flat;
 	struct pvmi_msg *m;
 	struct iovec iov[2];
 	size_t len = 0;
@@ -294,17 +295,17 @@ START_TEST(test_msg_from_body_and_flatten)
 	flat = pvmi_msg_flatten(m, &len);
 	ck_assert_uint_eq(len, 6);
 	ck_assert_mem_eq(flat, "abcdef", 6);
-	free(flat);
+	pvmi_buf_free(flat);
 	pvmi_msg_free(m);
 
-	m = pvmi_msg_from_body(malloc(1), 0, PvmDataDefault);
+	m = pvmi_msg_from_body(pvmi_buf_alloc(1), 0, PvmDataDefault);
 	ck_assert_ptr_nonnull(m);
 	ck_assert_uint_eq(m->len, 0);
 	ck_assert_int_eq(pvmi_msg_iov(m, iov, 2), 0);
 	flat = pvmi_msg_flatten(m, &len);
 	ck_assert_ptr_nonnull(flat);
 	ck_assert_uint_eq(len, 0);
-	free(flat);
+	pvmi_buf_free(flat);
 	pvmi_msg_free(m);
 }
 END_TEST
@@ -329,7 +330,7 @@ START_TEST(test_msg_extend_borrow_trim)
 	flat = pvmi_msg_flatten(m, &len);
 	ck_assert_uint_eq(len, 8);
 	ck_assert_mem_eq(flat, "abcUSERx", 8);
-	free(flat);
+	pvmi_buf_free(flat);
 	/* growing one owned fragment keeps what it held */
 	for (i = 0; i < 100000; i++)
 		*pvmi_msg_extend(m, 1) = (unsigned char)i;

@@ -64,7 +64,7 @@ START_TEST(frame_rejects)
 	struct pvmi_frame g;
 	unsigned char buf[PVMI_FRAME_HDR_LEN];
 
-	f.kind = PVMI_KIND_RING + 1;
+	f.kind = PVMI_KIND_RELEASE + 1;
 	pvmi_frame_encode(&f, buf);
 	ck_assert_int_eq(pvmi_frame_decode(buf, &g), -1);
 

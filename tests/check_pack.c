@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bufcache.h"
 #include "pvmi.h"
 #include "msg.h"
 #include "wire.h"
@@ -286,7 +287,7 @@ START_TEST(test_xdr_layout_int_items)
 	pvm_pkuint(&u, 1, 1);
 	b = sbody(sizeof(want));
 	ck_assert_mem_eq(b, want, sizeof(want));
-	free(b);
+	pvmi_buf_free(b);
 }
 END_TEST
 
@@ -309,7 +310,7 @@ START_TEST(test_xdr_layout_bytes_and_strings_are_padded)
 	pvm_pkbyte("\1\2\3\4", 4, 1);
 	b = sbody(sizeof(want));
 	ck_assert_mem_eq(b, want, sizeof(want));
-	free(b);
+	pvmi_buf_free(b);
 }
 END_TEST
 
@@ -340,7 +341,7 @@ START_TEST(test_xdr_layout_wide_types)
 	pvm_pkcplx(c, 1, 1);
 	b = sbody(sizeof(want));
 	ck_assert_mem_eq(b, want, sizeof(want));
-	free(b);
+	pvmi_buf_free(b);
 }
 END_TEST
 
@@ -366,7 +367,7 @@ START_TEST(test_raw_layout_is_native_and_unpadded)
 		ck_assert_mem_eq(b + 24, "abc", 3);
 		ck_assert_mem_eq(b + 27, hdr_short, 8);
 		ck_assert_mem_eq(b + 35, &s, 2);
-		free(b);
+		pvmi_buf_free(b);
 	}
 }
 END_TEST
@@ -383,7 +384,7 @@ START_TEST(test_strided_item_holds_only_selected_elements)
 	ck_assert_int_eq(pvm_pkint(v, 3, 3), PvmOk);
 	b = sbody(sizeof(want));
 	ck_assert_mem_eq(b, want, sizeof(want));
-	free(b);
+	pvmi_buf_free(b);
 }
 END_TEST
 
@@ -578,7 +579,7 @@ END_TEST
 /* Wraps a copy of `b' as a received message and makes it the rbuf. */
 static void receive_body(const void *b, size_t n, int enc)
 {
-	void *copy = malloc(n ? n : 1);
+	void *copy = pvmi_buf_alloc(n);
 	struct pvmi_msg *m;
 
 	memcpy(copy, b, n);
@@ -675,7 +676,7 @@ START_TEST(test_inplace_borrows_dense_arrays)
 	ck_assert_mem_eq(flat + 8, v, sizeof(v));
 	v[3] = 44;		/* not seen by the copy already made */
 	ck_assert_int_eq(((int *)(flat + 8))[3], 4);
-	free(flat);
+	pvmi_buf_free(flat);
 
 	read_back();		/* unpacking reads the user memory too */
 	ck_assert_int_eq(pvm_upkint(o, 4, 1), PvmOk);

@@ -80,7 +80,7 @@ int pvmi_conn_unix_open(int tid, struct link **lp)
 }
 
 int pvmi_conn_unix_send(struct link *l, struct pvmi_frame *f,
-			const struct pvmi_msg *m)
+			const unsigned char *hdr, const struct pvmi_msg *m)
 {
 	ck_assert_ptr_eq(l, &unix_link);
 	s.unix_send++;
@@ -120,7 +120,7 @@ int pvmi_conn_tcp_usable(const struct link *l)
 }
 
 int pvmi_conn_tcp_send(struct link *l, struct pvmi_frame *f,
-		       const struct pvmi_msg *m)
+		       const unsigned char *hdr, const struct pvmi_msg *m)
 {
 	ck_assert_ptr_eq(l, &tcp_link);
 	s.tcp_send++;

@@ -7,6 +7,9 @@
  *   wait     block in pvm_recv until killed
  *   env      send the parent the value of $COPVM_TEST_VAR (tag 4)
  *   pingpong N   N times: receive an int (tag 1), send it back + 1 (tag 2)
+ *   mirror   for every message of the parent until tag 99 (a body of
+ *            (int n, n bytes) pairs): send back (tag 100) its source,
+ *            tag, total length and the bytes joined
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +44,32 @@ int main(int argc, char **argv)
 		pvm_pkint(&parent, 1, 1);
 		pvm_pkint(sibs, n, 1);
 		pvm_send(parent, 3);
+	} else if (!strcmp(mode, "mirror")) {
+		int b, n, info[3];
+		char *buf = NULL, *nb;
+
+		while ((b = pvm_recv(parent, -1)) > 0) {
+			pvm_bufinfo(b, &n, &info[1], &info[0]);
+			if (info[1] == 99)
+				break;
+			info[2] = 0;
+			pvm_setopt(PvmAutoErr, 0);
+			while (pvm_upkint(&n, 1, 1) == PvmOk && n >= 0) {
+				nb = realloc(buf, info[2] + n + 1);
+				if (!nb)
+					return 2;
+				buf = nb;
+				if (pvm_upkbyte(buf + info[2], n, 1) < 0)
+					return 2;
+				info[2] += n;
+			}
+			pvm_initsend(PvmDataDefault);
+			pvm_pkint(info, 3, 1);
+			if (info[2] > 0)
+				pvm_pkbyte(buf, info[2], 1);
+			pvm_send(parent, 100);
+		}
+		free(buf);
 	} else if (!strcmp(mode, "pingpong")) {
 		int i, n = argc > 2 ? atoi(argv[2]) : 1;
 

@@ -1,0 +1,221 @@
+/*
+ * vcc_pingpong.c - the ping-pong of the VCC and precommunication paper,
+ * between two PVM tasks of this host: per message size, the median round
+ * trip, and (under tests/tools/alloc_count.so) the heap allocations the
+ * timed round trips of the parent made.
+ *
+ * One binary plays both parts: it spawns itself (by /proc/self/exe) as
+ * the echoing child.  A round trip is pvm_initsend + pvm_pkbyte +
+ * pvm_send, then pvm_recv + pvm_upkbyte of the echo.  With -I both sides
+ * use precommunication as the paper does: the next message is packed
+ * first and announced with pvm_indication() before the receive it does
+ * not depend on, and sent after it.  COPVM_VCC=0 in the environment
+ * turns virtual circuit caching off (exported to the child).
+ *
+ * Output, one line per size:
+ *   RESULT size=<bytes> median_us=<round trip> cpu_us=<t> allocs=<n|->
+ *          reps=<n>
+ * `cpu_us': the parent's CPU time (user + system) per timed round trip,
+ * the software overhead of one send and one receive with their packing,
+ * which scheduling on a shared machine does not inflate as it does the
+ * round trip.
+ * `allocs': calls of malloc, calloc and realloc by the parent during the
+ * timed round trips (after `warm' untimed ones); "-" when the counting
+ * interposer is not preloaded.
+ *
+ * usage: vcc_pingpong [-r reps] [-w warm] [-s size,size,...] [-I]
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "copvm.h"
+#include "pvm3.h"
+
+#define TAG_PING	1
+#define TAG_PONG	2
+#define TAG_SIZE	3
+#define MAX_SIZES	16
+#define CHILD_ARG	"--vcc-pingpong-child"
+
+static double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+/* CPU time (user + system) this process used so far, in us. */
+static double cpu_us(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e6 +
+	       ru.ru_utime.tv_usec + ru.ru_stime.tv_usec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The interposer's counter, or NULL when it is not preloaded. */
+static unsigned long (*alloc_count)(void);
+
+/* Packs `len' bytes of `buf' into a fresh send buffer. */
+static void pack(char *buf, int len)
+{
+	pvm_initsend(PvmDataRaw);
+	pvm_pkbyte(buf, len, 1);
+}
+
+/* The child: per size, echoes `reps' messages back. */
+static int child(void)
+{
+	int parent = pvm_parent(), len, n, i, info[2];
+	char *buf;
+
+	for (;;) {
+		if (pvm_recv(parent, TAG_SIZE) < 0)
+			return 1;
+		pvm_upkint(info, 2, 1);
+		len = info[0];
+		n = info[1];
+		if (len < 0)
+			return 0;
+		buf = calloc(1, len ? len : 1);
+		if (!buf)
+			return 1;
+		for (i = 0; i < n; i++) {
+			if (pvm_recv(parent, TAG_PING) < 0)
+				return 1;
+			pvm_upkbyte(buf, len, 1);
+			pack(buf, len);
+			if (pvm_send(parent, TAG_PONG) < 0)
+				return 1;
+		}
+		free(buf);
+	}
+}
+
+/* Times `reps' round trips of `len' bytes after `warm' untimed ones. */
+static int run_size(int tid, int len, int reps, int warm, int precomm)
+{
+	double *t = malloc(reps * sizeof(*t)), t0;
+	char *buf = calloc(1, len ? len : 1);
+	unsigned long a0 = 0, a1 = 0;
+	double c0 = 0, c1;
+	int i, info[2] = { len, reps + warm };
+
+	if (!t || !buf)
+		return 1;
+	for (i = 0; i < len; i++)
+		buf[i] = (char)i;
+	pvm_initsend(PvmDataDefault);
+	pvm_pkint(info, 2, 1);
+	pvm_send(tid, TAG_SIZE);
+	pack(buf, len);
+	for (i = 0; i < reps + warm; i++) {
+		if (i == warm) {
+			c0 = cpu_us();
+			if (alloc_count)
+				a0 = alloc_count();
+		}
+		t0 = now_us();
+		if (pvm_send(tid, TAG_PING) < 0)
+			return 1;
+		/* the next ping does not depend on this pong */
+		pack(buf, len);
+		if (precomm && pvm_indication(tid, TAG_PING) < 0)
+			return 1;
+		if (pvm_recv(tid, TAG_PONG) < 0)
+			return 1;
+		pvm_upkbyte(buf, len, 1);
+		if (i >= warm)
+			t[i - warm] = now_us() - t0;
+	}
+	c1 = cpu_us();
+	if (alloc_count)
+		a1 = alloc_count();
+	qsort(t, reps, sizeof(*t), cmp_double);
+	printf("RESULT size=%d median_us=%.2f cpu_us=%.2f ", len, t[reps / 2],
+	       (c1 - c0) / reps);
+	if (alloc_count)
+		printf("allocs=%lu reps=%d\n", a1 - a0, reps);
+	else
+		printf("allocs=- reps=%d\n", reps);
+	fflush(stdout);
+	free(t);
+	free(buf);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int sizes[MAX_SIZES] = { 8, 1024, 16384, 65536, 1048576 };
+	int nsizes = 5, reps = 2000, warm = 200, precomm = 0, opt, tid, i;
+	int rc = 0, info[2] = { -1, 0 };
+	char self[4096], *s, *args[3] = { NULL, NULL, NULL };
+	ssize_t n;
+
+	alloc_count = (unsigned long (*)(void))dlsym(RTLD_DEFAULT,
+						     "alloc_count_calls");
+	if (argc > 1 && !strcmp(argv[argc - 1], CHILD_ARG)) {
+		rc = child();
+		pvm_exit();
+		return rc;
+	}
+	while ((opt = getopt(argc, argv, "r:w:s:I")) != -1) {
+		switch (opt) {
+		case 'r':
+			reps = atoi(optarg);
+			break;
+		case 'w':
+			warm = atoi(optarg);
+			break;
+		case 's':
+			nsizes = 0;
+			for (s = strtok(optarg, ","); s && nsizes < MAX_SIZES;
+			     s = strtok(NULL, ","))
+				sizes[nsizes++] = atoi(s);
+			break;
+		case 'I':
+			precomm = 1;
+			break;
+		default:
+			fprintf(stderr, "usage: %s [-r reps] [-w warm] "
+				"[-s sizes] [-I]\n", argv[0]);
+			return 2;
+		}
+	}
+	if (reps < 1 || warm < 0 || pvm_mytid() < 0)
+		return 1;
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return 1;
+	self[n] = '\0';
+	args[0] = CHILD_ARG;
+	if (pvm_spawn(self, args, PvmTaskDefault, "", 1, &tid) != 1) {
+		fprintf(stderr, "vcc_pingpong: spawn failed\n");
+		pvm_exit();
+		return 1;
+	}
+	for (i = 0; i < nsizes && !rc; i++) {
+		int r = sizes[i] >= 1048576 ? reps / 10 : reps;
+
+		rc = run_size(tid, sizes[i], r > 10 ? r : 10, warm, precomm);
+	}
+	pvm_initsend(PvmDataDefault);
+	pvm_pkint(info, 2, 1);
+	pvm_send(tid, TAG_SIZE);
+	pvm_exit();
+	return rc;
+}

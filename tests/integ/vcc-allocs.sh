@@ -1,0 +1,66 @@
+#!/bin/bash
+# vcc-allocs.sh - virtual circuit caching removes heap allocation from the
+# steady-state message path: bench/vcc_pingpong under the preloaded
+# counter tests/tools/alloc_count.so makes 10,000 timed round trips per
+# size (8 B .. 64 KiB, same host, after a warm-up); the parent's pack,
+# send, receive and unpack must make no malloc/calloc/realloc at all.
+# With COPVM_VCC=0 the same run must allocate (so the count can fail),
+# and with precommunication (-I) it must stay at zero too, also at 1 MiB.
+srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+top_builddir=$(pwd)
+pp=$top_builddir/bench/vcc_pingpong
+so=$top_builddir/tests/tools/.libs/alloc_count.so
+[ -x "$pp" ] || { echo "FAIL: $pp is missing" >&2; exit 1; }
+[ -e "$so" ] || { echo "FAIL: $so is missing" >&2; exit 1; }
+
+export PVM_TMP=$(mktemp -d) HOME=$(mktemp -d)
+export COPVM_PVMD=$top_builddir/daemon/pvmd PVM_ALLOW_ROOT=1
+unset PVM_ROOT PVM_EXPORT
+cleanup() {
+	"$top_builddir/tests/tools/pvmhalt" >/dev/null 2>&1
+	rm -rf "$PVM_TMP" "$HOME"
+}
+trap cleanup EXIT
+failed=0
+
+# run LABEL ARGS...: prints the RESULT lines of one run
+run() {
+	local label=$1
+	shift
+	LD_PRELOAD=$so timeout 300 "$pp" "$@" > "$PVM_TMP/$label.out" 2>&1 ||
+		{ cat "$PVM_TMP/$label.out" >&2; echo "FAIL: $label: run failed" >&2; exit 1; }
+	cat "$PVM_TMP/$label.out"
+}
+
+sizes=8,1024,16384,65536
+for mode in on precomm; do
+	args=(-r 10000 -w 500 -s $sizes)
+	[ $mode = precomm ] && args+=(-I)
+	run $mode "${args[@]}" >/dev/null
+	while read -r line; do
+		case $line in
+		RESULT*allocs=0\ *) ;;
+		RESULT*) echo "FAIL: VCC $mode allocates in steady state: $line" >&2
+			failed=1 ;;
+		esac
+	done < "$PVM_TMP/$mode.out"
+	[ "$(grep -c '^RESULT' "$PVM_TMP/$mode.out")" = 4 ] ||
+		{ echo "FAIL: $mode: expected 4 RESULT lines" >&2; failed=1; }
+done
+
+# 1 MiB with precommunication: the staged write and the echo cross (this
+# once hung: a pong read while staging was not looked for before waiting)
+run big -r 100 -w 10 -s 1048576 -I >/dev/null
+grep -q '^RESULT size=1048576 .*allocs=0 ' "$PVM_TMP/big.out" ||
+	{ echo "FAIL: 1 MiB with precommunication: $(cat "$PVM_TMP/big.out")" >&2; failed=1; }
+
+COPVM_VCC=0 run off -r 2000 -w 100 -s 1024,65536 >/dev/null
+while read -r line; do
+	case $line in
+	RESULT*allocs=0\ *|RESULT*allocs=-*)
+		echo "FAIL: with COPVM_VCC=0 no allocation was counted: $line" >&2
+		failed=1 ;;
+	esac
+done < "$PVM_TMP/off.out"
+cat "$PVM_TMP"/{on,precomm,big,off}.out
+exit $failed

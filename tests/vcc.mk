@@ -1,0 +1,24 @@
+# Virtual circuit caching and precommunication (issue 11, items 3 and 4).
+#
+# alloc_count.so: a preloadable malloc counter (tests/tools/alloc_count.c),
+# a shared object built for checks only.  vcc-allocs.sh runs
+# bench/vcc_pingpong under it: zero allocations per message in steady
+# state with VCC on, some with COPVM_VCC=0.  check_precomm: pvm_indication
+# against a private daemon (order, misuse, identity with a plain send).
+check_LTLIBRARIES = tests/tools/alloc_count.la
+tests_tools_alloc_count_la_SOURCES = tests/tools/alloc_count.c
+tests_tools_alloc_count_la_LDFLAGS = -module -avoid-version -shared \
+	-rpath $(abs_builddir)/tests/tools
+
+TESTS += tests/integ/vcc-allocs.sh
+EXTRA_DIST += tests/integ/vcc-allocs.sh docs/results/vcc_precomm.txt
+
+if HAVE_CHECK
+check_PROGRAMS += tests/check_precomm
+TESTS += tests/check_precomm
+tests_check_precomm_SOURCES = tests/check_precomm.c tests/vm_fixture.c \
+	tests/vm_fixture.h
+tests_check_precomm_CPPFLAGS = $(VM_TEST_CPPFLAGS)
+tests_check_precomm_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_precomm_LDADD = $(VM_TEST_LDADD)
+endif
