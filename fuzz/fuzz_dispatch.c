@@ -35,6 +35,9 @@ static void setup(void)
 {
 	pid_t pid;
 
+	/* the log still formats every line; it only goes nowhere */
+	if (pvmd_log_open("/dev/null", 0) < 0)
+		abort();
 	pvmd.epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (pvmd.epfd < 0)
 		abort();
