@@ -79,20 +79,20 @@ static int chain_safe(const char *path, uid_t uid, char *why, size_t whylen)
  * `uid' (rundir.h). */
 int copvm_tmp_check(const char *tmp, uid_t uid, char *why, size_t whylen)
 {
-	char *real;
+	char real[PATH_MAX];
 	int rc = 0;
 
 	if (tmp[0] == '/')
 		rc = chain_safe(tmp, uid, why, whylen);
 	if (rc < 0)
 		return rc;
-	real = realpath(tmp, NULL);
-	if (!real)
+	/* a buffer, not NULL: the sanitizers' realpath, when their runtime
+	 * is loaded late (a program not built with them), takes glibc's
+	 * oldest realpath, which refuses NULL */
+	if (!realpath(tmp, real))
 		return fail(errno, why, whylen, "PVM_TMP %s: %s", tmp,
 			    strerror(errno));
-	rc = chain_safe(real, uid, why, whylen);
-	free(real);
-	return rc;
+	return chain_safe(real, uid, why, whylen);
 }
 
 /* Checks $PVM_TMP, makes or checks the run directory and opens it

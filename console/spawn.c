@@ -128,7 +128,8 @@ static void flush_lines(int num, FILE *out, struct job_task *t, int all)
 			(int)(t->len - start), t->partial + start);
 		start = t->len;
 	}
-	memmove(t->partial, t->partial + start, t->len - start);
+	if (start)	/* (partial may still be NULL when empty) */
+		memmove(t->partial, t->partial + start, t->len - start);
 	t->len -= start;
 	fflush(out);
 }

@@ -40,6 +40,10 @@
 #define ACCEPT_BATCH	64
 #define HALT_GRACE_MS	1000
 
+/* Watches removed while a batch of epoll events is being run. */
+static struct pvmd_watch *batch_deleted[LOOP_EVENTS];
+static int batch_deleted_n, batch_overflow;
+
 struct child {
 	struct child *next;
 	pid_t pid;
@@ -106,6 +110,26 @@ void pvmd_watch_mod(struct pvmd_watch *w, uint32_t events)
 void pvmd_watch_del(struct pvmd_watch *w)
 {
 	epoll_ctl(pvmd.epfd, EPOLL_CTL_DEL, w->fd, NULL);
+	/* its events may still be in the batch being run, and `w' freed
+	 * right after this: the loop must not call it (found by ASan) */
+	if (batch_deleted_n < LOOP_EVENTS)
+		batch_deleted[batch_deleted_n++] = w;
+	else
+		batch_overflow = 1;
+}
+
+/* True when `w' was removed since the current batch of events came:
+ * its remaining events there are stale, and `w' may be freed memory. */
+static int deleted_in_batch(const struct pvmd_watch *w)
+{
+	int i;
+
+	if (batch_overflow)
+		return 1;
+	for (i = 0; i < batch_deleted_n; i++)
+		if (batch_deleted[i] == w)
+			return 1;
+	return 0;
 }
 
 /* Records a forked child so it is reaped and killed at halt. */
@@ -391,10 +415,18 @@ int pvmd_loop_run(void)
 			pvmd_halt(NULL);
 			break;
 		}
+		batch_deleted_n = 0;
+		batch_overflow = 0;
 		for (i = 0; i < n; i++) {
 			w = evs[i].data.ptr;
+			/* after an overflow the rest waits for the next
+			 * epoll_wait (level-triggered: nothing is lost) */
+			if (deleted_in_batch(w))
+				continue;
 			w->on_event(w, evs[i].events);
 		}
+		batch_deleted_n = 0;
+		batch_overflow = 0;
 		pvmd_conn_turn_end();
 		run_ticks();
 		pvmd_conn_turn_end();

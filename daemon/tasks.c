@@ -432,6 +432,7 @@ void pvmd_op_register(struct pvmd_conn *c, struct pvmi_rbuf *r)
 		return;
 	}
 	if (c->task) {
+		free(sess);	/* (leaked before: found by fuzz_dispatch) */
 		free(name);
 		pvmd_reply_status(c, PVMI_OP_REGISTER, PvmExists);
 		return;

@@ -37,7 +37,8 @@ int fpvmi_fstr_in(char *buf, size_t size, const char *f, size_t flen)
 	buf[0] = '\0';
 	if (n >= size)
 		return -1;
-	memcpy(buf, f, n);
+	if (n)		/* an empty Fortran string may come as NULL */
+		memcpy(buf, f, n);
 	buf[n] = '\0';
 	return 0;
 }

@@ -33,14 +33,41 @@
 #include "transport/shm_ring.h"
 #include "shm_fixture.h"
 
-/* ---- counting allocations (an interposer over glibc's malloc) ---- */
-
-extern void *__libc_malloc(size_t n);
-extern void *__libc_calloc(size_t n, size_t size);
-extern void *__libc_realloc(void *p, size_t n);
+/* ---- counting allocations (an interposer over glibc's malloc; under
+ * AddressSanitizer, which owns malloc, its allocation hook) ---- */
 
 static volatile int counting;
 static volatile long allocations;
+
+#ifdef __SANITIZE_ADDRESS__
+/* from the sanitizer runtime (sanitizer/allocator_interface.h) */
+int __sanitizer_install_malloc_and_free_hooks(
+	void (*malloc_hook)(const volatile void *, size_t),
+	void (*free_hook)(const volatile void *));
+
+static void count_allocation(const volatile void *p, size_t n)
+{
+	(void)p;
+	(void)n;
+	if (counting)
+		allocations++;
+}
+
+static void ignore_free(const volatile void *p)
+{
+	(void)p;
+}
+
+/* (both hooks must be given) */
+__attribute__((constructor)) static void install_count_hook(void)
+{
+	__sanitizer_install_malloc_and_free_hooks(count_allocation,
+						  ignore_free);
+}
+#else
+extern void *__libc_malloc(size_t n);
+extern void *__libc_calloc(size_t n, size_t size);
+extern void *__libc_realloc(void *p, size_t n);
 
 void *malloc(size_t n)
 {
@@ -62,6 +89,7 @@ void *realloc(void *p, size_t n)
 		allocations++;
 	return __libc_realloc(p, n);
 }
+#endif
 
 /* ---- order and contents ---- */
 

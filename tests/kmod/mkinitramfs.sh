@@ -1,6 +1,8 @@
 #!/bin/bash
 # mkinitramfs.sh - builds the gzipped newc initramfs that the qemu test
-# boots: busybox-static, an /init that mounts /proc, /sys, /dev and /tmp,
+# boots: busybox-static, an /init that mounts /proc, /sys and /dev (not
+# /tmp: the rootfs is writable, and a build tree under /tmp, copied in at
+# its own path, must stay visible),
 # loads the module, runs the ioctl suite and its benchmark, then an
 # optional /pvm-test.sh, and powers off.  Works as any user (no device
 # nodes: /init reopens the console once devtmpfs is mounted).
@@ -54,7 +56,6 @@ mount -t devtmpfs dev /dev
 exec </dev/console >/dev/console 2>&1
 mount -t proc proc /proc
 mount -t sysfs sys /sys
-mount -t tmpfs tmp /tmp
 hostname localhost
 ifconfig lo 127.0.0.1 up
 echo "KMOD-BOOT: $(uname -r)"
