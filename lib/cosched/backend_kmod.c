@@ -63,24 +63,12 @@ static int dev_ioctl(int fd, unsigned long cmd, void *arg)
 	return rc < 0 ? -errno : 0;
 }
 
-static void caps_from_limits(struct cosched_caps *caps,
-			     const struct pvm_cosched_limits *lim,
-			     unsigned int flags)
-{
-	caps->slice = !!(flags & PVM_COSCHED_CAP_SLICE);
-	caps->nice_floor = flags & PVM_COSCHED_CAP_NICE ? lim->nice_floor : 0;
-	caps->rt = !!(flags & PVM_COSCHED_CAP_RT);
-	caps->peers = !!(flags & PVM_COSCHED_CAP_PEERS);
-	caps->box_max_ns = lim->box_max_ns;
-}
-
 /* The device opens and a registration succeeds (then is dropped):
  * something that is not the module, or another ABI, fails here, never
  * later.  The registration's caps are the exact ones. */
 static int kmod_probe(struct cosched_caps *caps)
 {
 	struct pvm_cosched_register reg;
-	struct pvm_cosched_limits lim;
 	int fd, rc;
 
 	memset(caps, 0, sizeof(*caps));
@@ -93,10 +81,11 @@ static int kmod_probe(struct cosched_caps *caps)
 	close(fd);
 	if (rc)
 		return rc == -ENOTTY || rc == -EINVAL ? -ENODEV : rc;
-	memset(&lim, 0, sizeof(lim));
-	lim.nice_floor = reg.nice_floor;
-	lim.box_max_ns = reg.box_max_ns;
-	caps_from_limits(caps, &lim, reg.caps);
+	caps->slice = !!(reg.caps & PVM_COSCHED_CAP_SLICE);
+	caps->nice_floor = reg.caps & PVM_COSCHED_CAP_NICE ? reg.nice_floor : 0;
+	caps->rt = !!(reg.caps & PVM_COSCHED_CAP_RT);
+	caps->peers = !!(reg.caps & PVM_COSCHED_CAP_PEERS);
+	caps->box_max_ns = reg.box_max_ns;
 	return 0;
 }
 
