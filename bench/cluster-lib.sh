@@ -172,15 +172,27 @@ bc_model() {
 	esac
 }
 
-# bc_pval SYS: the P of dynP/preP (0..1), empty for plain dyn and pre.
+# bc_pval SYS: the P of dynP/preP (0..1), empty for plain dyn and pre;
+# a real-time threshold suffix (pre0.5r50) is not part of it.
 bc_pval() {
 	local p
 	case $1 in
 	dyn | pre) echo "" ;;
 	dyn* | pre*)
 		p=${1:3}
-		[[ $p =~ ^(0|1|0?\.[0-9]+|1\.0*)$ ]] || return 1
+		p=${p%r*}
+		[[ $p =~ ^(|0|1|0?\.[0-9]+|1\.0*)$ ]] || return 1
+		[[ ${1:3} =~ ^[0-9.]*(r[1-9][0-9]*)?$ ]] || return 1
 		echo "$p" ;;
+	*) echo "" ;;
+	esac
+}
+
+# bc_frt SYS: the COPVM_F_RT of a dyn or pre system with an r<rate>
+# suffix (pre0.5r50: 50 messages/s earn the real-time boost), else empty.
+bc_frt() {
+	case $1 in
+	dyn*r* | pre*r*) echo "${1##*r}" ;;
 	*) echo "" ;;
 	esac
 }
@@ -201,10 +213,11 @@ bc_kind() {
 bc_env() {
 	local unset="-u PVM_ARCH -u PVM_EXPORT -u PVM_DPATH -u PVM_DEBUGGER
 		-u PVM_VMID -u LD_PRELOAD -u PVM_TMP -u COPVM_MODEL -u COPVM_P
-		-u COPVM_BACKEND -u COPVM_AGENT_SOCK -u COPVM_COSCHED_TRACE"
+		-u COPVM_BACKEND -u COPVM_AGENT_SOCK -u COPVM_COSCHED_TRACE
+		-u COPVM_F_RT"
 	local common="BENCH_CLUSTER_ID=$BC_ID NETNS_MAP=${NETNS_MAP:-}
 		NETNS_RSH=$BC_NETNS_RSH BENCH_CPUMAP=$BC_W/cpumap LC_ALL=C"
-	local model p
+	local model p frt
 	case $(bc_kind "$1") in
 	stock)
 		echo "$unset -u COPVM_PVMD -u COPVM_PVMGS -u COPVM_INTERVAL_MS $common
@@ -214,12 +227,14 @@ bc_env() {
 	copvm)
 		model=$(bc_model "$1")
 		p=$(bc_pval "$1")
+		frt=$(bc_frt "$1")
 		echo "$unset -u PVM_ROOT $common
 			NETNS_SIDE=$BC_W/side/copvm PVM_RSH=$BC_RSH
 			PVM_ALLOW_ROOT=1 COPVM_PVMD=$BC_PVMD
 			COPVM_PVMGS=$BC_PVMGS
 			LD_LIBRARY_PATH=$BC_LIBPATH
 			${model:+COPVM_MODEL=$model} ${p:+COPVM_P=$p}
+			${frt:+COPVM_F_RT=$frt}
 			${BC_BACKEND:+COPVM_BACKEND=$BC_BACKEND}
 			${BC_AGENT_SOCK:+COPVM_AGENT_SOCK=$BC_AGENT_SOCK}
 			${BC_TRACE:+COPVM_COSCHED_TRACE=$BC_TRACE}" ;;

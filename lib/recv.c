@@ -41,8 +41,6 @@ void pvmi_rxq_deliver(struct pvmi_msg *m)
 {
 	if (pvmi_output_take(m))
 		return;
-	if (m->src != pvmi.mytid)
-		pvmi_cosched_received(m->src);
 	m->next = NULL;
 	m->seq = ++q_seq;
 	if (q_tail)
@@ -148,6 +146,15 @@ static int handler_matches(const struct mhf *h, const struct pvmi_msg *m)
 /* Runs the message handlers on every queued message they claim.  The
  * handler sees the message as the active receive buffer; afterwards the
  * message is freed and the previous receive buffer restored. */
+/* The probe counts a message when the program takes it (a receive or a
+ * handler), not when it came off the wire: a task working through a
+ * backlog read in one burst communicates at the rate it consumes. */
+static void count_received(const struct pvmi_msg *m)
+{
+	if (m->src != pvmi.mytid)
+		pvmi_cosched_received(m->src);
+}
+
 static void run_handlers(void)
 {
 	struct pvmi_msg *m, *next;
@@ -163,6 +170,7 @@ static void run_handlers(void)
 			if (!handler_matches(&mhfs[i], m))
 				continue;
 			q_unlink(m);
+			count_received(m);
 			mid = ensure_mid(m);
 			if (mid < 0) {
 				pvmi_msg_free(m);
@@ -191,6 +199,7 @@ static int take(struct pvmi_msg *m)
 	int mid;
 
 	q_unlink(m);
+	count_received(m);
 	mid = ensure_mid(m);
 	if (mid < 0) {
 		pvmi_msg_free(m);

@@ -144,6 +144,38 @@ START_TEST(probe_counts_messages_and_correspondents)
 }
 END_TEST
 
+/* A message counts when the program takes it, not when the library reads
+ * it: answers read in one burst by pvm_probe count one by one as they
+ * are received (a task working through a backlog keeps its F). */
+START_TEST(received_messages_count_when_taken)
+{
+	struct cosched_page *pg;
+	int me, child, i;
+
+	setenv("COPVM_MODEL", "lin", 1);
+	me = pvm_mytid();
+	child = spawn_pingpong(20);
+	pg = map_page(me);
+	ck_assert_ptr_nonnull(pg);
+	for (i = 0; i < 20; i++)
+		vm_send_int(child, 1, i);
+	/* read what has come: at least the first answer, untaken */
+	while (pvm_probe(child, 2) == 0)
+		sleep_ms(5);
+	sleep_ms(100);
+	ck_assert_int_gt(pvm_probe(child, 2), 0);
+	ck_assert_uint_eq(pg->recvs_total, 0);
+	for (i = 0; i < 5; i++)
+		ck_assert_int_eq(vm_recv_int(child, 2), i + 1);
+	ck_assert_uint_eq(pg->recvs_total, 5);
+	ck_assert_uint_eq(pg->peers[0].recvs, 5);
+	for (; i < 20; i++)
+		ck_assert_int_eq(vm_recv_int(child, 2), i + 1);
+	ck_assert_uint_eq(pg->recvs_total, 20);
+	munmap(pg, COSCHED_PAGE_SIZE);
+}
+END_TEST
+
 START_TEST(frequency_rises_then_decays_when_idle)
 {
 	int child, f;
@@ -368,6 +400,57 @@ START_TEST(pre_boosts_the_task_and_its_correspondent)
 }
 END_TEST
 
+/* COPVM_F_RT moves PRE's thresholds: round trips 50 ms apart, counted in
+ * 20 ms intervals, make F at most about 100 messages/s.  Under the
+ * defaults (a raised nice from 100, the real-time boost from 1000) that
+ * earns at most a slice and a nice of -1; with COPVM_F_RT=1 (loop 1)
+ * every message earns the strongest boost, which `self' gives as its
+ * nice floor (below -1 where CAP_SYS_NICE or RLIMIT_NICE allow). */
+START_TEST(f_rt_sets_the_rate_of_the_strongest_boost)
+{
+	struct cosched_page *pg;
+	int me, child, i, strongest = 0, levels = 0;
+
+	setenv("COPVM_MODEL", "lin", 1);
+	setenv("PVM_EXPORT", "COPVM_MODEL", 1);
+	setenv("COPVM_BACKEND", "self", 1);
+	setenv("COPVM_INTERVAL_MS", "20", 1);
+	if (_i)
+		setenv("COPVM_F_RT", "1", 1);
+	copvm_setopt(COPVM_OPT_MODEL, COPVM_MODEL_PRE);
+	me = pvm_mytid();
+	pg = map_page(me);
+	ck_assert_ptr_nonnull(pg);
+	if (pg->backend != COPVM_BACKEND_SELF) {
+		munmap(pg, COSCHED_PAGE_SIZE);
+		return;
+	}
+	child = spawn_pingpong(100000);
+	for (i = 0; i < 12; i++) {
+		exchange(child, 1);
+		sleep_ms(50);
+		copvm_getopt(COPVM_OPT_FREQ);	/* a hook after the interval */
+		if (pg->boost > levels)
+			levels = pg->boost;
+		if (pg->boost_nice < strongest)
+			strongest = pg->boost_nice;
+	}
+	pvm_kill(child);
+	if (_i) {
+		ck_assert_int_ge(levels, COPVM_BOOST_SLICE);
+		/* a raised nice is the floor: -10 for root */
+		if (levels == COPVM_BOOST_NICE && geteuid() == 0)
+			ck_assert_int_eq(strongest, -10);
+		else if (levels == COPVM_BOOST_NICE)
+			ck_assert_int_lt(strongest, 0);
+	} else {
+		ck_assert_int_ge(strongest, -1);
+	}
+	pvm_exit();
+	munmap(pg, COSCHED_PAGE_SIZE);
+}
+END_TEST
+
 START_TEST(hpdt_boosts_from_enrolment)
 {
 	struct cosched_page *pg;
@@ -499,6 +582,7 @@ static Suite *cosched_suite(void)
 	tcase_add_unchecked_fixture(tc, setup, vm_fixture_teardown);
 	tcase_add_test(tc, page_lives_from_enrolment_to_exit);
 	tcase_add_test(tc, probe_counts_messages_and_correspondents);
+	tcase_add_test(tc, received_messages_count_when_taken);
 	tcase_add_test(tc, frequency_rises_then_decays_when_idle);
 	tcase_add_test(tc, dyn_counts_receives_pre_both);
 	tcase_add_test(tc, a_task_that_only_sends_keeps_rolling);
@@ -517,6 +601,7 @@ static Suite *cosched_suite(void)
 	tcase_add_unchecked_fixture(tc, setup, vm_fixture_teardown);
 	tcase_add_test(tc, pre_boosts_the_task_and_its_correspondent);
 	tcase_add_test(tc, hpdt_boosts_from_enrolment);
+	tcase_add_loop_test(tc, f_rt_sets_the_rate_of_the_strongest_boost, 0, 2);
 	tcase_add_test(tc, imp_spins_two_context_switches);
 	tcase_add_test(tc, a_model_changed_later_gets_its_backend);
 	tcase_add_test(tc, missing_agent_falls_back_quietly);

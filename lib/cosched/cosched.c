@@ -46,7 +46,7 @@
 
 static const struct cosched_backend_ops *backend = &cosched_backend_none;
 static struct cosched_caps caps;
-static const struct cosched_thresholds thresholds = {
+static struct cosched_thresholds thresholds = {
 	COSCHED_F_SLICE, COSCHED_F_NICE, COSCHED_F_RT
 };
 static uint64_t ctxsw_ns;
@@ -461,6 +461,17 @@ static void load_dcs_params(void)
 	}
 }
 
+/* The thresholds below f_rt keep their ratios to it: a lower f_rt
+ * lowers the nice and slice thresholds with it. */
+static void load_thresholds(void)
+{
+	double f_rt = pvmi_cosched_set.f_rt;
+
+	thresholds.f_rt = f_rt;
+	thresholds.f_nice = f_rt * (COSCHED_F_NICE / COSCHED_F_RT);
+	thresholds.f_slice = f_rt * (COSCHED_F_SLICE / COSCHED_F_RT);
+}
+
 void pvmi_cosched_attach(void)
 {
 	struct cosched_page *pg;
@@ -488,6 +499,7 @@ void pvmi_cosched_attach(void)
 	if (errno)
 		pg->base_nice = 0;
 	load_dcs_params();
+	load_thresholds();
 	if (pvmi_cosched_set.model == COPVM_MODEL_IMP)
 		ctxsw_ns = pvmi_cosched_ctxsw_ns();
 	trace = getenv(COSCHED_TRACE_ENV);

@@ -49,6 +49,7 @@ struct cosched_settings {
 	int p_milli;		/* P in thousandths */
 	int interval_ms;
 	int backend;		/* wanted COPVM_BACKEND_* */
+	int f_rt;		/* messages/s that earn the strongest boost */
 };
 extern struct cosched_settings pvmi_cosched_set;
 /* Makes a change of pvmi_cosched_set.model take effect in the running

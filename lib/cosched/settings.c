@@ -1,8 +1,8 @@
 /*
  * settings.c - the coscheduling settings of the calling task: defaults,
  * then the environment (COPVM_MODEL, COPVM_P, COPVM_INTERVAL_MS,
- * COPVM_BACKEND), then copvm_setopt; and copvm_getopt.  A running task
- * also takes requests from the console and copvm-cosched through its
+ * COPVM_BACKEND, COPVM_F_RT), then copvm_setopt; and copvm_getopt.  A
+ * running task also takes requests from the console and copvm-cosched through its
  * page (cosched.c applies them).
  */
 #include <stdlib.h>
@@ -18,9 +18,11 @@
 #define DEFAULT_MODEL		COPVM_MODEL_PRE
 #define DEFAULT_P_MILLI		500
 #define DEFAULT_INTERVAL_MS	10
+#define DEFAULT_F_RT		((int)COSCHED_F_RT)
 
 struct cosched_settings pvmi_cosched_set = {
-	DEFAULT_MODEL, DEFAULT_P_MILLI, DEFAULT_INTERVAL_MS, COPVM_BACKEND_AUTO
+	DEFAULT_MODEL, DEFAULT_P_MILLI, DEFAULT_INTERVAL_MS, COPVM_BACKEND_AUTO,
+	DEFAULT_F_RT
 };
 static int loaded;
 
@@ -44,6 +46,16 @@ static int parse_ms(const char *s)
 	return end != s && !*end && v >= 1 && v <= 10000 ? (int)v : -1;
 }
 
+/* Parses a frequency threshold in messages per second, 1 to 10^6; the
+ * value or -1. */
+static int parse_rate(const char *s)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	return end != s && !*end && v >= 1 && v <= 1000000 ? (int)v : -1;
+}
+
 void pvmi_cosched_settings_load(void)
 {
 	const char *s;
@@ -59,6 +71,8 @@ void pvmi_cosched_settings_load(void)
 		pvmi_cosched_set.p_milli = v;
 	if ((s = getenv("COPVM_INTERVAL_MS")) && *s && (v = parse_ms(s)) > 0)
 		pvmi_cosched_set.interval_ms = v;
+	if ((s = getenv("COPVM_F_RT")) && *s && (v = parse_rate(s)) > 0)
+		pvmi_cosched_set.f_rt = v;
 	if ((s = getenv("COPVM_BACKEND")) && *s &&
 	    (v = cosched_backend_parse(s)) >= 0)
 		pvmi_cosched_set.backend = v;

@@ -39,7 +39,8 @@
 #   -s list   systems (default stock,copvm): stock (Debian's PVM), copvm
 #             (copvm, the library's default model) and the models lin,
 #             imp, hpdt, dyn, pre, dcs, exp (COPVM_MODEL); dyn and pre take
-#             a P: pre0, pre0.5, dyn1 (COPVM_P)
+#             a P: pre0, pre0.5, dyn1 (COPVM_P), and after it a real-time
+#             threshold in messages/s: pre0.5r50 (COPVM_F_RT)
 #   -P list   one system per P for every plain dyn and pre of -s
 #             (-s lin,pre -P 0,0.5,1: lin,pre0,pre0.5,pre1)
 #   -B name   COPVM_BACKEND of every copvm system: auto (default), none,
