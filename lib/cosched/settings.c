@@ -2,8 +2,8 @@
  * settings.c - the coscheduling settings of the calling task: defaults,
  * then the environment (COPVM_MODEL, COPVM_P, COPVM_INTERVAL_MS,
  * COPVM_BACKEND, COPVM_F_RT), then copvm_setopt; and copvm_getopt.  A
- * running task also takes requests from the console and copvm-cosched through its
- * page (cosched.c applies them).
+ * running task also takes requests from the console and copvm-cosched
+ * through its page (cosched.c applies them).
  */
 #include <stdlib.h>
 #include <string.h>
