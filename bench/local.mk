@@ -169,7 +169,7 @@ noinst_PROGRAMS += bench/vcc_pingpong
 bench_vcc_pingpong_SOURCES = bench/vcc_pingpong.c
 bench_vcc_pingpong_LDADD = lib/libpvm3.la -ldl
 bench_vcc_pingpong_LDFLAGS = -no-install
-EXTRA_DIST += bench/vcc_precomm.sh
+EXTRA_DIST += bench/vcc_precomm.sh bench/models-report.sh
 EXTRA_DIST += bench/kmod-vm-bench.sh bench/kmod/vm-comms1.sh
 
 # One boost's cost through the agent or the module (docs/results/kmod/).
