@@ -2,7 +2,7 @@
 # models-report.sh - the full coscheduling-models report of issue 9
 # (docs/results/models/): every model and stock on 2 emulated nodes,
 # k = 0..5 local jobs per node, the five benchmarks, then the extra runs
-# (two parallel jobs, duty cycles, never-yielding local jobs, the `self'
+# (the agent's cool-down at 50 ms, two parallel jobs, duty cycles, never-yielding local jobs, the `self'
 # backend, a boost trace).  A benchmark, not a test: it takes about two
 # hours and needs a quiet machine (nothing else running: every other
 # process is load on the emulated nodes).
@@ -13,13 +13,13 @@
 #
 # usage: bench/models-report.sh OUT [phase...]
 #   (as root, from the top build directory after `make')
-#   phases: k0135 k24 twojobs duty busy self trace (default: all)
+#   phases: k0135 k24 cool50 twojobs duty busy self trace (default: all)
 # Environment: REPS (default 3), WORK (calcula2's seconds, default 1),
 # SYSTEMS (the model phases' systems).
 set -u
 out=${1:?usage: bench/models-report.sh OUT [phase...]}
 shift
-phases=${*:-k0135 k24 twojobs duty busy self trace}
+phases=${*:-k0135 k24 cool50 twojobs duty busy self trace}
 reps=${REPS:-3}
 work=${WORK:-1}
 systems=${SYSTEMS:-stock,lin,imp,hpdt,dyn0.5,dyn1,pre0,pre0.5,pre1,pre0.5r50,dcs,exp}
@@ -42,6 +42,8 @@ for p in $phases; do
 	case $p in
 	k0135) run k0135 -b "$benches" -k 0,1,3,5 -s "$systems" ;;
 	k24) run k24 -b "$benches" -k 2,4 -s "$systems" ;;
+	cool50)	# the agent's cool-down after a budget demotion at 50 ms
+		BENCH_AGENT_ARGS="-c 50" run cool50 -b "$benches" -k 0,5 -s lin,pre0.5,pre0.5r50,hpdt ;;
 	twojobs) run twojobs -J 2 -b comms1,synch1,sintree -k 0,5 -s stock,lin,pre0.5,pre0.5r50 ;;
 	duty)
 		for d in 10 50 90; do
