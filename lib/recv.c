@@ -175,7 +175,8 @@ static void run_handlers(void)
 			mhfs[i].fn(mid);
 			in_handler = 0;
 			pvmi_rbuf = saved == mid ? 0 : saved;
-			if (pvmi_mid_lookup(mid) == m) {
+			/* kept if the handler made it its send buffer */
+			if (pvmi_mid_lookup(mid) == m && pvmi_sbuf != mid) {
 				pvmi_mid_forget(mid);
 				pvmi_msg_free(m);
 			}

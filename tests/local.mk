@@ -54,3 +54,6 @@ tests_check_route_SOURCES = tests/check_route.c lib/route.c lib/route.h \
 tests_check_route_CFLAGS = $(TEST_CFLAGS)
 tests_check_route_LDADD = common/libcommon.la $(CHECK_LIBS) -lm
 endif
+
+# Issue 13 differential tests of packing and psend/precv.
+include $(top_srcdir)/tests/diff_pack.mk

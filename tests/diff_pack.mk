@@ -1,0 +1,15 @@
+# Differential tests of issue 13's packing, buffer and psend/precv
+# behaviours: small programs (tests/integ/diffprog/pack/) built against
+# stock PVM and against copvm, run on each, outputs compared.  Like the
+# other integration tests they skip (77) without stock PVM installed.
+DIFF_PACK_TESTS = \
+	tests/integ/diff-pack.sh
+TESTS += $(DIFF_PACK_TESTS)
+EXTRA_DIST += $(DIFF_PACK_TESTS) \
+	tests/integ/diff-pack-lib.sh \
+	tests/integ/diffprog/pack/bufstate.c
+
+# `make check-diff-pack' runs only these tests.
+check-diff-pack:
+	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(DIFF_PACK_TESTS)'
+.PHONY: check-diff-pack
