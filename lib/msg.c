@@ -70,6 +70,7 @@ void pvmi_msg_free(struct pvmi_msg *m)
 		return;
 	if (m->mid > 0 && m->mid < midcap && midtab[m->mid] == m)
 		pvmi_mid_forget(m->mid);
+	pvmi_view_drop(m);
 	for (i = 0; i < m->nfrag; i++)
 		if (m->frags[i].cap)
 			pvmi_buf_free(m->frags[i].data);
@@ -242,6 +243,7 @@ void pvmi_msg_rewind(struct pvmi_msg *m)
 	m->roff = 0;
 	m->ritem_type = 0;
 	m->ritem_left = 0;
+	pvmi_view_drop(m);
 }
 
 /* Registers `m' under a new buffer id; returns it or PvmNoMem. */

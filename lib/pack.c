@@ -521,9 +521,12 @@ size_t pvmi_msg_data_len(struct pvmi_msg *m)
 		if (cur_skip(m, &c, size))
 			break;
 		/* Stock sends a string's length as an int before its bytes;
-		 * count those 4 bytes so byte counts match. */
+		 * count those 4 bytes so byte counts match.  Its XDR long
+		 * is 4 bytes; ours keeps all 8 (see pvmi_item_view). */
 		if (type == PVM_STR)
 			hdrs -= 4;
+		if (xdr && (type == PVM_LONG || type == PVM_ULONG))
+			hdrs += (size_t)count * 4;
 	}
 	m->datalen = m->len - hdrs;
 	m->datalen_at = m->len + 1;
@@ -558,30 +561,20 @@ static void cur_get(const struct pvmi_msg *m, struct cur *c, int type,
 	}
 }
 
-/* Reads `count' elements of `type' into every `stride'-th slot of `data';
- * returns PvmOk, PvmNoData (end of body) or PvmBadMsg (wrong type). */
-int pvmi_unpack(struct pvmi_msg *m, int type, void *data, int count,
-		int stride)
+/* The unpack of COPVM_STRICT_UNPACK=1: each item must be of the type
+ * family asked for, and a failing call (PvmBadMsg, or PvmNoData at the end
+ * of the body) copies and consumes nothing. */
+static int unpack_strict(struct pvmi_msg *m, int type, unsigned char *out,
+			 int count, size_t step, int xdr)
 {
-	size_t step, wsz;
-	unsigned char *out = data;
+	size_t wsz = wire_size(type, xdr);
 	uint32_t k, need;
 	struct cur c;
-	int xdr, cc, pass;
+	int cc, pass;
 
-	if (!m)
-		return PvmBadParam;
-	if (type == PVMI_TYPE_MSG)
-		return data ? pvmi_unpack_msg(m, data) : PvmBadParam;
-	if (type < PVM_STR || type > PVM_ULONG || count < 0 || stride < 1)
-		return PvmBadParam;
-	xdr = enc_is_xdr(m->enc);
-	if (xdr < 0)
-		return PvmBadMsg;
-
+	if (m->rview)
+		return PvmBadMsg;	/* left by a non-strict unpack */
 	if (type == PVM_STR) {
-		if (!data)
-			return PvmBadParam;
 		cur_load(m, &c);
 		if (c.left)
 			return PvmBadMsg;	/* inside an item of another type */
@@ -590,19 +583,12 @@ int pvmi_unpack(struct pvmi_msg *m, int type, void *data, int count,
 			return cc;
 		if (CUR_TYPE(&c) != PVM_STR)
 			return PvmBadMsg;
-		cur_read(m, &c, data, c.left);
+		cur_read(m, &c, out, c.left);
 		cur_skip(m, &c, CUR_PAD(&c));
 		c.left = 0;
 		cur_store(m, &c);
 		return PvmOk;
 	}
-
-	if (!count)
-		return PvmOk;
-	if (!data)
-		return PvmBadParam;
-	wsz = wire_size(type, xdr);
-	step = (size_t)stride * nat_size(type);
 	/* pass 0 only checks, pass 1 converts */
 	for (pass = 0; pass < 2; pass++) {
 		cur_load(m, &c);
@@ -627,6 +613,137 @@ int pvmi_unpack(struct pvmi_msg *m, int type, void *data, int count,
 		}
 	}
 	cur_store(m, &c);
+	return PvmOk;
+}
+
+/*
+ * Reads whole runs of items of the type family asked for, as packed;
+ * from the first item of another family on (or a view left by an earlier
+ * call), pvmi_view_unpack() reads the bytes stock's body would hold.  An
+ * XDR byte read that does not end with its item goes that way too: stock
+ * pads each byte read to 4 on its own.
+ */
+static int unpack_items(struct pvmi_msg *m, int type, unsigned char *out,
+			int count, size_t step, int xdr)
+{
+	uint32_t k, need;
+	struct cur c;
+	int cc;
+
+	for (need = count; need; need -= k) {
+		if (m->rview && m->rview_pos < m->rview_len)
+			break;
+		pvmi_view_drop(m);
+		cur_load(m, &c);
+		if (!c.left) {
+			cc = cur_item(m, &c, xdr);
+			if (cc)
+				return cc;
+		}
+		if (tdesc[CUR_TYPE(&c)].family != tdesc[type].family)
+			break;
+		if (type == PVM_STR) {
+			cur_read(m, &c, out, c.left);
+			cur_skip(m, &c, CUR_PAD(&c));
+			c.left = 0;
+			cur_store(m, &c);
+			return PvmOk;
+		}
+		if (xdr && type == PVM_BYTE && c.left != need)
+			break;
+		k = need < c.left ? need : c.left;
+		cur_get(m, &c, type, xdr, out, step, k);
+		out += k * step;
+		c.left -= k;
+		if (!c.left)
+			cur_skip(m, &c, CUR_PAD(&c));
+		cur_store(m, &c);
+	}
+	if (!need)
+		return PvmOk;
+	return pvmi_view_unpack(m, type, out, type == PVM_STR ? 1 : need,
+				step, xdr);
+}
+
+int pvmi_unpack(struct pvmi_msg *m, int type, void *data, int count,
+		int stride)
+{
+	size_t step;
+	int xdr;
+
+	if (!m)
+		return PvmBadParam;
+	if (type == PVMI_TYPE_MSG)
+		return data ? pvmi_unpack_msg(m, data) : PvmBadParam;
+	if (type < PVM_STR || type > PVM_ULONG || count < 0 || stride < 1)
+		return PvmBadParam;
+	xdr = enc_is_xdr(m->enc);
+	if (xdr < 0)
+		return PvmBadMsg;
+	if (type == PVM_STR)
+		count = stride = 1;
+	if (!count)
+		return PvmOk;
+	if (!data)
+		return PvmBadParam;
+	step = (size_t)stride * nat_size(type);
+	if (pvmi_strict_unpack())
+		return unpack_strict(m, type, data, count, step, xdr);
+	return unpack_items(m, type, data, count, step, xdr);
+}
+
+int pvmi_item_view(struct pvmi_msg *m, unsigned char **view, size_t *len)
+{
+	unsigned char f[MSG_FIELDS_LEN], *v, *p;
+	int xdr = enc_is_xdr(m->enc), type, cc;
+	size_t pre = 0, n, pad, size, i;
+	struct cur c, t;
+
+	if (xdr < 0)
+		return PvmBadMsg;
+	cur_load(m, &c);
+	if (!c.left) {
+		cc = cur_item(m, &c, xdr);
+		if (cc)
+			return cc;
+		if (CUR_TYPE(&c) == PVM_STR)
+			pre = 4;	/* stock's length before the bytes */
+	}
+	type = CUR_TYPE(&c);
+	n = c.left;
+	pad = CUR_PAD(&c);
+	if (type == PVMI_TYPE_MSG) {
+		t = c;
+		cur_read(m, &t, f, sizeof(f));
+		size = MSG_FIELDS_LEN + (size_t)be32toh(ld32(f + 16));
+	} else if (xdr && (type == PVM_LONG || type == PVM_ULONG)) {
+		size = n * 4;		/* stock: the low 32 bits */
+	} else {
+		size = n * wire_size(type, xdr);
+	}
+	v = malloc(pre + size + pad ? pre + size + pad : 1);
+	if (!v)
+		return PvmNoMem;
+	if (pre && xdr)
+		st32(v, htobe32((uint32_t)n));
+	else if (pre)
+		memcpy(v, &(uint32_t){ (uint32_t)n }, 4);
+	p = v + pre;
+	if (xdr && (type == PVM_LONG || type == PVM_ULONG)) {
+		for (i = 0; i < n; i++) {
+			unsigned char e[8];
+
+			cur_read(m, &c, e, 8);
+			memcpy(p + 4 * i, e + 4, 4);
+		}
+		cur_skip(m, &c, pad);
+	} else {
+		cur_read(m, &c, p, size + pad);
+	}
+	c.left = 0;
+	cur_store(m, &c);
+	*view = v;
+	*len = pre + size + pad;
 	return PvmOk;
 }
 

@@ -7,7 +7,8 @@ DIFF_PACK_TESTS = \
 TESTS += $(DIFF_PACK_TESTS)
 EXTRA_DIST += $(DIFF_PACK_TESTS) \
 	tests/integ/diff-pack-lib.sh \
-	tests/integ/diffprog/pack/bufstate.c
+	tests/integ/diffprog/pack/bufstate.c \
+	tests/integ/diffprog/pack/reinterpret.c
 
 # `make check-diff-pack' runs only these tests.
 check-diff-pack:

@@ -9,7 +9,8 @@
 # as they are.
 #
 #	diff_build NAME...		compile diffprog/pack/NAME.c per side
-#	diff_run SIDE NAME [ARGS...]	run it on SIDE (output as run_prog)
+#	diff_run SIDE OUT NAME [ARGS...]
+#					run it on SIDE, output in out/OUT.*
 
 # diff_build NAME...: compile each program for both sides into $W/bin-SIDE.
 diff_build() {
@@ -40,10 +41,10 @@ diff_build() {
 	done
 }
 
-# diff_run SIDE NAME [ARGS...]: run program NAME on SIDE; its output goes
-# to out/NAME.{out,err,rc} as with run_prog.
+# diff_run SIDE OUT NAME [ARGS...]: run program NAME on SIDE; its output
+# goes to out/OUT.{out,err,rc} as with run_prog.
 diff_run() {
-	local side=$1 name=$2
-	shift 2
-	run_prog "$side" "$name" -- "$W/bin-$side/$name" "$@"
+	local side=$1 out=$2 name=$3
+	shift 3
+	run_prog "$side" "$out" -- "$W/bin-$side/$name" "$@"
 }
