@@ -99,6 +99,10 @@ int pvmi_item_view(struct pvmi_msg *m, unsigned char **view, size_t *len);
  * (pvmi_item_view) from the cursor on: the path of a type mismatch. */
 int pvmi_view_unpack(struct pvmi_msg *m, int type, unsigned char *out,
 		     int count, size_t step, int xdr);
+/* Copies the first `n' bytes stock's body of `m' would hold (no more
+ * than pvmi_msg_data_len(m)) into `out', as pvm_precv does; the unpack
+ * cursor is left anywhere.  PvmOk, PvmBadMsg or PvmNoMem. */
+int pvmi_body_bytes(struct pvmi_msg *m, unsigned char *out, size_t n);
 /* Drops the view of `m' (rewinding or freeing the message). */
 void pvmi_view_drop(struct pvmi_msg *m);
 /* Whether COPVM_STRICT_UNPACK=1 asks for type-checked unpacking. */

@@ -747,6 +747,25 @@ int pvmi_item_view(struct pvmi_msg *m, unsigned char **view, size_t *len)
 	return PvmOk;
 }
 
+int pvmi_body_bytes(struct pvmi_msg *m, unsigned char *out, size_t n)
+{
+	int xdr = enc_is_xdr(m->enc), type;
+	struct cur c = { 0 };
+
+	pvmi_msg_rewind(m);
+	if (!n)
+		return PvmOk;
+	/* the common case, one item of pvm_psend: its bytes as they are */
+	if (xdr >= 0 && cur_item(m, &c, xdr) == PvmOk) {
+		type = CUR_TYPE(&c);
+		if (type != PVM_STR && type != PVMI_TYPE_MSG &&
+		    !(xdr && (type == PVM_LONG || type == PVM_ULONG)) &&
+		    (size_t)c.left * wire_size(type, xdr) + CUR_PAD(&c) >= n)
+			return cur_read(m, &c, out, n) ? PvmBadMsg : PvmOk;
+	}
+	return pvmi_view_unpack(m, PVM_BYTE, out, (int)n, 1, 0);
+}
+
 /* Reads a PVMI_TYPE_MSG item into a new, unregistered message (*out). */
 int pvmi_unpack_msg(struct pvmi_msg *m, struct pvmi_msg **out)
 {

@@ -3,12 +3,15 @@
 # stock PVM and against copvm, run on each, outputs compared.  Like the
 # other integration tests they skip (77) without stock PVM installed.
 DIFF_PACK_TESTS = \
-	tests/integ/diff-pack.sh
+	tests/integ/diff-pack.sh \
+	tests/integ/diff-precv.sh
 TESTS += $(DIFF_PACK_TESTS)
 EXTRA_DIST += $(DIFF_PACK_TESTS) \
 	tests/integ/diff-pack-lib.sh \
 	tests/integ/diffprog/pack/bufstate.c \
-	tests/integ/diffprog/pack/reinterpret.c
+	tests/integ/diffprog/pack/reinterpret.c \
+	tests/integ/diffprog/pack/precv.c \
+	docs/stock-behaviour-pack.md
 
 # `make check-diff-pack' runs only these tests.
 check-diff-pack:

@@ -9,6 +9,7 @@
 # as they are.
 #
 #	diff_build NAME...		compile diffprog/pack/NAME.c per side
+#					(also offered to pvm_spawn)
 #	diff_run SIDE OUT NAME [ARGS...]
 #					run it on SIDE, output in out/OUT.*
 
@@ -37,6 +38,9 @@ diff_build() {
 				cat "$W/bin-$side/$p.log" >&2
 				die "$impl: diffprog/pack/$p.c does not build"
 			}
+			# where pvm_spawn looks for it
+			ln -sf "$W/bin-$side/$p" \
+				"$W/$side/home/pvm3/bin/LINUX64/$p"
 		done
 	done
 }
