@@ -105,8 +105,11 @@ PVMI_EXPORT int pvm_initsend(int enc)
 	int mid;
 
 	enc = check_enc(enc);
-	if (enc < 0)
+	if (enc < 0) {
+		/* stock reports it twice: its pvm_mkbuf, then itself */
+		pvmi_error("pvm_mkbuf", PvmBadParam);
 		return pvmi_error("pvm_initsend", PvmBadParam);
+	}
 	/* make the new buffer first, so a failure keeps the old one */
 	mid = make_buf(enc);
 	if (mid < 0)

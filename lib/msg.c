@@ -107,7 +107,10 @@ static int frags_reserve(struct pvmi_msg *m, int k)
  * message. */
 struct pvmi_msg *pvmi_msg_from_body(void *body, size_t len, int enc)
 {
-	struct pvmi_msg *m = pvmi_msg_new(enc);
+	/* in place is a way of sending: the body that arrives is native
+	 * data, and pvm_getminfo() says so, as stock's does */
+	struct pvmi_msg *m = pvmi_msg_new(enc == PvmDataInPlace ? PvmDataRaw
+							    : enc);
 
 	if (!m)
 		return NULL;

@@ -55,8 +55,11 @@ _Static_assert(sizeof(short) == 2 && sizeof(int) == 4 && sizeof(long) == 8 &&
 	       sizeof(float) == 4 && sizeof(double) == 8,
 	       "the native layout assumes an LP64 host");
 
-/* Bytes of the five int32 fields that open a PVMI_TYPE_MSG item. */
-#define MSG_FIELDS_LEN	20
+/* Bytes of the nine int32 fields that open a PVMI_TYPE_MSG item: enc,
+ * tag, ctx, src, body length (at 16), dst, wid, crc and the length
+ * stock gives the body (pvmi_msg_data_len); stock's header of an
+ * embedded message is as long. */
+#define MSG_FIELDS_LEN	36
 
 /* Native bytes of one element of `type'. */
 static size_t nat_size(int type)
@@ -355,6 +358,12 @@ int pvmi_pack_msg(struct pvmi_msg *m, const struct pvmi_msg *inner)
 	st32(p + 8, htobe32((uint32_t)inner->ctx));
 	st32(p + 12, htobe32((uint32_t)inner->src));
 	st32(p + 16, htobe32((uint32_t)inner->len));
+	st32(p + 20, htobe32((uint32_t)inner->dst));
+	st32(p + 24, htobe32((uint32_t)inner->wid));
+	st32(p + 28, htobe32((uint32_t)inner->crc));
+	/* only a cache of the inner message changes */
+	st32(p + 32, htobe32((uint32_t)pvmi_msg_data_len(
+					(struct pvmi_msg *)inner)));
 	p += MSG_FIELDS_LEN;
 	for (i = 0; i < inner->nfrag; i++) {
 		if (inner->frags[i].len)
@@ -514,6 +523,9 @@ size_t pvmi_msg_data_len(struct pvmi_msg *m)
 				break;
 			blen = be32toh(ld32(f + 16));
 			size = MSG_FIELDS_LEN + (size_t)blen + (-(size_t)blen & 3);
+			/* stock counts its header and the inner data */
+			hdrs += size - MSG_FIELDS_LEN -
+				(size_t)be32toh(ld32(f + 32));
 		} else {
 			size = (size_t)count * wire_size(type, xdr) +
 			       pad_of(type, count, xdr);
@@ -779,6 +791,9 @@ int pvmi_unpack_msg(struct pvmi_msg *m, struct pvmi_msg **out)
 	xdr = enc_is_xdr(m->enc);
 	if (xdr < 0)
 		return PvmBadMsg;
+	if (m->rview && m->rview_pos < m->rview_len)
+		return PvmBadMsg;	/* inside data read as another type */
+	pvmi_view_drop(m);
 	cur_load(m, &c);
 	if (c.left)
 		return PvmBadMsg;
@@ -804,6 +819,9 @@ int pvmi_unpack_msg(struct pvmi_msg *m, struct pvmi_msg **out)
 	in->tag = (int)be32toh(ld32(f + 4));
 	in->ctx = (int)be32toh(ld32(f + 8));
 	in->src = (int)be32toh(ld32(f + 12));
+	in->dst = (int)be32toh(ld32(f + 20));
+	in->wid = (int)be32toh(ld32(f + 24));
+	in->crc = (int)be32toh(ld32(f + 28));
 	cur_skip(m, &c, CUR_PAD(&c));
 	c.left = 0;
 	cur_store(m, &c);
@@ -874,14 +892,19 @@ TYPED_PACK_PAIR(ulong, unsigned long, PVM_ULONG)
 TYPED_PACK_PAIR(short, short, PVM_SHORT)
 TYPED_PACK_PAIR(ushort, unsigned short, PVM_USHORT)
 
-/* Packs the NUL-terminated string `sp' (copied even with PvmDataInPlace).
- * Returns PvmOk or a negative error code (PvmBadParam for NULL). */
+/* Packs the NUL-terminated string `sp'.  Returns PvmOk or a negative
+ * error code: PvmBadParam for NULL, PvmNotImpl into a PvmDataInPlace
+ * buffer, as stock (pvm_packf's %s does pack there, copied). */
 PVMI_EXPORT int pvm_pkstr(char *sp)
 {
+	struct pvmi_msg *m;
 	size_t len;
 
 	if (!sp)
 		return pvmi_error("pvm_pkstr", PvmBadParam);
+	m = pvmi_mid_lookup(pvmi_sbuf);
+	if (m && m->enc == PvmDataInPlace)
+		return pvmi_error("pvm_pkstr", PvmNotImpl);
 	len = strlen(sp) + 1;
 	if (len > INT_MAX)
 		return pvmi_error("pvm_pkstr", PvmBadParam);

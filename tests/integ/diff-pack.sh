@@ -5,12 +5,14 @@
 #   bufstate		the active buffers and their headers across send,
 #			receive and forwarding (items 4, 5)
 #   reinterpret-ENC	unpacking as other types and past the end, per
-#			encoding (items 1, 2, 3)
+#			encoding (items 1, 2, 3; 6 for in place)
+#   mesg		error reports, in-place encoding, embedded
+#			messages (items 6-9)
 . "${srcdir:-.}/tests/integ/lib.sh"
 . "${srcdir:-.}/tests/integ/diff-pack-lib.sh"
 integ_init diff-pack
-diff_build bufstate reinterpret
-RUNS="bufstate reinterpret-0 reinterpret-1"
+diff_build bufstate reinterpret mesg
+RUNS="bufstate reinterpret-0 reinterpret-1 reinterpret-2 mesg"
 
 scenario() {
 	local r
