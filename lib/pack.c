@@ -6,11 +6,16 @@
  * XDR (PvmDataDefault) converts them to big-endian wire sizes and pads byte
  * and string items to 4; PvmDataRaw copies native memory; PvmDataInPlace
  * writes only the header and borrows the caller's array as a fragment
- * (dense data only; strided data and strings are copied as with Raw).
+ * (dense data only; strided data are copied as with Raw; pvm_pkstr is
+ * refused there, as stock).
  *
- * Unpacking is done in two passes over a copy of the cursor: the first
- * walks item headers to check that enough elements of the right type
- * family follow, the second converts.  A failing call thus leaves both the
+ * Unpacking reads items of the type family asked for as they are; at the
+ * end of the body what was read stays read and the call is PvmNoData, as
+ * in stock.  From an item of another type on, pack_view.c reads the bytes
+ * stock's body would hold (pvmi_item_view renders an item so).  With
+ * COPVM_STRICT_UNPACK=1, unpacking is done in two passes over a copy of
+ * the cursor instead: the first checks that enough elements of the right
+ * type family follow, the second converts, so a failing call leaves the
  * cursor and the caller's array untouched.  The conversions run over
  * contiguous spans of a fragment, so a dense array costs one memcpy or
  * one byte-swapping loop.
