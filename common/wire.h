@@ -64,11 +64,14 @@ int pvmi_frame_decode(const unsigned char *in, struct pvmi_frame *f);
  *     counts its bytes including the NUL; byte and str items are padded
  *     with zeros to a multiple of 4.
  *   PvmDataRaw / PvmDataInPlace: native layout and sizes, no padding.
- * A PVMI_TYPE_MSG item (pvm_pkmesg) has count = 1 and holds five XDR int32
- * (enc, tag, ctx, src, body length) then that many body bytes, padded to 4.
- * Unpacking checks the type family of each item (signed and unsigned of one
- * width match), so a wrong-type unpack fails with PvmBadMsg instead of
- * returning garbage; one item may be consumed by several unpack calls.
+ * A PVMI_TYPE_MSG item (pvm_pkmesg) has count = 1 and holds nine XDR int32
+ * (enc, tag, ctx, src, body length, dst, wid, crc, the body's length as
+ * stock counts it) then that many body bytes, padded to 4.
+ * An unpack of the item's type family (signed and unsigned of one width
+ * match) reads the elements; one item may be consumed by several unpack
+ * calls.  An unpack of another type reads the bytes stock's body would
+ * hold (lib/pack_view.c), or fails with PvmBadMsg with
+ * COPVM_STRICT_UNPACK=1.
  */
 #define PVMI_TYPE_MSG		12
 #define PVMI_ITEM_HDR_LEN	8

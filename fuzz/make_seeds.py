@@ -37,9 +37,13 @@ def x_long(*v):
 def x_short(*v):
     return struct.pack('>II', 2, len(v)) + b''.join(struct.pack('>i', x) for x in v)
 
-def x_mesg(enc, tag, ctx, src, body):
+def x_mesg(enc, tag, ctx, src, body, datalen=None):
+    # enc, tag, ctx, src, body length, dst, wid, crc, stock's data length
+    if datalen is None:
+        datalen = len(body)
     return (struct.pack('>II', 12, 1) +
-            struct.pack('>iiiii', enc, tag, ctx, src, len(body)) + pad4(body))
+            struct.pack('>iiiiiiiii', enc, tag, ctx, src, len(body), src, 0,
+                        0, datalen) + pad4(body))
 
 # fuzz_codec: [script length] script body; script op = byte & 3
 put('fuzz_codec', 'int_str_bytes',
@@ -68,7 +72,7 @@ def op(o, cnt):
 put('fuzz_unpack', 'xdr_mix', bytes([0, 4, op(3, 2), op(0, 0), op(1, 3), op(5, 1)])
     + x_ints(5, 6) + x_str('word') + x_bytes(b'abc') + x_double(2.5))
 put('fuzz_unpack', 'xdr_mesg', bytes([0, 1, op(12, 1)])
-    + x_mesg(0, 7, 0, 0x40001, x_ints(99)))
+    + x_mesg(0, 7, 0, 0x40001, x_ints(99), datalen=4))
 put('fuzz_unpack', 'xdr_long_short', bytes([0, 2, op(6, 2), op(2, 1)])
     + x_long(1, -1) + x_short(7))
 put('fuzz_unpack', 'raw_int', bytes([1, 1, op(3, 2)])

@@ -35,8 +35,16 @@
 #define START_TIMEOUT_MS	10000
 #define START_POLL_US		1000
 
-/* Not a PVM error code: the server exited before answering. */
+/* Not PVM error codes: the server exited before answering; a started
+ * server was another PVM's (stopped again); it exited before
+ * registering. */
 #define SERVER_LOST		(-1000)
+#define SERVER_FOREIGN		(-1001)
+#define SERVER_GONE		(-1002)
+
+/* The mailbox class stock PVM's group server registers under: a server
+ * that writes it is stock's, which does not speak our protocol. */
+#define STOCK_GS_MBOX		"pvmgs"
 
 GPVMI_EXPORT int gstid = -1;
 GPVMI_EXPORT struct timeval *pvmgs_tmout;
@@ -190,7 +198,21 @@ static int spawn_one(const char *prog)
 	return tid < 0 ? tid : PvmSysErr;
 }
 
-/* Waits until a server has registered; `tid' is the one we started. */
+/* Whether stock PVM's group server has registered in the machine. */
+static int stock_server_seen(void)
+{
+	int b = pvm_recvinfo(STOCK_GS_MBOX, 0, PvmMboxDefault);
+
+	if (b <= 0)
+		return 0;
+	pvm_freebuf(b);
+	return 1;
+}
+
+/* Waits until a server has registered; `tid' is the one we started.
+ * Returns the server's tid, SERVER_FOREIGN when ours turned out to be
+ * stock's (it is stopped), SERVER_GONE when it exited unregistered, or
+ * PvmSysErr after START_TIMEOUT_MS. */
 static int await_server(int tid)
 {
 	struct timespec ts = { 0, START_POLL_US * 1000L };
@@ -201,23 +223,51 @@ static int await_server(int tid)
 		r = registered();
 		if (r > 0)
 			return r;
-		/* A server that lost the race to another exits at once. */
-		if ((waited / START_POLL_US) % 16 == 15 &&
-		    pvm_pstat(tid) == PvmNoTask) {
-			r = registered();
-			return r > 0 ? r : PvmSysErr;
+		if ((waited / START_POLL_US) % 16 == 15) {
+			/* A server that lost the race to another exits at
+			 * once. */
+			if (pvm_pstat(tid) == PvmNoTask) {
+				r = registered();
+				return r > 0 ? r : SERVER_GONE;
+			}
+			/* Stock's server says who it is in its own way. */
+			if (stock_server_seen()) {
+				pvm_kill(tid);
+				return SERVER_FOREIGN;
+			}
 		}
 		nanosleep(&ts, NULL);
 	}
 	return PvmSysErr;
 }
 
+/* Tells why server program `prog' was not used (`why': SERVER_FOREIGN
+ * or SERVER_GONE), on stderr as the library's other errors. */
+static void report_server(const char *prog, int why)
+{
+	if (why == SERVER_FOREIGN)
+		fprintf(stderr, "libgpvm3 [t%x]: the group server \"%s\" that "
+			"was started is stock PVM's, not copvm's (it "
+			"registered as stock's pvmgs does), and was stopped: "
+			"put copvm's pvmgs first on the spawn path "
+			"(~/pvm3/bin/ARCH) or name it in %s\n",
+			(unsigned)pvm_mytid(), prog, GS_ENV_PROGRAM);
+	else
+		fprintf(stderr, "libgpvm3 [t%x]: the group server \"%s\" "
+			"exited without registering: it is not copvm's, or "
+			"could not start (name copvm's pvmgs in %s)\n",
+			(unsigned)pvm_mytid(), prog, GS_ENV_PROGRAM);
+}
+
+/* Starts copvm's server: $COPVM_PVMGS, else "pvmgs" through the spawn
+ * path, else the installed one; a candidate that is not copvm's server
+ * is reported and the next one tried.  The server's tid, or an error. */
 static int start_server(void)
 {
 	const char *env = getenv(GS_ENV_PROGRAM);
 	char installed[PATH_MAX];
 	const char *cand[2];
-	int n = 0, i, rc = PvmNoFile;
+	int n = 0, i, rc = PvmNoFile, failed = 0;
 
 	if (env && *env) {
 		cand[n++] = env;
@@ -229,11 +279,21 @@ static int start_server(void)
 	}
 	for (i = 0; i < n; i++) {
 		rc = spawn_one(cand[i]);
-		if (rc > 0)
-			return await_server(rc);
+		if (rc > 0) {
+			rc = await_server(rc);
+			if (rc != SERVER_FOREIGN && rc != SERVER_GONE)
+				return rc;
+			report_server(cand[i], rc);
+			failed = 1;
+			continue;
+		}
 		if (rc != PvmNoFile)
 			break;
 	}
+	/* nothing usable: a rejected server is a system error */
+	if (rc == SERVER_FOREIGN || rc == SERVER_GONE ||
+	    (failed && rc == PvmNoFile))
+		return PvmSysErr;
 	return rc;
 }
 

@@ -88,7 +88,8 @@ PVMI_EXPORT int pvm_freebuf(int mid)
 
 void pvmi_rbuf_replace(int mid)
 {
-	if (pvmi_rbuf > 0 && pvmi_rbuf != mid) {
+	/* the send buffer is never freed here (pvm_setsbuf() detaches it) */
+	if (pvmi_rbuf > 0 && pvmi_rbuf != mid && pvmi_rbuf != pvmi_sbuf) {
 		struct pvmi_msg *old = pvmi_mid_lookup(pvmi_rbuf);
 
 		pvmi_mid_forget(pvmi_rbuf);
@@ -104,8 +105,11 @@ PVMI_EXPORT int pvm_initsend(int enc)
 	int mid;
 
 	enc = check_enc(enc);
-	if (enc < 0)
+	if (enc < 0) {
+		/* stock reports it twice: its pvm_mkbuf, then itself */
+		pvmi_error("pvm_mkbuf", PvmBadParam);
 		return pvmi_error("pvm_initsend", PvmBadParam);
+	}
 	/* make the new buffer first, so a failure keeps the old one */
 	mid = make_buf(enc);
 	if (mid < 0)
@@ -138,7 +142,10 @@ static int check_set(int mid)
 	return PvmOk;
 }
 
-/* Makes `mid' the active send buffer (0: none).
+/* Makes `mid' the active send buffer (0: none).  The active receive
+ * buffer given as the send buffer leaves the receive side, as in stock
+ * (pvm_getrbuf() is then 0), so the next receive does not free it: this
+ * is how a task forwards the message it received.
  * Returns the previous one's id (0 if none) or a negative error code. */
 PVMI_EXPORT int pvm_setsbuf(int mid)
 {
@@ -146,11 +153,14 @@ PVMI_EXPORT int pvm_setsbuf(int mid)
 
 	if (cc)
 		return pvmi_error("pvm_setsbuf", cc);
+	if (mid && pvmi_rbuf == mid)
+		pvmi_rbuf = 0;
 	pvmi_sbuf = mid;
 	return old;
 }
 
-/* Makes `mid' the active receive buffer (0: none), without rewinding it.
+/* Makes `mid' the active receive buffer (0: none), without rewinding it;
+ * the active send buffer given here leaves the send side, as in stock.
  * Returns the previous one's id (0 if none) or a negative error code. */
 PVMI_EXPORT int pvm_setrbuf(int mid)
 {
@@ -158,6 +168,8 @@ PVMI_EXPORT int pvm_setrbuf(int mid)
 
 	if (cc)
 		return pvmi_error("pvm_setrbuf", cc);
+	if (mid && pvmi_sbuf == mid)
+		pvmi_sbuf = 0;
 	pvmi_rbuf = mid;
 	return old;
 }

@@ -933,6 +933,8 @@ static int peek_str_len(const struct pvmi_msg *m, uint32_t *len)
 
 	if (m->ritem_left)
 		return PvmBadMsg;	/* inside an item of another type */
+	if (m->rview && m->rview_pos < m->rview_len)
+		return PvmBadMsg;	/* inside data read as another type */
 	for (;;) {
 		for (got = 0; got < sizeof(h) && frag < m->nfrag;) {
 			if (off >= m->frags[frag].len) {

@@ -5,7 +5,7 @@ lib_libpvm3_la_SOURCES = \
 	lib/errors.c \
 	lib/bufcache.c lib/bufcache.h \
 	lib/msg.c lib/msg.h \
-	lib/pack.c \
+	lib/pack.c lib/pack_view.c \
 	lib/packf.c \
 	lib/buffers.c \
 	lib/transport/transport.h lib/transport/stream.c lib/transport/sock.c \

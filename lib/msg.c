@@ -70,6 +70,7 @@ void pvmi_msg_free(struct pvmi_msg *m)
 		return;
 	if (m->mid > 0 && m->mid < midcap && midtab[m->mid] == m)
 		pvmi_mid_forget(m->mid);
+	pvmi_view_drop(m);
 	for (i = 0; i < m->nfrag; i++)
 		if (m->frags[i].cap)
 			pvmi_buf_free(m->frags[i].data);
@@ -106,7 +107,10 @@ static int frags_reserve(struct pvmi_msg *m, int k)
  * message. */
 struct pvmi_msg *pvmi_msg_from_body(void *body, size_t len, int enc)
 {
-	struct pvmi_msg *m = pvmi_msg_new(enc);
+	/* in place is a way of sending: the body that arrives is native
+	 * data, and pvm_getminfo() says so, as stock's does */
+	struct pvmi_msg *m = pvmi_msg_new(enc == PvmDataInPlace ? PvmDataRaw
+							    : enc);
 
 	if (!m)
 		return NULL;
@@ -242,6 +246,7 @@ void pvmi_msg_rewind(struct pvmi_msg *m)
 	m->roff = 0;
 	m->ritem_type = 0;
 	m->ritem_left = 0;
+	pvmi_view_drop(m);
 }
 
 /* Registers `m' under a new buffer id; returns it or PvmNoMem. */

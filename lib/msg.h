@@ -39,6 +39,13 @@ struct pvmi_msg {
 	size_t roff;		/* offset in that fragment */
 	uint32_t ritem_type;	/* type of the item being read */
 	uint32_t ritem_left;	/* elements of it not yet read; 0 = at header */
+	/* An unpack of another type than packed reads the bytes stock's
+	 * body would hold (pack_view.c): the rest of the current item as
+	 * such bytes, malloc()ed, and how far they have been read.  NULL
+	 * while unpacking follows the items. */
+	unsigned char *rview;
+	size_t rview_len;
+	size_t rview_pos;
 	struct pvmi_msg *next;	/* receive-queue link, owned by recv.c */
 	uint64_t seq;		/* arrival order, owned by recv.c */
 	size_t datalen;		/* cache of pvmi_msg_data_len() ... */
@@ -75,10 +82,31 @@ size_t pvmi_msg_data_len(struct pvmi_msg *m);
  * elements from `data'; returns PvmOk or an error code. */
 int pvmi_pack(struct pvmi_msg *m, int type, const void *data, int count,
 	      int stride);
-/* Reads `count' elements of `type' into every `stride'-th slot of `data';
- * returns PvmOk, PvmNoData (end of body) or PvmBadMsg (wrong type). */
+/* Reads `count' elements of `type' into every `stride'-th slot of `data'.
+ * As in stock, data of another type is reinterpreted (pack_view.c), and
+ * at the end of the body what is there is copied and consumed.  Returns
+ * PvmOk, PvmNoData (the body ended first) or PvmBadMsg (malformed body;
+ * with COPVM_STRICT_UNPACK=1, also a wrong type, and then nothing is
+ * copied or consumed). */
 int pvmi_unpack(struct pvmi_msg *m, int type, void *data, int count,
 		int stride);
+
+/* Moves the unpack cursor past the rest of the current item (or the next
+ * item) and returns, in malloc()ed *view (*len bytes), the bytes stock's
+ * body would hold for it.  PvmOk, PvmNoData, PvmBadMsg or PvmNoMem. */
+int pvmi_item_view(struct pvmi_msg *m, unsigned char **view, size_t *len);
+/* Unpacks as pvmi_unpack() does, reading the stock bytes of the items
+ * (pvmi_item_view) from the cursor on: the path of a type mismatch. */
+int pvmi_view_unpack(struct pvmi_msg *m, int type, unsigned char *out,
+		     int count, size_t step, int xdr);
+/* Copies the first `n' bytes stock's body of `m' would hold (no more
+ * than pvmi_msg_data_len(m)) into `out', as pvm_precv does; the unpack
+ * cursor is left anywhere.  PvmOk, PvmBadMsg or PvmNoMem. */
+int pvmi_body_bytes(struct pvmi_msg *m, unsigned char *out, size_t n);
+/* Drops the view of `m' (rewinding or freeing the message). */
+void pvmi_view_drop(struct pvmi_msg *m);
+/* Whether COPVM_STRICT_UNPACK=1 asks for type-checked unpacking. */
+int pvmi_strict_unpack(void);
 
 /* Library-wide buffer state: the active send and receive buffers. */
 extern int pvmi_sbuf;		/* buffer id of the send buffer, 0 if none */

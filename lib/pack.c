@@ -6,11 +6,16 @@
  * XDR (PvmDataDefault) converts them to big-endian wire sizes and pads byte
  * and string items to 4; PvmDataRaw copies native memory; PvmDataInPlace
  * writes only the header and borrows the caller's array as a fragment
- * (dense data only; strided data and strings are copied as with Raw).
+ * (dense data only; strided data are copied as with Raw; pvm_pkstr is
+ * refused there, as stock).
  *
- * Unpacking is done in two passes over a copy of the cursor: the first
- * walks item headers to check that enough elements of the right type
- * family follow, the second converts.  A failing call thus leaves both the
+ * Unpacking reads items of the type family asked for as they are; at the
+ * end of the body what was read stays read and the call is PvmNoData, as
+ * in stock.  From an item of another type on, pack_view.c reads the bytes
+ * stock's body would hold (pvmi_item_view renders an item so).  With
+ * COPVM_STRICT_UNPACK=1, unpacking is done in two passes over a copy of
+ * the cursor instead: the first checks that enough elements of the right
+ * type family follow, the second converts, so a failing call leaves the
  * cursor and the caller's array untouched.  The conversions run over
  * contiguous spans of a fragment, so a dense array costs one memcpy or
  * one byte-swapping loop.
@@ -55,8 +60,11 @@ _Static_assert(sizeof(short) == 2 && sizeof(int) == 4 && sizeof(long) == 8 &&
 	       sizeof(float) == 4 && sizeof(double) == 8,
 	       "the native layout assumes an LP64 host");
 
-/* Bytes of the five int32 fields that open a PVMI_TYPE_MSG item. */
-#define MSG_FIELDS_LEN	20
+/* Bytes of the nine int32 fields that open a PVMI_TYPE_MSG item: enc,
+ * tag, ctx, src, body length (at 16), dst, wid, crc and the length
+ * stock gives the body (pvmi_msg_data_len); stock's header of an
+ * embedded message is as long. */
+#define MSG_FIELDS_LEN	36
 
 /* Native bytes of one element of `type'. */
 static size_t nat_size(int type)
@@ -355,6 +363,12 @@ int pvmi_pack_msg(struct pvmi_msg *m, const struct pvmi_msg *inner)
 	st32(p + 8, htobe32((uint32_t)inner->ctx));
 	st32(p + 12, htobe32((uint32_t)inner->src));
 	st32(p + 16, htobe32((uint32_t)inner->len));
+	st32(p + 20, htobe32((uint32_t)inner->dst));
+	st32(p + 24, htobe32((uint32_t)inner->wid));
+	st32(p + 28, htobe32((uint32_t)inner->crc));
+	/* only a cache of the inner message changes */
+	st32(p + 32, htobe32((uint32_t)pvmi_msg_data_len(
+					(struct pvmi_msg *)inner)));
 	p += MSG_FIELDS_LEN;
 	for (i = 0; i < inner->nfrag; i++) {
 		if (inner->frags[i].len)
@@ -514,6 +528,9 @@ size_t pvmi_msg_data_len(struct pvmi_msg *m)
 				break;
 			blen = be32toh(ld32(f + 16));
 			size = MSG_FIELDS_LEN + (size_t)blen + (-(size_t)blen & 3);
+			/* stock counts its header and the inner data */
+			hdrs += size - MSG_FIELDS_LEN -
+				(size_t)be32toh(ld32(f + 32));
 		} else {
 			size = (size_t)count * wire_size(type, xdr) +
 			       pad_of(type, count, xdr);
@@ -521,9 +538,12 @@ size_t pvmi_msg_data_len(struct pvmi_msg *m)
 		if (cur_skip(m, &c, size))
 			break;
 		/* Stock sends a string's length as an int before its bytes;
-		 * count those 4 bytes so byte counts match. */
+		 * count those 4 bytes so byte counts match.  Its XDR long
+		 * is 4 bytes; ours keeps all 8 (see pvmi_item_view). */
 		if (type == PVM_STR)
 			hdrs -= 4;
+		if (xdr && (type == PVM_LONG || type == PVM_ULONG))
+			hdrs += (size_t)count * 4;
 	}
 	m->datalen = m->len - hdrs;
 	m->datalen_at = m->len + 1;
@@ -558,30 +578,20 @@ static void cur_get(const struct pvmi_msg *m, struct cur *c, int type,
 	}
 }
 
-/* Reads `count' elements of `type' into every `stride'-th slot of `data';
- * returns PvmOk, PvmNoData (end of body) or PvmBadMsg (wrong type). */
-int pvmi_unpack(struct pvmi_msg *m, int type, void *data, int count,
-		int stride)
+/* The unpack of COPVM_STRICT_UNPACK=1: each item must be of the type
+ * family asked for, and a failing call (PvmBadMsg, or PvmNoData at the end
+ * of the body) copies and consumes nothing. */
+static int unpack_strict(struct pvmi_msg *m, int type, unsigned char *out,
+			 int count, size_t step, int xdr)
 {
-	size_t step, wsz;
-	unsigned char *out = data;
+	size_t wsz = wire_size(type, xdr);
 	uint32_t k, need;
 	struct cur c;
-	int xdr, cc, pass;
+	int cc, pass;
 
-	if (!m)
-		return PvmBadParam;
-	if (type == PVMI_TYPE_MSG)
-		return data ? pvmi_unpack_msg(m, data) : PvmBadParam;
-	if (type < PVM_STR || type > PVM_ULONG || count < 0 || stride < 1)
-		return PvmBadParam;
-	xdr = enc_is_xdr(m->enc);
-	if (xdr < 0)
-		return PvmBadMsg;
-
+	if (m->rview)
+		return PvmBadMsg;	/* left by a non-strict unpack */
 	if (type == PVM_STR) {
-		if (!data)
-			return PvmBadParam;
 		cur_load(m, &c);
 		if (c.left)
 			return PvmBadMsg;	/* inside an item of another type */
@@ -590,19 +600,12 @@ int pvmi_unpack(struct pvmi_msg *m, int type, void *data, int count,
 			return cc;
 		if (CUR_TYPE(&c) != PVM_STR)
 			return PvmBadMsg;
-		cur_read(m, &c, data, c.left);
+		cur_read(m, &c, out, c.left);
 		cur_skip(m, &c, CUR_PAD(&c));
 		c.left = 0;
 		cur_store(m, &c);
 		return PvmOk;
 	}
-
-	if (!count)
-		return PvmOk;
-	if (!data)
-		return PvmBadParam;
-	wsz = wire_size(type, xdr);
-	step = (size_t)stride * nat_size(type);
 	/* pass 0 only checks, pass 1 converts */
 	for (pass = 0; pass < 2; pass++) {
 		cur_load(m, &c);
@@ -630,6 +633,156 @@ int pvmi_unpack(struct pvmi_msg *m, int type, void *data, int count,
 	return PvmOk;
 }
 
+/*
+ * Reads whole runs of items of the type family asked for, as packed;
+ * from the first item of another family on (or a view left by an earlier
+ * call), pvmi_view_unpack() reads the bytes stock's body would hold.  An
+ * XDR byte read that does not end with its item goes that way too: stock
+ * pads each byte read to 4 on its own.
+ */
+static int unpack_items(struct pvmi_msg *m, int type, unsigned char *out,
+			int count, size_t step, int xdr)
+{
+	uint32_t k, need;
+	struct cur c;
+	int cc;
+
+	for (need = count; need; need -= k) {
+		if (m->rview && m->rview_pos < m->rview_len)
+			break;
+		pvmi_view_drop(m);
+		cur_load(m, &c);
+		if (!c.left) {
+			cc = cur_item(m, &c, xdr);
+			if (cc)
+				return cc;
+		}
+		if (tdesc[CUR_TYPE(&c)].family != tdesc[type].family)
+			break;
+		if (type == PVM_STR) {
+			cur_read(m, &c, out, c.left);
+			cur_skip(m, &c, CUR_PAD(&c));
+			c.left = 0;
+			cur_store(m, &c);
+			return PvmOk;
+		}
+		if (xdr && type == PVM_BYTE && c.left != need)
+			break;
+		k = need < c.left ? need : c.left;
+		cur_get(m, &c, type, xdr, out, step, k);
+		out += k * step;
+		c.left -= k;
+		if (!c.left)
+			cur_skip(m, &c, CUR_PAD(&c));
+		cur_store(m, &c);
+	}
+	if (!need)
+		return PvmOk;
+	return pvmi_view_unpack(m, type, out, type == PVM_STR ? 1 : need,
+				step, xdr);
+}
+
+int pvmi_unpack(struct pvmi_msg *m, int type, void *data, int count,
+		int stride)
+{
+	size_t step;
+	int xdr;
+
+	if (!m)
+		return PvmBadParam;
+	if (type == PVMI_TYPE_MSG)
+		return data ? pvmi_unpack_msg(m, data) : PvmBadParam;
+	if (type < PVM_STR || type > PVM_ULONG || count < 0 || stride < 1)
+		return PvmBadParam;
+	xdr = enc_is_xdr(m->enc);
+	if (xdr < 0)
+		return PvmBadMsg;
+	if (type == PVM_STR)
+		count = stride = 1;
+	if (!count)
+		return PvmOk;
+	if (!data)
+		return PvmBadParam;
+	step = (size_t)stride * nat_size(type);
+	if (pvmi_strict_unpack())
+		return unpack_strict(m, type, data, count, step, xdr);
+	return unpack_items(m, type, data, count, step, xdr);
+}
+
+int pvmi_item_view(struct pvmi_msg *m, unsigned char **view, size_t *len)
+{
+	unsigned char f[MSG_FIELDS_LEN], *v, *p;
+	int xdr = enc_is_xdr(m->enc), type, cc;
+	size_t pre = 0, n, pad, size, i;
+	struct cur c, t;
+
+	if (xdr < 0)
+		return PvmBadMsg;
+	cur_load(m, &c);
+	if (!c.left) {
+		cc = cur_item(m, &c, xdr);
+		if (cc)
+			return cc;
+		if (CUR_TYPE(&c) == PVM_STR)
+			pre = 4;	/* stock's length before the bytes */
+	}
+	type = CUR_TYPE(&c);
+	n = c.left;
+	pad = CUR_PAD(&c);
+	if (type == PVMI_TYPE_MSG) {
+		t = c;
+		cur_read(m, &t, f, sizeof(f));
+		size = MSG_FIELDS_LEN + (size_t)be32toh(ld32(f + 16));
+	} else if (xdr && (type == PVM_LONG || type == PVM_ULONG)) {
+		size = n * 4;		/* stock: the low 32 bits */
+	} else {
+		size = n * wire_size(type, xdr);
+	}
+	v = malloc(pre + size + pad ? pre + size + pad : 1);
+	if (!v)
+		return PvmNoMem;
+	if (pre && xdr)
+		st32(v, htobe32((uint32_t)n));
+	else if (pre)
+		memcpy(v, &(uint32_t){ (uint32_t)n }, 4);
+	p = v + pre;
+	if (xdr && (type == PVM_LONG || type == PVM_ULONG)) {
+		for (i = 0; i < n; i++) {
+			unsigned char e[8];
+
+			cur_read(m, &c, e, 8);
+			memcpy(p + 4 * i, e + 4, 4);
+		}
+		cur_skip(m, &c, pad);
+	} else {
+		cur_read(m, &c, p, size + pad);
+	}
+	c.left = 0;
+	cur_store(m, &c);
+	*view = v;
+	*len = pre + size + pad;
+	return PvmOk;
+}
+
+int pvmi_body_bytes(struct pvmi_msg *m, unsigned char *out, size_t n)
+{
+	int xdr = enc_is_xdr(m->enc), type;
+	struct cur c = { 0 };
+
+	pvmi_msg_rewind(m);
+	if (!n)
+		return PvmOk;
+	/* the common case, one item of pvm_psend: its bytes as they are */
+	if (xdr >= 0 && cur_item(m, &c, xdr) == PvmOk) {
+		type = CUR_TYPE(&c);
+		if (type != PVM_STR && type != PVMI_TYPE_MSG &&
+		    !(xdr && (type == PVM_LONG || type == PVM_ULONG)) &&
+		    (size_t)c.left * wire_size(type, xdr) + CUR_PAD(&c) >= n)
+			return cur_read(m, &c, out, n) ? PvmBadMsg : PvmOk;
+	}
+	return pvmi_view_unpack(m, PVM_BYTE, out, (int)n, 1, 0);
+}
+
 /* Reads a PVMI_TYPE_MSG item into a new, unregistered message (*out). */
 int pvmi_unpack_msg(struct pvmi_msg *m, struct pvmi_msg **out)
 {
@@ -643,6 +796,9 @@ int pvmi_unpack_msg(struct pvmi_msg *m, struct pvmi_msg **out)
 	xdr = enc_is_xdr(m->enc);
 	if (xdr < 0)
 		return PvmBadMsg;
+	if (m->rview && m->rview_pos < m->rview_len)
+		return PvmBadMsg;	/* inside data read as another type */
+	pvmi_view_drop(m);
 	cur_load(m, &c);
 	if (c.left)
 		return PvmBadMsg;
@@ -668,6 +824,9 @@ int pvmi_unpack_msg(struct pvmi_msg *m, struct pvmi_msg **out)
 	in->tag = (int)be32toh(ld32(f + 4));
 	in->ctx = (int)be32toh(ld32(f + 8));
 	in->src = (int)be32toh(ld32(f + 12));
+	in->dst = (int)be32toh(ld32(f + 20));
+	in->wid = (int)be32toh(ld32(f + 24));
+	in->crc = (int)be32toh(ld32(f + 28));
 	cur_skip(m, &c, CUR_PAD(&c));
 	c.left = 0;
 	cur_store(m, &c);
@@ -738,14 +897,19 @@ TYPED_PACK_PAIR(ulong, unsigned long, PVM_ULONG)
 TYPED_PACK_PAIR(short, short, PVM_SHORT)
 TYPED_PACK_PAIR(ushort, unsigned short, PVM_USHORT)
 
-/* Packs the NUL-terminated string `sp' (copied even with PvmDataInPlace).
- * Returns PvmOk or a negative error code (PvmBadParam for NULL). */
+/* Packs the NUL-terminated string `sp'.  Returns PvmOk or a negative
+ * error code: PvmBadParam for NULL, PvmNotImpl into a PvmDataInPlace
+ * buffer, as stock (pvm_packf's %s does pack there, copied). */
 PVMI_EXPORT int pvm_pkstr(char *sp)
 {
+	struct pvmi_msg *m;
 	size_t len;
 
 	if (!sp)
 		return pvmi_error("pvm_pkstr", PvmBadParam);
+	m = pvmi_mid_lookup(pvmi_sbuf);
+	if (m && m->enc == PvmDataInPlace)
+		return pvmi_error("pvm_pkstr", PvmNotImpl);
 	len = strlen(sp) + 1;
 	if (len > INT_MAX)
 		return pvmi_error("pvm_pkstr", PvmBadParam);

@@ -183,7 +183,8 @@ static void run_handlers(void)
 			mhfs[i].fn(mid);
 			in_handler = 0;
 			pvmi_rbuf = saved == mid ? 0 : saved;
-			if (pvmi_mid_lookup(mid) == m) {
+			/* kept if the handler made it its send buffer */
+			if (pvmi_mid_lookup(mid) == m && pvmi_sbuf != mid) {
 				pvmi_mid_forget(mid);
 				pvmi_msg_free(m);
 			}
@@ -291,48 +292,37 @@ PVMI_EXPORT int pvm_probe(int tid, int tag)
 	return rc < 0 ? pvmi_error("pvm_probe", rc) : rc;
 }
 
-/* Maps a type to the one its elements travel as (psend sends PVM_STR as
- * bytes; signed and unsigned of one width are interchangeable). */
-static int type_family(int type)
+/* Bytes of one element of `type' in pvm_precv's buffer (PVM_STR: one
+ * byte, as pvm_psend sends it). */
+static size_t precv_elem_size(int type)
 {
 	switch (type) {
-	case PVM_STR:		return PVM_BYTE;
-	case PVM_USHORT:	return PVM_SHORT;
-	case PVM_UINT:		return PVM_INT;
-	case PVM_ULONG:		return PVM_LONG;
-	default:		return type;
+	case PVM_STR:
+	case PVM_BYTE:		return 1;
+	case PVM_SHORT:
+	case PVM_USHORT:	return sizeof(short);
+	case PVM_INT:
+	case PVM_UINT:
+	case PVM_FLOAT:		return 4;
+	case PVM_CPLX:
+	case PVM_DOUBLE:	return 8;
+	case PVM_DCPLX:		return 16;
+	default:		return sizeof(long);
 	}
 }
 
-/* Reads the element count of the item at the start of received message
- * `m' (pvm_psend sends exactly one item); PvmOk or PvmBadMsg. */
-static int first_item_count(struct pvmi_msg *m, int type, int *n)
-{
-	const unsigned char *p;
-	uint32_t t, c;
-
-	if (m->nfrag < 1 || m->frags[0].len < PVMI_ITEM_HDR_LEN) {
-		*n = 0;
-		return m->len == 0 ? PvmOk : PvmBadMsg;
-	}
-	p = m->frags[0].data;
-	t = (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
-	c = (uint32_t)p[4] << 24 | p[5] << 16 | p[6] << 8 | p[7];
-	if (type_family((int)t) != type_family(type))
-		return PvmBadMsg;
-	*n = (int)c;
-	return c > INT32_MAX ? PvmBadMsg : PvmOk;
-}
-
-/* Receives into `buf' up to `len' elements of `type'; reports the
- * sender, tag and element count of the message.  The message is freed. */
+/* Receives into `buf' the message's bytes, up to `len' elements of
+ * `type' worth, as stock does: no conversion, a longer message cut
+ * short without an error.  *rlen gets the message's length in bytes
+ * (stock's size, pvm_bufinfo's).  The message is freed. */
 PVMI_EXPORT int pvm_precv(int tid, int tag, void *buf, int len, int type,
 			  int *rtid, int *rtag, int *rlen)
 {
 	struct pvmi_msg *m;
-	int mid, saved, rc, n = 0;
+	size_t total, cap;
+	int mid, saved, rc;
 
-	if (len < 0 || type < PVM_STR || type > PVM_ULONG)
+	if (len < 0 || type < PVM_STR || type > PVM_ULONG || (len && !buf))
 		return pvmi_error("pvm_precv", PvmBadParam);
 	saved = pvmi_rbuf;
 	pvmi_rbuf = 0;		/* keep the user's receive buffer */
@@ -342,21 +332,18 @@ PVMI_EXPORT int pvm_precv(int tid, int tag, void *buf, int len, int type,
 		return pvmi_error("pvm_precv", mid);
 	}
 	m = pvmi_mid_lookup(mid);
-	rc = first_item_count(m, type, &n);
-	if (rc == PvmOk && n > 0)
-		rc = pvmi_unpack(m, type_family(type), buf, n < len ? n : len,
-				 1);
+	total = pvmi_msg_data_len(m);
+	cap = (size_t)len * precv_elem_size(type);
+	rc = pvmi_body_bytes(m, buf, total < cap ? total : cap);
 	if (rtid)
 		*rtid = m->src;
 	if (rtag)
 		*rtag = m->tag;
 	if (rlen)
-		*rlen = n;
+		*rlen = (int)total;
 	pvmi_mid_forget(mid);
 	pvmi_msg_free(m);
 	pvmi_rbuf = saved;
-	if (rc == PvmOk && n > len)
-		rc = PvmOverflow;
 	return rc < 0 ? pvmi_error("pvm_precv", rc) : PvmOk;
 }
 

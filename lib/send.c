@@ -77,7 +77,13 @@ PVMI_EXPORT int pvm_send(int tid, int msgtag)
 	} else if (rc == PvmOk) {
 		rc = pvmi_send_msg(m, tid, msgtag);
 	}
-	return rc < 0 ? pvmi_error("pvm_send", rc) : PvmOk;
+	if (rc < 0)
+		return pvmi_error("pvm_send", rc);
+	/* stock's send buffer shows the tag and destination of its last
+	 * send (pvm_bufinfo, pvm_getminfo); pvm_mcast's does not */
+	m->tag = msgtag;
+	m->dst = tid;
+	return PvmOk;
 }
 
 /* Sends the active send buffer to each of the `ntask' tasks in `tids'

@@ -165,6 +165,8 @@ START_TEST(test_pack_code_selects_c_type)
 	int code = t->code, n = 3, one = 1, info = -99, bufid;
 	size_t len = n * t->size;
 
+	/* type-checked unpacking shows which C type was packed */
+	setenv("COPVM_STRICT_UNPACK", "1", 1);
 	fill(in, len);
 	pvmfinitsend_(&(int){ PvmDataDefault }, &bufid);
 	ck_assert_int_gt(bufid, 0);
@@ -211,6 +213,7 @@ START_TEST(test_string_packs_nitem_characters)
 	int code = STRING, n = 5, one = 1, info, bufid;
 
 	/* gfortran would pass the length (11) after info: it is not used */
+	setenv("COPVM_STRICT_UNPACK", "1", 1);	/* bytes, not a string */
 	pvmfinitsend_(&(int){ PvmDataDefault }, &bufid);
 	pvmfpack_(&code, "hello world", &n, &one, &info);
 	ck_assert_int_eq(info, PvmOk);
@@ -435,6 +438,8 @@ int main(void)
 	SRunner *sr = srunner_create(fortran_suite());
 	int failed;
 
+	/* some tests set COPVM_STRICT_UNPACK, read once per process */
+	srunner_set_fork_status(sr, CK_FORK);
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -234,7 +234,21 @@ START_TEST(psend_precv_round_trip)
 				   &len), PvmOk);
 	ck_assert_int_eq(tid, me);
 	ck_assert_int_eq(tag, 11);
-	ck_assert_int_eq(len, 4);
+	ck_assert_int_eq(len, (int)sizeof(in));	/* bytes, as stock */
+	ck_assert(memcmp(in, out, sizeof(in)) == 0);
+	/* a smaller buffer: cut short, no error, the full length */
+	memset(out, 0, sizeof(out));
+	ck_assert_int_eq(pvm_psend(me, 12, in, 4, PVM_DOUBLE), PvmOk);
+	ck_assert_int_eq(pvm_precv(-1, 12, out, 2, PVM_DOUBLE, NULL, NULL,
+				   &len), PvmOk);
+	ck_assert_int_eq(len, (int)sizeof(in));
+	ck_assert(memcmp(in, out, 2 * sizeof(double)) == 0);
+	ck_assert(out[2] == 0);
+	/* another type: the bytes, not converted */
+	memset(out, 0, sizeof(out));
+	ck_assert_int_eq(pvm_psend(me, 13, in, 4, PVM_DOUBLE), PvmOk);
+	ck_assert_int_eq(pvm_precv(-1, 13, out, 8, PVM_INT, NULL, NULL,
+				   &len), PvmOk);
 	ck_assert(memcmp(in, out, sizeof(in)) == 0);
 	pvm_exit();
 }

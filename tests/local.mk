@@ -7,7 +7,8 @@ TEST_LIBS = lib/libpvm3.la $(CHECK_LIBS)
 # test directly, so they reach the internal pvmi_* functions and need no
 # daemon and no other part of libpvm3.
 MSG_UNIT_SOURCES = lib/errors.c lib/msg.c lib/msg.h lib/pvmi.h \
-	lib/pack.c lib/packf.c lib/buffers.c lib/bufcache.c lib/bufcache.h
+	lib/pack.c lib/pack_view.c lib/packf.c lib/buffers.c lib/bufcache.c \
+	lib/bufcache.h
 check_PROGRAMS += tests/check_pack tests/check_buffers tests/check_errors \
 	tests/check_bufcache
 TESTS += tests/check_pack tests/check_buffers tests/check_errors \
@@ -54,3 +55,6 @@ tests_check_route_SOURCES = tests/check_route.c lib/route.c lib/route.h \
 tests_check_route_CFLAGS = $(TEST_CFLAGS)
 tests_check_route_LDADD = common/libcommon.la $(CHECK_LIBS) -lm
 endif
+
+# Issue 13 differential tests of packing and psend/precv.
+include $(top_srcdir)/tests/diff_pack.mk
