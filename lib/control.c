@@ -308,15 +308,14 @@ PVMI_EXPORT int pvm_newcontext(void)
 	return rc < 0 ? pvmi_error("pvm_newcontext", rc) : rc;
 }
 
-/* Gives context `ctx' back. */
+/* Gives context `ctx' back; PvmNotFound (as stock) if it is not an
+ * allocated context. */
 PVMI_EXPORT int pvm_freecontext(int ctx)
 {
 	struct pvmi_wbuf w = { 0 };
 	struct pvmi_rbuf r;
 	int rc;
 
-	if (ctx < 0)
-		return pvmi_error("pvm_freecontext", PvmBadParam);
 	pvmi_w_int(&w, ctx);
 	rc = pvmi_request(PVMI_OP_FREECTX, &w, &r);
 	return rc < 0 ? pvmi_error("pvm_freecontext", rc) : PvmOk;

@@ -2,6 +2,7 @@
  * options.c - per-task settings: pvm_setopt/pvm_getopt, contexts, trace
  * masks, the export list, and small queries (version, arch code, fds).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +43,16 @@ static void set_noreset(int on)
 	}
 }
 
+/* Stock's limits on PvmFragSize: 52 bytes to 1 MiB. */
+#define PVMI_FRAG_MIN	52
+#define PVMI_FRAG_MAX	(1 << 20)
+
+/* Whether `what' names an option pvm_getopt knows. */
+static int option_known(int what)
+{
+	return what >= PvmRoute && what <= PvmNoReset;
+}
+
 /* Returns the value of option `what' (PvmRoute, PvmAutoErr, ...). */
 PVMI_EXPORT int pvm_getopt(int what)
 {
@@ -76,14 +87,16 @@ PVMI_EXPORT int pvm_getopt(int what)
 	}
 }
 
-/* Sets option `what' to `val'; returns the previous value. */
+/* Sets option `what' to `val'; returns the previous value, which may be
+ * negative (PvmAutoErr -1), or PvmBadParam for a bad option or value. */
 PVMI_EXPORT int pvm_setopt(int what, int val)
 {
-	int old = pvm_getopt(what);
+	int old;
 	int *slot = NULL;
 
-	if (old < 0 && what != PvmOutputTid && what != PvmTraceTid)
-		return old;
+	if (!option_known(what))
+		return pvmi_error("pvm_setopt", PvmBadParam);
+	old = pvm_getopt(what);
 	switch (what) {
 	case PvmRoute:
 		if (val < PvmDontRoute || val > PvmRouteDirect)
@@ -99,7 +112,7 @@ PVMI_EXPORT int pvm_setopt(int what, int val)
 	case PvmTraceCode:	slot = &pvmi.trccode; break;
 	case PvmTraceContext:	slot = &pvmi.trcctx; break;
 	case PvmFragSize:
-		if (val < 16 || val > (1 << 30))
+		if (val < PVMI_FRAG_MIN || val > PVMI_FRAG_MAX)
 			return pvmi_error("pvm_setopt", PvmBadParam);
 		slot = &pvmi.fragsize;
 		break;
@@ -147,13 +160,12 @@ PVMI_EXPORT int pvm_getcontext(void)
 	return pvmi.ctx;
 }
 
-/* Makes `ctx' the current context; returns the previous one. */
+/* Makes `ctx' the current context; returns the previous one.  Any value
+ * is taken, negative ones included, as stock does. */
 PVMI_EXPORT int pvm_setcontext(int ctx)
 {
 	int old;
 
-	if (ctx < 0)
-		return pvmi_error("pvm_setcontext", PvmBadParam);
 	pvmi_attach();
 	old = pvmi.ctx;
 	pvmi.ctx = ctx;
@@ -187,50 +199,79 @@ PVMI_EXPORT int pvm_gettmask(int who, char *mask)
 	return PvmOk;
 }
 
-static int export_list(char *name, int add)
+/* Where element `name' starts in the colon-separated list `list', or
+ * NULL.  Empty elements are elements too; a name holding a colon is
+ * never one. */
+static char *find_element(char *list, const char *name)
 {
-	const char *cur = getenv("PVM_EXPORT");
-	char *copy, *tok, *save = NULL, *out;
-	size_t len;
-	int found = 0;
+	size_t n = strlen(name);
+	char *p = list;
 
-	if (!name || !*name || strchr(name, ':') || strchr(name, '='))
-		return PvmBadParam;
-	cur = cur ? cur : "";
-	len = strlen(cur) + strlen(name) + 2;
-	copy = strdup(cur);
-	out = calloc(1, len);
-	if (!copy || !out) {
-		free(copy);
-		free(out);
-		return PvmNoMem;
+	if (strchr(name, ':'))
+		return NULL;
+	for (;;) {
+		if (!strncmp(p, name, n) && (p[n] == ':' || p[n] == '\0'))
+			return p;
+		p = strchr(p, ':');
+		if (!p)
+			return NULL;
+		p++;
 	}
-	for (tok = strtok_r(copy, ":", &save); tok;
-	     tok = strtok_r(NULL, ":", &save)) {
-		if (!strcmp(tok, name)) {
-			found = 1;
-			if (!add)
-				continue;
-		}
-		if (*out)
-			strcat(out, ":");
-		strcat(out, tok);
-	}
-	if (add && !found) {
-		if (*out)
-			strcat(out, ":");
-		strcat(out, name);
-	}
-	setenv("PVM_EXPORT", out, 1);
-	free(copy);
-	free(out);
-	return PvmOk;
 }
 
-/* Adds environment variable `name' to those passed to spawned tasks. */
+/* Adds `name' to PVM_EXPORT as stock does: nothing for "" or a name
+ * already listed, else appended after a colon; the list is otherwise
+ * kept as it is, empty elements included. */
+static int export_add(const char *name)
+{
+	char *cur = getenv("PVM_EXPORT"), *out;
+	int rc;
+
+	if (!*name || (cur && find_element(cur, name)))
+		return PvmOk;
+	if (!cur || !*cur)
+		return setenv("PVM_EXPORT", name, 1) ? PvmNoMem : PvmOk;
+	if (asprintf(&out, "%s:%s", cur, name) < 0)
+		return PvmNoMem;
+	rc = setenv("PVM_EXPORT", out, 1) ? PvmNoMem : PvmOk;
+	free(out);
+	return rc;
+}
+
+/* Removes the first element `name' of PVM_EXPORT with the colon after it
+ * (before it, for the last element), as stock does; nothing else in the
+ * list changes. */
+static int export_remove(const char *name)
+{
+	char *cur = getenv("PVM_EXPORT"), *copy, *at, *end;
+	int rc;
+
+	if (!*name || !cur)
+		return PvmOk;
+	copy = strdup(cur);
+	if (!copy)
+		return PvmNoMem;
+	at = find_element(copy, name);
+	if (!at) {
+		free(copy);
+		return PvmOk;
+	}
+	end = at + strlen(name);
+	if (*end == ':')
+		end++;
+	else if (at > copy)
+		at--;
+	memmove(at, end, strlen(end) + 1);
+	rc = setenv("PVM_EXPORT", copy, 1) ? PvmNoMem : PvmOk;
+	free(copy);
+	return rc;
+}
+
+/* Adds environment variable `name' to those passed to spawned tasks
+ * (PVM_EXPORT); "" is accepted and changes nothing. */
 PVMI_EXPORT int pvm_export(char *name)
 {
-	int rc = export_list(name, 1);
+	int rc = name ? export_add(name) : PvmBadParam;
 
 	return rc < 0 ? pvmi_error("pvm_export", rc) : PvmOk;
 }
@@ -238,7 +279,7 @@ PVMI_EXPORT int pvm_export(char *name)
 /* Removes `name' from the variables passed to spawned tasks. */
 PVMI_EXPORT int pvm_unexport(char *name)
 {
-	int rc = export_list(name, 0);
+	int rc = name ? export_remove(name) : PvmBadParam;
 
 	return rc < 0 ? pvmi_error("pvm_unexport", rc) : PvmOk;
 }

@@ -361,12 +361,28 @@ PVMI_EXPORT int (*pvm_recvf(int (*fn)(int, int, int)))(int, int, int)
 	return old;
 }
 
+/* Whether two values of a handler's key can match one message: equal,
+ * or either is the wildcard -1. */
+static int key_overlaps(int a, int b)
+{
+	return a == b || a == -1 || b == -1;
+}
+
 /* Installs `fn' for messages matching (src, tag, ctx), -1 = any; it runs
- * when such a message arrives during a receive.  Returns its id. */
+ * when such a message arrives during a receive.  Returns its id, or
+ * PvmExists (as stock) when an installed handler could match a message
+ * this one matches. */
 PVMI_EXPORT int pvm_addmhf(int src, int tag, int ctx, int (*fn)(int))
 {
+	int i;
+
 	if (!fn)
 		return pvmi_error("pvm_addmhf", PvmBadParam);
+	for (i = 0; i < nmhf; i++)
+		if (key_overlaps(mhfs[i].src, src) &&
+		    key_overlaps(mhfs[i].tag, tag) &&
+		    key_overlaps(mhfs[i].ctx, ctx))
+			return pvmi_error("pvm_addmhf", PvmExists);
 	if (nmhf == mhfcap) {
 		int ncap = mhfcap ? 2 * mhfcap : 8;
 		struct mhf *n = realloc(mhfs, ncap * sizeof(*n));

@@ -85,7 +85,7 @@ START_TEST(register_and_config)
 	ck_assert_int_gt(c2, 0);
 	ck_assert_int_ne(c1, c2);
 	ck_assert_int_eq(op_int(fd, PVMI_OP_FREECTX, c1), PvmOk);
-	ck_assert_int_eq(op_int(fd, PVMI_OP_FREECTX, c1), PvmBadParam);
+	ck_assert_int_eq(op_int(fd, PVMI_OP_FREECTX, c1), PvmNotFound);
 
 	/* a host name that could not go to a remote shell */
 	pvmi_w_int(&w, 2);

@@ -4,10 +4,12 @@
 # on stock and on copvm, outputs compared (tests/integ/lib.sh).  Each
 # script exits 0, 1 or 77 (stock PVM not installed).
 DIFF_TASKS_TESTS = \
-	tests/integ/diff-errors.sh
+	tests/integ/diff-errors.sh \
+	tests/integ/diff-opts.sh
 TESTS += $(DIFF_TASKS_TESTS)
 
 EXTRA_DIST += $(DIFF_TASKS_TESTS) \
 	tests/integ/diffprog/tasks/build.sh \
 	tests/integ/diffprog/tasks/strerror.c \
+	tests/integ/diffprog/tasks/opts.c \
 	docs/stock-behaviour-tasks.md
