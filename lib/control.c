@@ -126,10 +126,10 @@ static int tid_op(const char *fn, int op, int tid, int arg, int has_arg)
 	if (has_arg)
 		pvmi_w_int(&w, arg);
 	rc = pvmi_request(op, &w, &r);
-	if (rc == PvmNoTask) {
-		pvm_errno = rc;	/* a gone task: stock prints nothing */
-		return rc;
-	}
+	/* A task that has gone, was never there or names no host: stock
+	 * returns 0 and prints nothing. */
+	if (rc == PvmNoTask || rc == PvmNoHost)
+		return PvmOk;
 	return rc < 0 ? pvmi_error(fn, rc) : PvmOk;
 }
 
@@ -283,10 +283,14 @@ PVMI_EXPORT int pvm_notify(int what, int msgtag, int cnt, int *tids)
 	    (what & ~(PvmNotifyCancel | 7)))
 		return pvmi_error("pvm_notify", PvmBadParam);
 	n = (kind == PvmTaskExit || kind == PvmHostDelete) ? cnt : 0;
-	if (n < 0 || (n > 0 && !tids))
+	/* as stock: a list of tids must hold at least one, and a task exit
+	 * cannot be asked of a daemon */
+	if ((n < 1 && (kind == PvmTaskExit || kind == PvmHostDelete)) ||
+	    (!tids && n > 0))
 		return pvmi_error("pvm_notify", PvmBadParam);
 	for (i = 0; i < n; i++)
-		if (tids[i] <= 0)
+		if (tids[i] <= 0 ||
+		    (kind == PvmTaskExit && !PVMI_TID_LOCAL(tids[i])))
 			return pvmi_error("pvm_notify", PvmBadParam);
 	pvmi_w_int(&w, what);
 	pvmi_w_int(&w, msgtag);

@@ -19,6 +19,7 @@
 #include "wire.h"
 #include "msg.h"
 #include "precomm.h"
+#include "proto.h"
 #include "pvmi.h"
 #include "recv.h"
 #include "task.h"
@@ -37,12 +38,20 @@ static struct mhf *mhfs;
 static int nmhf, mhfcap, mhf_next_id;
 static int in_handler;
 
+/* The source stock gives every message a daemon makes for a task
+ * (notifies, output records): its TIDPVMD, not the daemon's own tid. */
+#define STOCK_PVMD_SRC	((int)0x80000000u)
+
+/* Queues message `m' for the receives (after output records of
+ * pvm_catchout are taken out); a daemon's message gets stock's source. */
 void pvmi_rxq_deliver(struct pvmi_msg *m)
 {
 	if (pvmi_output_take(m))
 		return;
 	if (m->src != pvmi.mytid)
 		pvmi_cosched_received(m->src);
+	if (m->src > 0 && PVMI_TID_LOCAL(m->src) == 0)
+		m->src = STOCK_PVMD_SRC;
 	m->next = NULL;
 	m->seq = ++q_seq;
 	if (q_tail)

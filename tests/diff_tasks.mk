@@ -5,11 +5,13 @@
 # script exits 0, 1 or 77 (stock PVM not installed).
 DIFF_TASKS_TESTS = \
 	tests/integ/diff-errors.sh \
-	tests/integ/diff-opts.sh
+	tests/integ/diff-opts.sh \
+	tests/integ/diff-tasks.sh
 TESTS += $(DIFF_TASKS_TESTS)
 
 EXTRA_DIST += $(DIFF_TASKS_TESTS) \
 	tests/integ/diffprog/tasks/build.sh \
 	tests/integ/diffprog/tasks/strerror.c \
 	tests/integ/diffprog/tasks/opts.c \
+	tests/integ/diffprog/tasks/tasks.c \
 	docs/stock-behaviour-tasks.md

@@ -1,0 +1,20 @@
+#!/bin/bash
+# Signals, notifies and raw output collection in a program built against
+# stock PVM (tests/integ/diffprog/tasks/tasks.c), run on both libraries
+# and daemons: pvm_kill and pvm_sendsig of a tid that has gone, was never
+# used or names no host, the notifies stock refuses, the source of notify
+# and output messages and the records of the raw output stream must all
+# match stock's (issue 13, items 13, 15-17).
+. "${srcdir:-.}/tests/integ/lib.sh"
+integ_init diff-tasks
+. "$top_srcdir/tests/integ/diffprog/tasks/build.sh"
+diffprog_build tasks
+
+scenario() {
+	run_prog "$1" tasks -- "$(diffprog tasks)"
+}
+run_sides scenario
+
+expect_status tasks 0
+compare tasks
+integ_finish
