@@ -85,8 +85,9 @@ PVMI_EXPORT int pvm_spawn(char *file, char **argv, int flag, char *where,
 	pvmi_w_int(&w, argc);
 	for (i = 0; i < argc; i++)
 		pvmi_w_str(&w, argv[i]);
-	pvmi_w_int(&w, write_exports(&w, 1));
+	pvmi_w_int(&w, write_exports(&w, 1) + pvmi_trace_env(&w, 1));
 	write_exports(&w, 0);
+	pvmi_trace_env(&w, 0);
 	pvmi_w_int(&w, pvmi.ctx);
 	pvmi_w_int(&w, pvmi.outtid);
 	pvmi_w_int(&w, pvmi.outcode);
@@ -347,8 +348,11 @@ PVMI_EXPORT int pvm_tidtohost(int tid)
 	return PVMI_TID_HOST(tid);
 }
 
-/* Reads the clock of host `host' into *clk and its difference from ours
- * into *delta. */
+/* The name stock's error lines give pvm_hostsync. */
+#define HOSTSYNC_FN	"pvm_host_sync"
+
+/* Reads the clock of host `host' (a pvmd tid, or any tid of that host)
+ * into *clk and its difference from ours into *delta. */
 PVMI_EXPORT int pvm_hostsync(int host, struct timeval *clk,
 			     struct timeval *delta)
 {
@@ -358,16 +362,19 @@ PVMI_EXPORT int pvm_hostsync(int host, struct timeval *clk,
 	long us;
 	int rc;
 
+	/* a task's tid names its host, as in stock */
+	if (host > 0 && PVMI_TID_LOCAL(host))
+		host = PVMI_TID_HOST(host);
 	pvmi_w_int(&w, host);
 	gettimeofday(&before, NULL);
 	rc = pvmi_request(PVMI_OP_HOSTSYNC, &w, &r);
 	gettimeofday(&after, NULL);
 	if (rc < 0)
-		return pvmi_error("pvm_hostsync", rc);
+		return pvmi_error(HOSTSYNC_FN, rc);
 	remote.tv_sec = pvmi_r_int(&r);
 	remote.tv_usec = pvmi_r_int(&r);
 	if (r.failed)
-		return pvmi_error("pvm_hostsync", PvmSysErr);
+		return pvmi_error(HOSTSYNC_FN, PvmSysErr);
 	if (clk)
 		*clk = remote;
 	if (delta) {

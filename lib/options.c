@@ -16,9 +16,60 @@
 extern int pvmnoresetindex;	/* lib/compat_data.c */
 
 #define TMASK_LEN	36	/* stock TEV_MASK_LENGTH */
+#define TMASK_CLEAR	'@'	/* stock's character for "no event" */
 
 static char tmask_self[TMASK_LEN];
 static char tmask_child[TMASK_LEN];
+/* PvmTraceBuffer, PvmTraceOptions and their Self variants: kept, read
+ * back and passed to children as stock does; copvm traces nothing. */
+static int trcbuf, trcopt, selftrcbuf, selftrcopt;
+
+/* Sets `mask' to `text' as far as it goes, the rest cleared. */
+static void tmask_set(char *mask, const char *text)
+{
+	memset(mask, TMASK_CLEAR, TMASK_LEN - 1);
+	mask[TMASK_LEN - 1] = '\0';
+	if (text)
+		memcpy(mask, text, strnlen(text, TMASK_LEN - 1));
+}
+
+/* Once per process: cleared masks, or what the spawning task passed in
+ * PVMTMASK, PVMTRCBUF and PVMTRCOPT (its settings for children, which
+ * become both this task's own and its children's, as in stock). */
+static void trace_inherit(void)
+{
+	static int done;
+	const char *v;
+
+	if (done)
+		return;
+	done = 1;
+	v = getenv("PVMTMASK");
+	tmask_set(tmask_self, v);
+	tmask_set(tmask_child, v);
+	v = getenv("PVMTRCBUF");
+	trcbuf = selftrcbuf = v ? atoi(v) : 0;
+	v = getenv("PVMTRCOPT");
+	trcopt = selftrcopt = v ? atoi(v) : 0;
+}
+
+/* Writes the trace settings children inherit, "PVMTMASK=..." and so on,
+ * into `w' (nothing when `dry'); returns how many strings that is. */
+int pvmi_trace_env(struct pvmi_wbuf *w, int dry)
+{
+	char s[TMASK_LEN + 32];
+
+	if (dry)
+		return 3;
+	trace_inherit();
+	snprintf(s, sizeof(s), "PVMTMASK=%s", tmask_child);
+	pvmi_w_str(w, s);
+	snprintf(s, sizeof(s), "PVMTRCBUF=%d", trcbuf);
+	pvmi_w_str(w, s);
+	snprintf(s, sizeof(s), "PVMTRCOPT=%d", trcopt);
+	pvmi_w_str(w, s);
+	return 3;
+}
 
 /* Enters the caller in (or removes it from) the mailbox class that a
  * console's reset spares, as stock does for PvmNoReset. */
@@ -66,8 +117,8 @@ PVMI_EXPORT int pvm_getopt(int what)
 	case PvmTraceTid:	return pvmi.trctid;
 	case PvmTraceCode:	return pvmi.trccode;
 	case PvmTraceContext:	return pvmi.trcctx;
-	case PvmTraceBuffer:	return 0;
-	case PvmTraceOptions:	return 0;
+	case PvmTraceBuffer:	trace_inherit(); return trcbuf;
+	case PvmTraceOptions:	trace_inherit(); return trcopt;
 	case PvmFragSize:	return pvmi.fragsize;
 	case PvmResvTids:	return pvmi.resvtids;
 	case PvmSelfOutputTid:	return pvmi.selfouttid;
@@ -76,8 +127,8 @@ PVMI_EXPORT int pvm_getopt(int what)
 	case PvmSelfTraceTid:	return pvmi.selftrctid;
 	case PvmSelfTraceCode:	return pvmi.selftrccode;
 	case PvmSelfTraceContext: return pvmi.selftrcctx;
-	case PvmSelfTraceBuffer: return 0;
-	case PvmSelfTraceOptions: return 0;
+	case PvmSelfTraceBuffer: trace_inherit(); return selftrcbuf;
+	case PvmSelfTraceOptions: trace_inherit(); return selftrcopt;
 	case PvmShowTids:	return pvmi.showtids;
 	case PvmPollType:	return pvmi.polltype;
 	case PvmPollTime:	return pvmi.polltime;
@@ -140,11 +191,11 @@ PVMI_EXPORT int pvm_setopt(int what, int val)
 		slot = &pvmi.noreset;
 		set_noreset(val);
 		break;
-	case PvmTraceBuffer:
-	case PvmTraceOptions:
-	case PvmSelfTraceBuffer:
-	case PvmSelfTraceOptions:
-		return 0;	/* tracing is not implemented */
+	/* kept and inherited; tracing itself is not implemented */
+	case PvmTraceBuffer:	slot = &trcbuf; break;
+	case PvmTraceOptions:	slot = &trcopt; break;
+	case PvmSelfTraceBuffer: slot = &selftrcbuf; break;
+	case PvmSelfTraceOptions: slot = &selftrcopt; break;
 	default:
 		return pvmi_error("pvm_setopt", PvmBadParam);
 	}
@@ -174,7 +225,8 @@ PVMI_EXPORT int pvm_setcontext(int ctx)
 }
 
 /* Sets the trace mask of the caller (PvmTaskSelf) or of the tasks it
- * spawns (PvmTaskChild).  Masks are kept; tracing is not implemented. */
+ * spawns (PvmTaskChild).  Masks are kept and inherited; tracing is not
+ * implemented. */
 PVMI_EXPORT int pvm_settmask(int who, char *mask)
 {
 	char *dst = who == PvmTaskSelf ? tmask_self :
@@ -182,12 +234,13 @@ PVMI_EXPORT int pvm_settmask(int who, char *mask)
 
 	if (!dst || !mask)
 		return pvmi_error("pvm_settmask", PvmBadParam);
-	strncpy(dst, mask, TMASK_LEN - 1);
-	dst[TMASK_LEN - 1] = '\0';
+	trace_inherit();
+	tmask_set(dst, mask);
 	return PvmOk;
 }
 
-/* Copies the trace mask of `who' into `mask' (TMASK_LEN bytes). */
+/* Copies the trace mask of `who' into `mask' (TMASK_LEN bytes); a mask
+ * with no event set is 35 '@' characters, as in stock. */
 PVMI_EXPORT int pvm_gettmask(int who, char *mask)
 {
 	const char *src = who == PvmTaskSelf ? tmask_self :
@@ -195,6 +248,7 @@ PVMI_EXPORT int pvm_gettmask(int who, char *mask)
 
 	if (!src || !mask)
 		return pvmi_error("pvm_gettmask", PvmBadParam);
+	trace_inherit();
 	memcpy(mask, src, TMASK_LEN);
 	return PvmOk;
 }

@@ -14,4 +14,7 @@ EXTRA_DIST += $(DIFF_TASKS_TESTS) \
 	tests/integ/diffprog/tasks/strerror.c \
 	tests/integ/diffprog/tasks/opts.c \
 	tests/integ/diffprog/tasks/tasks.c \
+	tests/integ/diffprog/tasks/hosts.c \
+	tests/integ/diffprog/tasks/kill.c \
+	tests/integ/diffprog/tasks/trace.c \
 	docs/stock-behaviour-tasks.md
