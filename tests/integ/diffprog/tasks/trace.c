@@ -57,6 +57,7 @@ static int child(void)
 int main(int argc, char **argv)
 {
 	char mask[256], self[256], kids[256], *cargv[] = { "child", NULL };
+	struct timeval tmout = { 20, 0 };	/* it may take its time */
 	int me, i, v, kid = 0;
 
 	me = pvm_mytid();
@@ -90,7 +91,7 @@ int main(int argc, char **argv)
 	SHOW(pvm_send(me, -5));
 	SHOW(pvm_setopt(PvmResvTids, 1));
 	SHOW(pvm_send(me, -5));
-	SHOW(pvm_nrecv(me, -5) > 0);
+	SHOW(pvm_trecv(me, -5, &tmout) > 0);
 	SHOW(pvm_setopt(PvmResvTids, 0));
 
 	/* 26: a child's mask set, then inherited */
