@@ -174,9 +174,11 @@ int con_cmd_setopt(int argc, char **argv)
 		printf("setopt: %s: not a number\n", argv[2]);
 		return -1;
 	}
+	/* An old value may be negative (PvmAutoErr -1): only a failure
+	 * records its code in pvm_errno. */
+	pvm_errno = 0;
 	old = pvm_setopt(options[k].what, (int)v);
-	if (old < 0 && options[k].what != PvmOutputTid &&
-	    options[k].what != PvmTraceTid)
+	if (old < 0 && pvm_errno == old)
 		return -1;
 	printf("%s Changed from %d to %d\n", options[k].name, old,
 	       pvm_getopt(options[k].what));

@@ -161,7 +161,9 @@ static int signal_task(const struct pvmd_task *t, int sig)
 	return PvmOk;
 }
 
-/* KILL: SIGTERM to the task's process; the task is gone at once. */
+/* KILL: SIGTERM to the task's process, and nothing more, as in stock: a
+ * task that catches it stays in the table until it ends (its connection
+ * closes or it is reaped); one whose process cannot be found is gone. */
 void pvmd_op_kill(struct pvmd_conn *c, struct pvmi_rbuf *r)
 {
 	struct pvmd_task *t;
@@ -185,9 +187,12 @@ void pvmd_op_kill(struct pvmd_conn *c, struct pvmi_rbuf *r)
 		pvmd_reply_status(c, PVMI_OP_KILL, PvmNoTask);
 		return;
 	}
-	signal_task(t, SIGTERM);
+	if (signal_task(t, SIGTERM) == PvmNoTask) {
+		pvmd_reply_status(c, PVMI_OP_KILL, PvmOk);
+		pvmd_task_gone(t, "killed (pvm_kill), no process");
+		return;
+	}
 	pvmd_reply_status(c, PVMI_OP_KILL, PvmOk);
-	pvmd_task_gone(t, "killed (pvm_kill)");
 }
 
 /* SENDSIG: any signal number the kernel knows (0 probes). */

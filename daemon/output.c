@@ -4,7 +4,8 @@
  * Every spawned task writes both streams into one pipe the daemon reads.
  * When the spawner set an output tid (PvmOutputTid), what is read goes to
  * that task as PVMI_KIND_USER messages with the output code and context,
- * in stock PVM's format (proto.h): "tid, -1, ptid" when the task starts,
+ * in stock PVM's format (proto.h): "tid, -2, ptid" (spawned) and then
+ * "tid, -1, ptid" (started) when the task starts,
  * "tid, n, bytes[n]" for each read, "tid, 0" at end of file.  With no
  * output tid, or once that task is gone, the output goes to the log line
  * by line behind "[t<tid>] ".
@@ -195,9 +196,10 @@ int pvmd_output_start(int fd, int tid, int ptid, int outtid, int outcode,
 	return 0;
 }
 
-/* Sends the "task started" message of `tid' to its output tid, if any,
- * and starts reading its output; called once the spawner has its reply,
- * so that comes first.  Announcing twice does nothing. */
+/* Sends the "task spawned" and "task started" records of `tid' to its
+ * output tid, if any, and starts reading its output; called once the
+ * spawner has its reply, so that comes first.  Announcing twice does
+ * nothing. */
 void pvmd_output_announce(int tid)
 {
 	struct ostream *s;
@@ -206,7 +208,7 @@ void pvmd_output_announce(int tid)
 		if (s->tid != tid || s->announced)
 			continue;
 		s->announced = 1;
-		if (s->outtid > 0)
+		if (s->outtid > 0 && send_out(s, -2, NULL, 1) == 0)
 			send_out(s, -1, NULL, 1);
 		if (pvmd_watch_add(&s->w, EPOLLIN) < 0)
 			pvmd_log("cannot watch the output of t%x",

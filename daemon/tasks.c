@@ -319,7 +319,8 @@ int pvmd_ctx_new(int owner)
 	return PvmOutOfRes;
 }
 
-/* Frees context `ctx'; PvmOk, or PvmBadParam if it was not allocated. */
+/* Frees context `ctx'; PvmOk, or PvmNotFound (as stock) if it was not
+ * allocated. */
 int pvmd_ctx_free(int ctx)
 {
 	struct ctx_ent **pp, *e;
@@ -331,7 +332,7 @@ int pvmd_ctx_free(int ctx)
 			return PvmOk;
 		}
 	}
-	return PvmBadParam;
+	return PvmNotFound;
 }
 
 static void reply_register(struct pvmd_conn *c, struct pvmd_task *t)

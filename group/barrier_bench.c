@@ -133,7 +133,8 @@ int main(int argc, char **argv)
 			pvm_exit();
 			return 1;
 		}
-		pvm_notify(PvmTaskExit, EXIT_TAG, started, tids);
+		if (started > 0)
+			pvm_notify(PvmTaskExit, EXIT_TAG, started, tids);
 	}
 	rc = barriers(tasks, 1 + warmup);
 	t0 = now_us();

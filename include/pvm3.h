@@ -217,7 +217,19 @@ extern char *pvm_errlist[];
 char *pvmtmpnam(char *);
 char *pvmgetrsh(void);
 char *pvmgettmp(void);
-char *pvm_strerror(int);	/* stock declares (void) but reads an error code */
+/*
+ * Stock's pvm_strerror() takes no argument and returns the text of
+ * pvm_errno; the library's symbol does the same, so binaries built against
+ * either header agree.  In C99 and C++11 pvm_strerror(code) works too: the
+ * macro below sends a call with an argument to copvm_strerror(code).
+ */
+char *pvm_strerror(void);
+char *copvm_strerror(int);
+#if (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L) || \
+	(defined(__cplusplus) && __cplusplus >= 201103L)
+#define pvm_strerror(...) (sizeof(#__VA_ARGS__) > 1 ? \
+	copvm_strerror(__VA_ARGS__ + 0) : (pvm_strerror)())
+#endif
 
 int pvm_addhosts(char **, int, int *);
 int pvm_addmhf(int, int, int, int (*)(int));

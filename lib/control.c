@@ -85,8 +85,9 @@ PVMI_EXPORT int pvm_spawn(char *file, char **argv, int flag, char *where,
 	pvmi_w_int(&w, argc);
 	for (i = 0; i < argc; i++)
 		pvmi_w_str(&w, argv[i]);
-	pvmi_w_int(&w, write_exports(&w, 1));
+	pvmi_w_int(&w, write_exports(&w, 1) + pvmi_trace_env(&w, 1));
 	write_exports(&w, 0);
+	pvmi_trace_env(&w, 0);
 	pvmi_w_int(&w, pvmi.ctx);
 	pvmi_w_int(&w, pvmi.outtid);
 	pvmi_w_int(&w, pvmi.outcode);
@@ -126,10 +127,10 @@ static int tid_op(const char *fn, int op, int tid, int arg, int has_arg)
 	if (has_arg)
 		pvmi_w_int(&w, arg);
 	rc = pvmi_request(op, &w, &r);
-	if (rc == PvmNoTask) {
-		pvm_errno = rc;	/* a gone task: stock prints nothing */
-		return rc;
-	}
+	/* A task that has gone, was never there or names no host: stock
+	 * returns 0 and prints nothing. */
+	if (rc == PvmNoTask || rc == PvmNoHost)
+		return PvmOk;
 	return rc < 0 ? pvmi_error(fn, rc) : PvmOk;
 }
 
@@ -283,10 +284,14 @@ PVMI_EXPORT int pvm_notify(int what, int msgtag, int cnt, int *tids)
 	    (what & ~(PvmNotifyCancel | 7)))
 		return pvmi_error("pvm_notify", PvmBadParam);
 	n = (kind == PvmTaskExit || kind == PvmHostDelete) ? cnt : 0;
-	if (n < 0 || (n > 0 && !tids))
+	/* as stock: a list of tids must hold at least one, and a task exit
+	 * cannot be asked of a daemon */
+	if ((n < 1 && (kind == PvmTaskExit || kind == PvmHostDelete)) ||
+	    (!tids && n > 0))
 		return pvmi_error("pvm_notify", PvmBadParam);
 	for (i = 0; i < n; i++)
-		if (tids[i] <= 0)
+		if (tids[i] <= 0 ||
+		    (kind == PvmTaskExit && !PVMI_TID_LOCAL(tids[i])))
 			return pvmi_error("pvm_notify", PvmBadParam);
 	pvmi_w_int(&w, what);
 	pvmi_w_int(&w, msgtag);
@@ -308,15 +313,14 @@ PVMI_EXPORT int pvm_newcontext(void)
 	return rc < 0 ? pvmi_error("pvm_newcontext", rc) : rc;
 }
 
-/* Gives context `ctx' back. */
+/* Gives context `ctx' back; PvmNotFound (as stock) if it is not an
+ * allocated context. */
 PVMI_EXPORT int pvm_freecontext(int ctx)
 {
 	struct pvmi_wbuf w = { 0 };
 	struct pvmi_rbuf r;
 	int rc;
 
-	if (ctx < 0)
-		return pvmi_error("pvm_freecontext", PvmBadParam);
 	pvmi_w_int(&w, ctx);
 	rc = pvmi_request(PVMI_OP_FREECTX, &w, &r);
 	return rc < 0 ? pvmi_error("pvm_freecontext", rc) : PvmOk;
@@ -344,8 +348,11 @@ PVMI_EXPORT int pvm_tidtohost(int tid)
 	return PVMI_TID_HOST(tid);
 }
 
-/* Reads the clock of host `host' into *clk and its difference from ours
- * into *delta. */
+/* The name stock's error lines give pvm_hostsync. */
+#define HOSTSYNC_FN	"pvm_host_sync"
+
+/* Reads the clock of host `host' (a pvmd tid, or any tid of that host)
+ * into *clk and its difference from ours into *delta. */
 PVMI_EXPORT int pvm_hostsync(int host, struct timeval *clk,
 			     struct timeval *delta)
 {
@@ -355,16 +362,19 @@ PVMI_EXPORT int pvm_hostsync(int host, struct timeval *clk,
 	long us;
 	int rc;
 
+	/* a task's tid names its host, as in stock */
+	if (host > 0 && PVMI_TID_LOCAL(host))
+		host = PVMI_TID_HOST(host);
 	pvmi_w_int(&w, host);
 	gettimeofday(&before, NULL);
 	rc = pvmi_request(PVMI_OP_HOSTSYNC, &w, &r);
 	gettimeofday(&after, NULL);
 	if (rc < 0)
-		return pvmi_error("pvm_hostsync", rc);
+		return pvmi_error(HOSTSYNC_FN, rc);
 	remote.tv_sec = pvmi_r_int(&r);
 	remote.tv_usec = pvmi_r_int(&r);
 	if (r.failed)
-		return pvmi_error("pvm_hostsync", PvmSysErr);
+		return pvmi_error(HOSTSYNC_FN, PvmSysErr);
 	if (clk)
 		*clk = remote;
 	if (delta) {

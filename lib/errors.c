@@ -95,11 +95,12 @@ struct pvmi_state pvmi = {
 	.polltype = PvmPollConstant,
 };
 
-/* Text for an error code, "Unknown error" for codes outside the table. */
+/* Text for an error code, "Unknown Error" (stock's words) for codes
+ * outside the table. */
 const char *pvmi_errtext(int code)
 {
 	if (code > 0 || code <= -PVMI_NERR)
-		return "Unknown error";
+		return "Unknown Error";
 	return pvm_errlist[-code];
 }
 
@@ -148,18 +149,23 @@ PVMI_EXPORT int lpvmerr(char *fn, int code)
 }
 
 /* Prints "libpvm [tNNN]: s: text" for pvm_errno on stderr, whatever
- * PvmAutoErr says (without "s: " when s is NULL).  Always returns 0. */
+ * PvmAutoErr says ("(null): " when s is NULL, as stock).  Returns 0. */
 PVMI_EXPORT int pvm_perror(char *s)
 {
-	if (s)
-		report(s, ": ", pvm_errno);
-	else
-		report("", "", pvm_errno);
+	report(s ? s : "(null)", ": ", pvm_errno);
 	return 0;
 }
 
-/* The text of error code `code' (not a copy: do not modify it). */
-PVMI_EXPORT char *pvm_strerror(int code)
+/* The text of pvm_errno, as stock's pvm_strerror, which takes no argument
+ * (pvm3.h turns a call with a code into copvm_strerror(code)). */
+PVMI_EXPORT char *(pvm_strerror)(void)
+{
+	return (char *)pvmi_errtext(pvm_errno);
+}
+
+/* The text of error code `code' (not a copy: do not modify it); what
+ * pvm_strerror(code) calls when built against copvm's pvm3.h. */
+PVMI_EXPORT char *copvm_strerror(int code)
 {
 	return (char *)pvmi_errtext(code);
 }

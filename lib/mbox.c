@@ -204,8 +204,23 @@ PVMI_EXPORT int pvm_getmboxinfo(char *pattern, int *nclasses,
 	return PvmOk;
 }
 
+/* Whether (`name', `index') holds an entry: 1, 0, or an error code. */
+static int entry_exists(const char *name, int index)
+{
+	int mid = get(name, index, 0);
+
+	if (mid == PvmNotFound)
+		return 0;
+	if (mid < 0)
+		return mid;
+	pvmi_msg_free(pvmi_mid_lookup(mid));
+	pvmi_mid_forget(mid);
+	return 1;
+}
+
 /* Old name service: stores integer `data' under (`name', `req'); req -1
- * takes the first free index.  Returns the index. */
+ * takes the first free index.  Returns the index, or PvmDupEntry (as
+ * stock, with no message) when (`name', `req') is taken. */
 PVMI_EXPORT int pvm_insert(char *name, int req, int data)
 {
 	struct pvmi_msg *m;
@@ -214,8 +229,14 @@ PVMI_EXPORT int pvm_insert(char *name, int req, int data)
 
 	if (!name || !*name || req < -1)
 		return pvmi_error("pvm_insert", PvmBadParam);
-	if (req >= 0)
+	if (req >= 0) {
+		rc = entry_exists(name, req);
+		if (rc < 0)
+			return pvmi_error("pvm_insert", rc);
+		if (rc)
+			return answer("pvm_insert", PvmDupEntry);
 		flags |= PvmMboxDirectIndex(req);
+	}
 	m = pvmi_msg_new(PvmDataRaw);
 	if (!m)
 		return pvmi_error("pvm_insert", PvmNoMem);
@@ -229,7 +250,8 @@ PVMI_EXPORT int pvm_insert(char *name, int req, int data)
 }
 
 /* Old name service: finds (`name', `req'), req -1 = any; stores its
- * integer in *data and returns its index, or PvmNoEntry. */
+ * integer in *data (unless data is NULL) and returns its index, or
+ * PvmNoEntry. */
 PVMI_EXPORT int pvm_lookup(char *name, int req, int *data)
 {
 	struct pvmi_msg *m;
@@ -243,13 +265,14 @@ PVMI_EXPORT int pvm_lookup(char *name, int req, int *data)
 		return mid == PvmNotFound ? PvmNoEntry :
 					    pvmi_error("pvm_lookup", mid);
 	m = pvmi_mid_lookup(mid);
-	rc = pvmi_unpack(m, PVM_INT, data, 1, 1);
+	rc = data ? pvmi_unpack(m, PVM_INT, data, 1, 1) : PvmOk;
 	pvmi_mid_forget(mid);
 	pvmi_msg_free(m);
 	return rc < 0 ? pvmi_error("pvm_lookup", rc) : index;
 }
 
-/* Old name service: removes (`name', `req'). */
+/* Old name service: removes (`name', `req'); returns `req', as stock,
+ * or PvmNoEntry. */
 PVMI_EXPORT int pvm_delete(char *name, int req)
 {
 	int rc;
@@ -257,5 +280,7 @@ PVMI_EXPORT int pvm_delete(char *name, int req)
 	if (!name || !*name || req < 0)
 		return pvmi_error("pvm_delete", PvmBadParam);
 	rc = pvm_delinfo(name, req, 0);
+	if (rc == PvmOk)
+		return req;
 	return rc == PvmNotFound ? PvmNoEntry : rc;
 }

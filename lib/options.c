@@ -2,6 +2,7 @@
  * options.c - per-task settings: pvm_setopt/pvm_getopt, contexts, trace
  * masks, the export list, and small queries (version, arch code, fds).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,9 +16,60 @@
 extern int pvmnoresetindex;	/* lib/compat_data.c */
 
 #define TMASK_LEN	36	/* stock TEV_MASK_LENGTH */
+#define TMASK_CLEAR	'@'	/* stock's character for "no event" */
 
 static char tmask_self[TMASK_LEN];
 static char tmask_child[TMASK_LEN];
+/* PvmTraceBuffer, PvmTraceOptions and their Self variants: kept, read
+ * back and passed to children as stock does; copvm traces nothing. */
+static int trcbuf, trcopt, selftrcbuf, selftrcopt;
+
+/* Sets `mask' to `text' as far as it goes, the rest cleared. */
+static void tmask_set(char *mask, const char *text)
+{
+	memset(mask, TMASK_CLEAR, TMASK_LEN - 1);
+	mask[TMASK_LEN - 1] = '\0';
+	if (text)
+		memcpy(mask, text, strnlen(text, TMASK_LEN - 1));
+}
+
+/* Once per process: cleared masks, or what the spawning task passed in
+ * PVMTMASK, PVMTRCBUF and PVMTRCOPT (its settings for children, which
+ * become both this task's own and its children's, as in stock). */
+static void trace_inherit(void)
+{
+	static int done;
+	const char *v;
+
+	if (done)
+		return;
+	done = 1;
+	v = getenv("PVMTMASK");
+	tmask_set(tmask_self, v);
+	tmask_set(tmask_child, v);
+	v = getenv("PVMTRCBUF");
+	trcbuf = selftrcbuf = v ? atoi(v) : 0;
+	v = getenv("PVMTRCOPT");
+	trcopt = selftrcopt = v ? atoi(v) : 0;
+}
+
+/* Writes the trace settings children inherit, "PVMTMASK=..." and so on,
+ * into `w' (nothing when `dry'); returns how many strings that is. */
+int pvmi_trace_env(struct pvmi_wbuf *w, int dry)
+{
+	char s[TMASK_LEN + 32];
+
+	if (dry)
+		return 3;
+	trace_inherit();
+	snprintf(s, sizeof(s), "PVMTMASK=%s", tmask_child);
+	pvmi_w_str(w, s);
+	snprintf(s, sizeof(s), "PVMTRCBUF=%d", trcbuf);
+	pvmi_w_str(w, s);
+	snprintf(s, sizeof(s), "PVMTRCOPT=%d", trcopt);
+	pvmi_w_str(w, s);
+	return 3;
+}
 
 /* Enters the caller in (or removes it from) the mailbox class that a
  * console's reset spares, as stock does for PvmNoReset. */
@@ -42,6 +94,16 @@ static void set_noreset(int on)
 	}
 }
 
+/* Stock's limits on PvmFragSize: 52 bytes to 1 MiB. */
+#define PVMI_FRAG_MIN	52
+#define PVMI_FRAG_MAX	(1 << 20)
+
+/* Whether `what' names an option pvm_getopt knows. */
+static int option_known(int what)
+{
+	return what >= PvmRoute && what <= PvmNoReset;
+}
+
 /* Returns the value of option `what' (PvmRoute, PvmAutoErr, ...). */
 PVMI_EXPORT int pvm_getopt(int what)
 {
@@ -55,8 +117,8 @@ PVMI_EXPORT int pvm_getopt(int what)
 	case PvmTraceTid:	return pvmi.trctid;
 	case PvmTraceCode:	return pvmi.trccode;
 	case PvmTraceContext:	return pvmi.trcctx;
-	case PvmTraceBuffer:	return 0;
-	case PvmTraceOptions:	return 0;
+	case PvmTraceBuffer:	trace_inherit(); return trcbuf;
+	case PvmTraceOptions:	trace_inherit(); return trcopt;
 	case PvmFragSize:	return pvmi.fragsize;
 	case PvmResvTids:	return pvmi.resvtids;
 	case PvmSelfOutputTid:	return pvmi.selfouttid;
@@ -65,8 +127,8 @@ PVMI_EXPORT int pvm_getopt(int what)
 	case PvmSelfTraceTid:	return pvmi.selftrctid;
 	case PvmSelfTraceCode:	return pvmi.selftrccode;
 	case PvmSelfTraceContext: return pvmi.selftrcctx;
-	case PvmSelfTraceBuffer: return 0;
-	case PvmSelfTraceOptions: return 0;
+	case PvmSelfTraceBuffer: trace_inherit(); return selftrcbuf;
+	case PvmSelfTraceOptions: trace_inherit(); return selftrcopt;
 	case PvmShowTids:	return pvmi.showtids;
 	case PvmPollType:	return pvmi.polltype;
 	case PvmPollTime:	return pvmi.polltime;
@@ -76,14 +138,16 @@ PVMI_EXPORT int pvm_getopt(int what)
 	}
 }
 
-/* Sets option `what' to `val'; returns the previous value. */
+/* Sets option `what' to `val'; returns the previous value, which may be
+ * negative (PvmAutoErr -1), or PvmBadParam for a bad option or value. */
 PVMI_EXPORT int pvm_setopt(int what, int val)
 {
-	int old = pvm_getopt(what);
+	int old;
 	int *slot = NULL;
 
-	if (old < 0 && what != PvmOutputTid && what != PvmTraceTid)
-		return old;
+	if (!option_known(what))
+		return pvmi_error("pvm_setopt", PvmBadParam);
+	old = pvm_getopt(what);
 	switch (what) {
 	case PvmRoute:
 		if (val < PvmDontRoute || val > PvmRouteDirect)
@@ -99,7 +163,7 @@ PVMI_EXPORT int pvm_setopt(int what, int val)
 	case PvmTraceCode:	slot = &pvmi.trccode; break;
 	case PvmTraceContext:	slot = &pvmi.trcctx; break;
 	case PvmFragSize:
-		if (val < 16 || val > (1 << 30))
+		if (val < PVMI_FRAG_MIN || val > PVMI_FRAG_MAX)
 			return pvmi_error("pvm_setopt", PvmBadParam);
 		slot = &pvmi.fragsize;
 		break;
@@ -127,11 +191,11 @@ PVMI_EXPORT int pvm_setopt(int what, int val)
 		slot = &pvmi.noreset;
 		set_noreset(val);
 		break;
-	case PvmTraceBuffer:
-	case PvmTraceOptions:
-	case PvmSelfTraceBuffer:
-	case PvmSelfTraceOptions:
-		return 0;	/* tracing is not implemented */
+	/* kept and inherited; tracing itself is not implemented */
+	case PvmTraceBuffer:	slot = &trcbuf; break;
+	case PvmTraceOptions:	slot = &trcopt; break;
+	case PvmSelfTraceBuffer: slot = &selftrcbuf; break;
+	case PvmSelfTraceOptions: slot = &selftrcopt; break;
 	default:
 		return pvmi_error("pvm_setopt", PvmBadParam);
 	}
@@ -147,13 +211,12 @@ PVMI_EXPORT int pvm_getcontext(void)
 	return pvmi.ctx;
 }
 
-/* Makes `ctx' the current context; returns the previous one. */
+/* Makes `ctx' the current context; returns the previous one.  Any value
+ * is taken, negative ones included, as stock does. */
 PVMI_EXPORT int pvm_setcontext(int ctx)
 {
 	int old;
 
-	if (ctx < 0)
-		return pvmi_error("pvm_setcontext", PvmBadParam);
 	pvmi_attach();
 	old = pvmi.ctx;
 	pvmi.ctx = ctx;
@@ -162,7 +225,8 @@ PVMI_EXPORT int pvm_setcontext(int ctx)
 }
 
 /* Sets the trace mask of the caller (PvmTaskSelf) or of the tasks it
- * spawns (PvmTaskChild).  Masks are kept; tracing is not implemented. */
+ * spawns (PvmTaskChild).  Masks are kept and inherited; tracing is not
+ * implemented. */
 PVMI_EXPORT int pvm_settmask(int who, char *mask)
 {
 	char *dst = who == PvmTaskSelf ? tmask_self :
@@ -170,12 +234,13 @@ PVMI_EXPORT int pvm_settmask(int who, char *mask)
 
 	if (!dst || !mask)
 		return pvmi_error("pvm_settmask", PvmBadParam);
-	strncpy(dst, mask, TMASK_LEN - 1);
-	dst[TMASK_LEN - 1] = '\0';
+	trace_inherit();
+	tmask_set(dst, mask);
 	return PvmOk;
 }
 
-/* Copies the trace mask of `who' into `mask' (TMASK_LEN bytes). */
+/* Copies the trace mask of `who' into `mask' (TMASK_LEN bytes); a mask
+ * with no event set is 35 '@' characters, as in stock. */
 PVMI_EXPORT int pvm_gettmask(int who, char *mask)
 {
 	const char *src = who == PvmTaskSelf ? tmask_self :
@@ -183,54 +248,84 @@ PVMI_EXPORT int pvm_gettmask(int who, char *mask)
 
 	if (!src || !mask)
 		return pvmi_error("pvm_gettmask", PvmBadParam);
+	trace_inherit();
 	memcpy(mask, src, TMASK_LEN);
 	return PvmOk;
 }
 
-static int export_list(char *name, int add)
+/* Where element `name' starts in the colon-separated list `list', or
+ * NULL.  Empty elements are elements too; a name holding a colon is
+ * never one. */
+static char *find_element(char *list, const char *name)
 {
-	const char *cur = getenv("PVM_EXPORT");
-	char *copy, *tok, *save = NULL, *out;
-	size_t len;
-	int found = 0;
+	size_t n = strlen(name);
+	char *p = list;
 
-	if (!name || !*name || strchr(name, ':') || strchr(name, '='))
-		return PvmBadParam;
-	cur = cur ? cur : "";
-	len = strlen(cur) + strlen(name) + 2;
-	copy = strdup(cur);
-	out = calloc(1, len);
-	if (!copy || !out) {
-		free(copy);
-		free(out);
-		return PvmNoMem;
+	if (strchr(name, ':'))
+		return NULL;
+	for (;;) {
+		if (!strncmp(p, name, n) && (p[n] == ':' || p[n] == '\0'))
+			return p;
+		p = strchr(p, ':');
+		if (!p)
+			return NULL;
+		p++;
 	}
-	for (tok = strtok_r(copy, ":", &save); tok;
-	     tok = strtok_r(NULL, ":", &save)) {
-		if (!strcmp(tok, name)) {
-			found = 1;
-			if (!add)
-				continue;
-		}
-		if (*out)
-			strcat(out, ":");
-		strcat(out, tok);
-	}
-	if (add && !found) {
-		if (*out)
-			strcat(out, ":");
-		strcat(out, name);
-	}
-	setenv("PVM_EXPORT", out, 1);
-	free(copy);
-	free(out);
-	return PvmOk;
 }
 
-/* Adds environment variable `name' to those passed to spawned tasks. */
+/* Adds `name' to PVM_EXPORT as stock does: nothing for "" or a name
+ * already listed, else appended after a colon; the list is otherwise
+ * kept as it is, empty elements included. */
+static int export_add(const char *name)
+{
+	char *cur = getenv("PVM_EXPORT"), *out;
+	int rc;
+
+	if (!*name || (cur && find_element(cur, name)))
+		return PvmOk;
+	if (!cur || !*cur)
+		return setenv("PVM_EXPORT", name, 1) ? PvmNoMem : PvmOk;
+	if (asprintf(&out, "%s:%s", cur, name) < 0)
+		return PvmNoMem;
+	rc = setenv("PVM_EXPORT", out, 1) ? PvmNoMem : PvmOk;
+	free(out);
+	return rc;
+}
+
+/* Removes the first element `name' of PVM_EXPORT with the colon after it
+ * (before it, for the last element), as stock does; nothing else in the
+ * list changes. */
+static int export_remove(const char *name)
+{
+	char *cur = getenv("PVM_EXPORT"), *copy, *at, *end;
+	int rc;
+
+	if (!*name || !cur)
+		return PvmOk;
+	copy = strdup(cur);
+	if (!copy)
+		return PvmNoMem;
+	at = find_element(copy, name);
+	if (!at) {
+		free(copy);
+		return PvmOk;
+	}
+	end = at + strlen(name);
+	if (*end == ':')
+		end++;
+	else if (at > copy)
+		at--;
+	memmove(at, end, strlen(end) + 1);
+	rc = setenv("PVM_EXPORT", copy, 1) ? PvmNoMem : PvmOk;
+	free(copy);
+	return rc;
+}
+
+/* Adds environment variable `name' to those passed to spawned tasks
+ * (PVM_EXPORT); "" is accepted and changes nothing. */
 PVMI_EXPORT int pvm_export(char *name)
 {
-	int rc = export_list(name, 1);
+	int rc = name ? export_add(name) : PvmBadParam;
 
 	return rc < 0 ? pvmi_error("pvm_export", rc) : PvmOk;
 }
@@ -238,7 +333,7 @@ PVMI_EXPORT int pvm_export(char *name)
 /* Removes `name' from the variables passed to spawned tasks. */
 PVMI_EXPORT int pvm_unexport(char *name)
 {
-	int rc = export_list(name, 0);
+	int rc = name ? export_remove(name) : PvmBadParam;
 
 	return rc < 0 ? pvmi_error("pvm_unexport", rc) : PvmOk;
 }

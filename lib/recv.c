@@ -19,6 +19,7 @@
 #include "wire.h"
 #include "msg.h"
 #include "precomm.h"
+#include "proto.h"
 #include "pvmi.h"
 #include "recv.h"
 #include "task.h"
@@ -37,10 +38,18 @@ static struct mhf *mhfs;
 static int nmhf, mhfcap, mhf_next_id;
 static int in_handler;
 
+/* The source stock gives every message a daemon makes for a task
+ * (notifies, output records): its TIDPVMD, not the daemon's own tid. */
+#define STOCK_PVMD_SRC	((int)0x80000000u)
+
+/* Queues message `m' for the receives (after output records of
+ * pvm_catchout are taken out); a daemon's message gets stock's source. */
 void pvmi_rxq_deliver(struct pvmi_msg *m)
 {
 	if (pvmi_output_take(m))
 		return;
+	if (m->src > 0 && PVMI_TID_LOCAL(m->src) == 0)
+		m->src = STOCK_PVMD_SRC;
 	m->next = NULL;
 	m->seq = ++q_seq;
 	if (q_tail)
@@ -357,12 +366,28 @@ PVMI_EXPORT int (*pvm_recvf(int (*fn)(int, int, int)))(int, int, int)
 	return old;
 }
 
+/* Whether two values of a handler's key can match one message: equal,
+ * or either is the wildcard -1. */
+static int key_overlaps(int a, int b)
+{
+	return a == b || a == -1 || b == -1;
+}
+
 /* Installs `fn' for messages matching (src, tag, ctx), -1 = any; it runs
- * when such a message arrives during a receive.  Returns its id. */
+ * when such a message arrives during a receive.  Returns its id, or
+ * PvmExists (as stock) when an installed handler could match a message
+ * this one matches. */
 PVMI_EXPORT int pvm_addmhf(int src, int tag, int ctx, int (*fn)(int))
 {
+	int i;
+
 	if (!fn)
 		return pvmi_error("pvm_addmhf", PvmBadParam);
+	for (i = 0; i < nmhf; i++)
+		if (key_overlaps(mhfs[i].src, src) &&
+		    key_overlaps(mhfs[i].tag, tag) &&
+		    key_overlaps(mhfs[i].ctx, ctx))
+			return pvmi_error("pvm_addmhf", PvmExists);
 	if (nmhf == mhfcap) {
 		int ncap = mhfcap ? 2 * mhfcap : 8;
 		struct mhf *n = realloc(mhfs, ncap * sizeof(*n));

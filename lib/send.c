@@ -66,7 +66,7 @@ PVMI_EXPORT int pvm_send(int tid, int msgtag)
 	struct pvmi_msg *m;
 	int rc;
 
-	if (msgtag < 0)
+	if (msgtag < 0 && !pvmi.resvtids)	/* PvmResvTids allows them */
 		return pvmi_error("pvm_send", PvmBadParam);
 	rc = active_sbuf(&m);
 	if (rc == PvmOk && pvmi_check_task_tid(tid) == PvmOk &&

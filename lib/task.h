@@ -23,6 +23,9 @@ struct pvmi_rbuf;
  * the reply's status into the return value (or a transport error); the
  * rest of the reply is left in `r'. */
 int pvmi_request(int op, struct pvmi_wbuf *w, struct pvmi_rbuf *r);
+/* Writes "PVMTMASK=...", "PVMTRCBUF=...", "PVMTRCOPT=..." (the trace
+ * settings a child inherits) into `w', nothing when `dry'; returns 3. */
+int pvmi_trace_env(struct pvmi_wbuf *w, int dry);
 /* Waits until output of children caught with pvm_catchout has ended. */
 void pvmi_output_drain(void);
 

@@ -8,7 +8,8 @@
  * us out involuntarily (someone else wants this CPU), and spinning is
  * then left off for a while, as it is after a spin that found nothing:
  * blocking at once lets the other work run and the wake-up on arrival
- * brings us back.  DESIGN.md, "Waiting".
+ * brings us back.  docs/stock-behaviour.md ("Waiting in a receive") has
+ * the figures behind this policy.
  *
  * The coscheduling model (lib/cosched/) sets the spin bound: IMP spins
  * for two context switches and always spins first (the papers'

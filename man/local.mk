@@ -18,6 +18,7 @@ dist_man_MANS = \
 	man/copvm_getopt.3 \
 	man/copvm_model_name.3 \
 	man/copvm_setopt.3 \
+	man/copvm_strerror.3 \
 	man/pvm_addhosts.3 \
 	man/pvm_addmhf.3 \
 	man/pvm_alloc.3 \

@@ -167,7 +167,7 @@ static int echo_child(int parent)
 
 START_TEST(circuits_are_reused_across_many_messages)
 {
-	int me = pvm_mytid(), kid, i, v, st, *fds, nfd_before, nfd_after;
+	int me = pvm_mytid(), kid, i, v, st, *fds, nfd_before, nfd_after = -2;
 	pid_t pid;
 
 	kid = fork_task(echo_child, me, &pid);
@@ -181,8 +181,11 @@ START_TEST(circuits_are_reused_across_many_messages)
 		ck_assert_int_eq(v, i + 1);
 		if (i == 1)
 			nfd_before = pvm_getfds(&fds);
+		/* before the last exchange: after it the child may have
+		 * exited and its link be gone */
+		if (i == 48)
+			nfd_after = pvm_getfds(&fds);
 	}
-	nfd_after = pvm_getfds(&fds);
 	ck_assert_int_eq(nfd_before, nfd_after);
 	waitpid(pid, &st, 0);
 	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);

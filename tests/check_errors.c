@@ -99,10 +99,27 @@ START_TEST(test_strerror_texts)
 	ck_assert_str_eq(pvm_strerror(PvmNoSuchBuf), "No such buffer");
 	ck_assert_str_eq(pvm_strerror(PvmIPLoopback), pvm_errlist[36]);
 	ck_assert_str_eq(pvm_strerror(0), "Error 0");
-	ck_assert_str_eq(pvm_strerror(-37), "Unknown error");
-	ck_assert_str_eq(pvm_strerror(-1000), "Unknown error");
-	ck_assert_str_eq(pvm_strerror(4), "Unknown error");
+	ck_assert_str_eq(pvm_strerror(-37), "Unknown Error");
+	ck_assert_str_eq(pvm_strerror(-1000), "Unknown Error");
+	ck_assert_str_eq(pvm_strerror(4), "Unknown Error");
 	ck_assert_str_eq(pvmi_errtext(PvmDupHost), "Duplicate host");
+}
+END_TEST
+
+/* Stock's calling convention: no argument, the text of pvm_errno. */
+START_TEST(test_strerror_without_argument_reads_errno)
+{
+	char *(*stock_fn)(void) = pvm_strerror;
+
+	pvm_errno = PvmNoSuchBuf;
+	ck_assert_str_eq(pvm_strerror(), "No such buffer");
+	ck_assert_str_eq(stock_fn(), "No such buffer");
+	/* an argument wins over pvm_errno */
+	ck_assert_str_eq(pvm_strerror(PvmBadParam), "Bad parameter");
+	pvm_errno = -37;
+	ck_assert_str_eq(pvm_strerror(), "Unknown Error");
+	pvm_errno = 0;
+	ck_assert_str_eq(pvm_strerror(), "Error 0");
 }
 END_TEST
 
@@ -205,7 +222,7 @@ START_TEST(test_perror_prints_latest_error)
 	pvm_perror("ok");
 	out = capture_end();
 	ck_assert_str_eq(out, "libpvm [t40001]: step 6: No such buffer\n"
-			 "libpvm [t40001]: No such buffer\n"
+			 "libpvm [t40001]: (null): No such buffer\n"
 			 "libpvm [t40001]: ok: Error 0\n");
 }
 END_TEST
@@ -244,6 +261,7 @@ static Suite *errors_suite(void)
 	tcase_add_test(tc, test_errlist_has_37_entries);
 	tcase_add_test(tc, test_errlist_indexed_by_minus_code);
 	tcase_add_test(tc, test_strerror_texts);
+	tcase_add_test(tc, test_strerror_without_argument_reads_errno);
 	tcase_add_test(tc, test_errnamecode_names);
 	tcase_add_test(tc, test_default_state);
 	suite_add_tcase(s, tc);

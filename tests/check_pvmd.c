@@ -85,7 +85,7 @@ START_TEST(register_and_config)
 	ck_assert_int_gt(c2, 0);
 	ck_assert_int_ne(c1, c2);
 	ck_assert_int_eq(op_int(fd, PVMI_OP_FREECTX, c1), PvmOk);
-	ck_assert_int_eq(op_int(fd, PVMI_OP_FREECTX, c1), PvmBadParam);
+	ck_assert_int_eq(op_int(fd, PVMI_OP_FREECTX, c1), PvmNotFound);
 
 	/* a host name that could not go to a remote shell */
 	pvmi_w_int(&w, 2);
@@ -332,8 +332,10 @@ START_TEST(spawn_sockets_tasks_claims)
 	ck_assert_int_ne(n, 0x40777);
 	close(fc2);
 
-	/* KILL: gone at once, process ended and reaped, socket removed */
+	/* KILL: SIGTERM only (as stock); the task is gone once its process
+	 * has ended and been reaped, its socket removed */
 	ck_assert_int_eq(op_int(fd, PVMI_OP_KILL, tids[1]), PvmOk);
+	wait_task_gone(fd, tids[1]);
 	ck_assert(!task_listed(fd, tids[1]));
 	task_sock_path(path, sizeof(path), tids[1]);
 	ck_assert_int_eq(stat(path, &st), -1);
@@ -354,7 +356,8 @@ START_TEST(spawn_sockets_tasks_claims)
 END_TEST
 
 /* Collects a task's output sent to `fd' with `code' until its EOF
- * message; checks the start message on the way. */
+ * message; checks the "spawned" (-2) then "started" (-1) messages on the
+ * way, as stock sends them. */
 static void collect_output(int fd, int code, int tid, int ptid, char *out,
 			   size_t size)
 {
@@ -363,7 +366,7 @@ static void collect_output(int fd, int code, int tid, int ptid, char *out,
 	unsigned char *body;
 	const void *p;
 	size_t len = 0, n;
-	int k, started = 0;
+	int k, spawned = 0, started = 0;
 
 	for (;;) {
 		ck_assert_msg(next_user(fd, 5000, &f, &body),
@@ -372,8 +375,12 @@ static void collect_output(int fd, int code, int tid, int ptid, char *out,
 		pvmi_r_init(&r, body, f.len);
 		ck_assert_int_eq(pvmi_r_int(&r), tid);
 		k = pvmi_r_int(&r);
-		if (k == -1) {
-			ck_assert(!started);
+		if (k == -2) {
+			ck_assert(!spawned && !started);
+			ck_assert_int_eq(pvmi_r_int(&r), ptid);
+			spawned = 1;
+		} else if (k == -1) {
+			ck_assert(spawned && !started);
 			ck_assert_int_eq(pvmi_r_int(&r), ptid);
 			started = 1;
 		} else if (k > 0) {

@@ -1,4 +1,8 @@
 # Unit tests (Check) and integration tests (shell scripts).
+
+# Differential tests of issue 13, items 13-31 (see the file).
+include $(top_srcdir)/tests/diff_tasks.mk
+
 if HAVE_CHECK
 TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 TEST_LIBS = lib/libpvm3.la $(CHECK_LIBS)
