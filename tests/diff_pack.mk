@@ -15,8 +15,7 @@ EXTRA_DIST += $(DIFF_PACK_TESTS) \
 	tests/integ/diffprog/pack/reinterpret.c \
 	tests/integ/diffprog/pack/precv.c \
 	tests/integ/diffprog/pack/mesg.c \
-	tests/integ/diffprog/pack/joingroup.c \
-	docs/stock-behaviour-pack.md
+	tests/integ/diffprog/pack/joingroup.c
 
 # `make check-diff-pack' runs only these tests.
 check-diff-pack:

@@ -16,5 +16,4 @@ EXTRA_DIST += $(DIFF_TASKS_TESTS) \
 	tests/integ/diffprog/tasks/tasks.c \
 	tests/integ/diffprog/tasks/hosts.c \
 	tests/integ/diffprog/tasks/kill.c \
-	tests/integ/diffprog/tasks/trace.c \
-	docs/stock-behaviour-tasks.md
+	tests/integ/diffprog/tasks/trace.c
