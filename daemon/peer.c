@@ -183,8 +183,13 @@ static void on_accept(struct pvmd_watch *w, uint32_t events)
 
 	for (;;) {
 		fd = accept4(w->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-		if (fd < 0)
+		if (fd < 0) {
+			/* out of descriptors: drop one, or the listener
+			 * stays readable and the loop spins (loop.c) */
+			if (errno == EMFILE || errno == ENFILE)
+				pvmd_shed_connection(w->fd);
 			return;
+		}
 		if (pvmd.halting) {
 			close(fd);
 			continue;

@@ -196,6 +196,9 @@ int pvmd_same_name(const char *a, const char *b);
 /* loop.c */
 /* Creates the epoll set and signalfd and starts accepting on `lfd'. */
 int pvmd_loop_init(int lfd);
+/* Accepts one connection on listening `lfd' and drops it, using the
+ * spare descriptor: for when accept() says EMFILE (loop.c). */
+void pvmd_shed_connection(int lfd);
 /* Runs until the daemon has halted; returns the exit status. */
 int pvmd_loop_run(void);
 /* Adds `w' to the epoll set with `events'; 0 or -1. */

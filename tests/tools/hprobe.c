@@ -14,12 +14,18 @@
  *   hprobe config         enrol, print the tid, wait for a line on stdin,
  *                         then ask the daemon (pvm_config) and print
  *                         "config rc <code>"
+ *   hprobe flood PATH N   (no enrolment) open N connections to the unix
+ *                         socket PATH, print "flooded <count>", keep
+ *                         them open, idle, until stdin ends
  * Exit status: 0 when it could enrol, 1 otherwise (with pvm_mytid's
  * code printed as "mytid rc <code>").
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include "pvm3.h"
 
@@ -80,12 +86,43 @@ static int config_later(void)
 	return 0;
 }
 
+/* Opens `n' idle connections to unix socket `path' and keeps them until
+ * stdin ends: a peer that never sends (issue 15, fd exhaustion). */
+static int flood(const char *path, int n)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char line[16];
+	int i, s, count = 0;
+
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return 2;
+	strcpy(sa.sun_path, path);
+	for (i = 0; i < n; i++) {
+		s = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
+		if (s < 0)
+			break;
+		if (connect(s, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+			close(s);
+			break;
+		}
+		count++;
+	}
+	printf("flooded %d\n", count);
+	fflush(stdout);
+	while (fgets(line, sizeof(line), stdin))
+		;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: hprobe mytid|sender|config|recv SECONDS\n");
+		fprintf(stderr, "usage: hprobe mytid|sender|config|recv SECONDS"
+			"|flood PATH N\n");
 		return 2;
 	}
+	if (!strcmp(argv[1], "flood") && argc > 3)
+		return flood(argv[2], atoi(argv[3]));
 	if (enrol() < 0)
 		return 1;
 	if (!strcmp(argv[1], "mytid")) {
