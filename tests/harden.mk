@@ -23,7 +23,9 @@ HARDEN_TESTS = \
 	tests/integ/pvmd-detach.sh \
 	tests/integ/stopped-pvmd.sh \
 	tests/integ/stale-session.sh \
-	tests/integ/fd-flood.sh
+	tests/integ/fd-flood.sh \
+	tests/integ/big-frame.sh \
+	tests/integ/log-cap.sh
 TESTS += $(HARDEN_TESTS)
 EXTRA_DIST += $(HARDEN_TESTS) \
 	tests/integ/harden-lib.sh \
