@@ -355,18 +355,14 @@ static int resolve(const char *name, char *addr, size_t size)
 
 /* Where the master listens for daemons, the first time a host is added
  * (issue 15: not on every interface): the ip= of its own hostfile line
- * (0.0.0.0 for every address), else the address its own name resolves
- * to unless that is a loopback one, else its address on the way to the
- * first host `st'.  NULL: every address. */
+ * (0.0.0.0 for every address), else its address on the way to the first
+ * host `st' (found by routing).  NULL: every address. */
 static const char *listen_addr(const struct start *st, char *out,
 			       size_t size)
 {
 	const char *ip = pvmd_hostfile_self_ip();
 
 	if (ip && resolve(ip, out, size) == 0)
-		return out;
-	if (resolve(pvmd.hostname, out, size) == 0 &&
-	    strncmp(out, "127.", 4) != 0)
 		return out;
 	if (source_toward(st->addr, out, size) == 0)
 		return out;

@@ -248,9 +248,9 @@ int pvmd_peer_listen(const char *bind_addr)
 		listen_w.fd = -1;
 		goto fail;
 	}
-	pvmd_log("listening for daemons on %s port %d",
+	pvmd_log("listening for daemons on TCP port %d, %s", pvmd.tcp_port,
 		 sa.sin_addr.s_addr == htonl(INADDR_ANY) ? "every address" :
-		 inet_ntoa(sa.sin_addr), pvmd.tcp_port);
+		 inet_ntoa(sa.sin_addr));
 	if (pvmd_host_get(pvmd.index))
 		pvmd_host_get(pvmd.index)->port = pvmd.tcp_port;
 	return 0;

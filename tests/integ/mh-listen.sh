@@ -1,10 +1,10 @@
 #!/bin/bash
 # mh-listen.sh - copvm's daemons listen for other daemons where the
 # hostfile says, not on every interface (issue 15): on two emulated
-# hosts, with a plain hostfile the
-# master listens on the address its own name has (node1's), the slave on
-# its own; with "node1 ip=0.0.0.0" in the hostfile the master listens on
-# every address, as asked.  Direct routes between tasks of the two hosts
+# hosts, with a plain hostfile the master listens on its address toward
+# the first slave (node1's), the slave on its own; with
+# "node1 ip=0.0.0.0" in the hostfile the master listens on every
+# address, as asked.  Direct routes between tasks of the two hosts
 # (whose listeners the daemons now bind to the same address) still work.
 . "${srcdir:-.}/tests/integ/netns/mh.sh"
 mh_init listen 2
