@@ -207,29 +207,41 @@ static void on_shell_output(struct pvmd_watch *w, uint32_t events)
 	}
 }
 
-/* Writes what the slave reads on its standard input. */
-static int slave_config(struct start *st, char *buf, size_t size)
+/* Our address on the way to `dst' (found by routing) into `out'; 0 or
+ * -1. */
+static int source_toward(const char *dst, char *out, size_t size)
 {
-	char hex[2 * PVMI_SECRET_LEN + 1], maddr[64] = "127.0.0.1";
 	struct sockaddr_in sa;
 	socklen_t len = sizeof(sa);
-	const struct pvmd_hostopts *o = &st->spec.opts;
-	char env[PVMD_COSCHED_ENV_MAX];
-	int fd, n;
+	int fd, rc = -1;
 
-	if (pvmd_cosched_env_lines(env, sizeof(env)) < 0)
-		return -1;
-	/* our address on the way to that host */
 	memset(&sa, 0, sizeof(sa));
 	sa.sin_family = AF_INET;
 	sa.sin_port = htons(9);
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd >= 0 && inet_pton(AF_INET, st->addr, &sa.sin_addr) == 1 &&
+	if (fd >= 0 && inet_pton(AF_INET, dst, &sa.sin_addr) == 1 &&
 	    connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0 &&
-	    getsockname(fd, (struct sockaddr *)&sa, &len) == 0)
-		inet_ntop(AF_INET, &sa.sin_addr, maddr, sizeof(maddr));
+	    getsockname(fd, (struct sockaddr *)&sa, &len) == 0 &&
+	    inet_ntop(AF_INET, &sa.sin_addr, out, (socklen_t)size))
+		rc = 0;
 	if (fd >= 0)
 		close(fd);
+	return rc;
+}
+
+/* Writes what the slave reads on its standard input. */
+static int slave_config(struct start *st, char *buf, size_t size)
+{
+	char hex[2 * PVMI_SECRET_LEN + 1], maddr[64] = "127.0.0.1";
+	const struct pvmd_hostopts *o = &st->spec.opts;
+	char env[PVMD_COSCHED_ENV_MAX];
+	int n;
+
+	if (pvmd_cosched_env_lines(env, sizeof(env)) < 0)
+		return -1;
+	/* where we listen, else our address on the way to that host */
+	if (pvmd_peer_listen_addr(maddr, sizeof(maddr)) < 0)
+		source_toward(st->addr, maddr, sizeof(maddr));
 	pvmi_secret_to_hex(pvmd.secret, hex);
 	n = snprintf(buf, size, PVMI_SLAVE_MAGIC "\nindex %d\nmaster %s %d\n"
 		     "address %s\nsecret %s\n%s%s%s%s%s%s%s%s%ssp %d\n%send\n",
@@ -341,10 +353,26 @@ static int resolve(const char *name, char *addr, size_t size)
 	return 0;
 }
 
+/* Where the master listens for daemons, the first time a host is added
+ * (issue 15: not on every interface): the ip= of its own hostfile line
+ * (0.0.0.0 for every address), else its address on the way to the first
+ * host `st' (found by routing).  NULL: every address. */
+static const char *listen_addr(const struct start *st, char *out,
+			       size_t size)
+{
+	const char *ip = pvmd_hostfile_self_ip();
+
+	if (ip && resolve(ip, out, size) == 0)
+		return out;
+	if (source_toward(st->addr, out, size) == 0)
+		return out;
+	return NULL;
+}
+
 /* Starts one host of batch `b'; 0 when under way, else its error code. */
 static int start_host(struct batch *b, int slot, const char *line)
 {
-	char config[2048];
+	char config[2048], bind_addr[64];
 	struct start *st, *o;
 	int n, rc;
 
@@ -368,7 +396,8 @@ static int start_host(struct batch *b, int slot, const char *line)
 		pvmd_log("cannot add host %s: unknown host", st->spec.name);
 		rc = PvmNoHost;
 	}
-	if (rc == 0 && pvmd_peer_listen(NULL) < 0)
+	if (rc == 0 && pvmd_peer_listen(listen_addr(st, bind_addr,
+						    sizeof(bind_addr))) < 0)
 		rc = PvmCantStart;
 	if (rc == 0 && !(st->index = free_index()))
 		rc = PvmOutOfRes;

@@ -12,7 +12,9 @@
  *   bx=  debugger                      sp=  speed, 1..1000000
  *   ip=  name or address to reach the host by
  * Unknown options are ignored, as stock does.  This host's own line sets
- * its ep=, wd=, bx= and sp=; the other lines are returned to be started.
+ * its ep=, wd=, bx= and sp=, and its ip= the address the master listens
+ * on for other daemons (addhost.c); the other lines are returned to be
+ * started.
  * A pvm_addhosts() line gets the options of the hostfile's last `*' line,
  * then those of its `&' entry, then its own.
  *
@@ -41,6 +43,7 @@ struct later {
 
 static struct hf_opts last_defaults;
 static struct later *laters;
+static char *self_ip;		/* ip= of our own line */
 
 /* True when `a' and `b' name the same host: equal, or equal up to the
  * first dot when one of them has no domain. */
@@ -238,6 +241,12 @@ static void apply_self(const struct hf_opts *o)
 		pvmd.opts.speed = o->speed;
 }
 
+/* The ip= of our own hostfile line, or NULL (pvmd.h). */
+const char *pvmd_hostfile_self_ip(void)
+{
+	return self_ip;
+}
+
 /* Reads the hostfile (see the top of the file); 0 or -1. */
 int pvmd_hostfile_load(const char *path, char ***hosts, int *n)
 {
@@ -275,6 +284,8 @@ int pvmd_hostfile_load(const char *path, char ***hosts, int *n)
 			add_later(host, &o);
 		} else if (pvmd_is_self(host)) {
 			apply_self(&o);
+			if (o.ip)
+				set_str(&self_ip, o.ip);
 			found = 1;
 		} else if ((v = realloc(*hosts, (size_t)(*n + 1) *
 					sizeof(*v)))) {

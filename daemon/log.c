@@ -7,11 +7,19 @@
  * with no output tid lands here too, line by line, behind "[t<tid>] ",
  * up to LOG_OUTPUT_MAX bytes in all.
  * Before the log is open (early start-up errors), lines go to stderr.
+ *
+ * The log is capped (issue 15: every refused connection writes a line):
+ * when the next line would take it past COPVM_LOG_MAX bytes (default
+ * LOG_MAX_DEFAULT, at least LOG_MAX_MIN), it is renamed to pvmd.log.old,
+ * replacing an earlier one, and a new pvmd.log starts with a line saying
+ * so; the two never hold more than twice the cap.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
 #include <time.h>
@@ -23,10 +31,34 @@
 /* Task output stops being logged past this many bytes, so that a task
  * printing in a loop cannot fill the disk (the daemon's own lines go on). */
 #define LOG_OUTPUT_MAX	(64u << 20)
+#define LOG_MAX_DEFAULT	(16ul << 20)
+#define LOG_MAX_MIN	4096ul
+#define LOG_OPEN_FLAGS	(O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | \
+			 O_CLOEXEC | O_NOFOLLOW)
 
 static int log_fd = -1;
 static int log_stderr;
 static size_t output_logged;
+static size_t log_size, log_max = LOG_MAX_DEFAULT;
+static char log_path[PATH_MAX];
+
+/* The cap from COPVM_LOG_MAX (bytes), or the default. */
+static size_t cap_from_env(void)
+{
+	const char *v = getenv("COPVM_LOG_MAX");
+	unsigned long long n;
+	char *end;
+
+	if (!v || !*v)
+		return LOG_MAX_DEFAULT;
+	errno = 0;
+	n = strtoull(v, &end, 10);
+	if (errno || *end || v[0] == '-')
+		return LOG_MAX_DEFAULT;
+	if (n < LOG_MAX_MIN)
+		return LOG_MAX_MIN;
+	return n > SIZE_MAX / 4 ? SIZE_MAX / 4 : (size_t)n;
+}
 
 /* Opens the log file (truncating it); 0 or -1 with errno set.  With
  * `also_stderr' every line is copied to stderr (foreground debugging). */
@@ -34,15 +66,59 @@ int pvmd_log_open(const char *path, int also_stderr)
 {
 	int fd;
 
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC |
-		  O_NOFOLLOW, 0600);
+	if (strlen(path) >= sizeof(log_path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fd = open(path, LOG_OPEN_FLAGS, 0600);
 	if (fd < 0)
 		return -1;
 	if (log_fd >= 0)
 		close(log_fd);
 	log_fd = fd;
 	log_stderr = also_stderr;
+	strcpy(log_path, path);
+	log_size = 0;
+	log_max = cap_from_env();
 	return 0;
+}
+
+static size_t stamp(char *buf, size_t size);
+
+static void write_all(int fd, const char *buf, size_t n)
+{
+	ssize_t rc;
+
+	do
+		rc = write(fd, buf, n);
+	while (rc < 0 && errno == EINTR);
+	(void)rc;
+}
+
+/* Moves the full log to pvmd.log.old and starts a new one (see the
+ * top); out of descriptors, the log starts over in place. */
+static void rotate(void)
+{
+	char old[PATH_MAX + 8], line[256];
+	size_t n;
+	int fd = -1;
+
+	snprintf(old, sizeof(old), "%s.old", log_path);
+	if (rename(log_path, old) == 0)
+		fd = open(log_path, LOG_OPEN_FLAGS, 0600);
+	if (fd >= 0) {
+		close(log_fd);
+		log_fd = fd;
+	} else if (ftruncate(log_fd, 0) < 0) {
+		return;
+	}
+	n = stamp(line, sizeof(line));
+	n += snprintf(line + n, sizeof(line) - n,
+		      "the log reached %zu bytes (COPVM_LOG_MAX): %s\n",
+		      log_max, fd >= 0 ? "the lines before are in "
+		      "pvmd.log.old" : "it starts over");
+	write_all(log_fd, line, n);
+	log_size = n;
 }
 
 static size_t stamp(char *buf, size_t size)
@@ -60,19 +136,14 @@ static size_t stamp(char *buf, size_t size)
 
 static void emit(const char *line, size_t n)
 {
-	ssize_t rc;
-
 	if (log_fd >= 0) {
-		do
-			rc = write(log_fd, line, n);
-		while (rc < 0 && errno == EINTR);
+		if (log_size + n > log_max)
+			rotate();
+		write_all(log_fd, line, n);
+		log_size += n;
 	}
-	if (log_fd < 0 || log_stderr) {
-		do
-			rc = write(STDERR_FILENO, line, n);
-		while (rc < 0 && errno == EINTR);
-	}
-	(void)rc;
+	if (log_fd < 0 || log_stderr)
+		write_all(STDERR_FILENO, line, n);
 }
 
 static void vlog(const char *fmt, va_list ap)

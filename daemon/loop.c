@@ -213,9 +213,10 @@ static void on_signal(struct pvmd_watch *w, uint32_t events)
 	}
 }
 
-/* Accepts when the process is out of descriptors: give up the spare,
- * take the connection and drop it, so the listener does not spin. */
-static void shed_connection(int lfd)
+/* Accepts on `lfd' when the process is out of descriptors: gives up
+ * the spare, takes the connection and drops it, so the listener does
+ * not spin (pvmd.h). */
+void pvmd_shed_connection(int lfd)
 {
 	int fd;
 
@@ -239,7 +240,7 @@ static void on_accept(struct pvmd_watch *w, uint32_t events)
 		fd = accept4(w->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (fd < 0) {
 			if (errno == EMFILE || errno == ENFILE)
-				shed_connection(w->fd);
+				pvmd_shed_connection(w->fd);
 			else if (errno != EAGAIN && errno != EINTR &&
 				 errno != ECONNABORTED)
 				pvmd_log("accept: %s", strerror(errno));

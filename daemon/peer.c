@@ -183,8 +183,13 @@ static void on_accept(struct pvmd_watch *w, uint32_t events)
 
 	for (;;) {
 		fd = accept4(w->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-		if (fd < 0)
+		if (fd < 0) {
+			/* out of descriptors: drop one, or the listener
+			 * stays readable and the loop spins (loop.c) */
+			if (errno == EMFILE || errno == ENFILE)
+				pvmd_shed_connection(w->fd);
 			return;
+		}
 		if (pvmd.halting) {
 			close(fd);
 			continue;
@@ -225,6 +230,9 @@ int pvmd_peer_listen(const char *bind_addr)
 	sa.sin_family = AF_INET;
 	if (!bind_addr || inet_pton(AF_INET, bind_addr, &sa.sin_addr) != 1 ||
 	    bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		if (bind_addr && *bind_addr)
+			pvmd_log("cannot listen on %s (%s): listening on "
+				 "every address", bind_addr, strerror(errno));
 		sa.sin_addr.s_addr = htonl(INADDR_ANY);
 		sa.sin_port = 0;
 		if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
@@ -240,7 +248,9 @@ int pvmd_peer_listen(const char *bind_addr)
 		listen_w.fd = -1;
 		goto fail;
 	}
-	pvmd_log("listening for daemons on TCP port %d", pvmd.tcp_port);
+	pvmd_log("listening for daemons on TCP port %d, %s", pvmd.tcp_port,
+		 sa.sin_addr.s_addr == htonl(INADDR_ANY) ? "every address" :
+		 inet_ntoa(sa.sin_addr));
 	if (pvmd_host_get(pvmd.index))
 		pvmd_host_get(pvmd.index)->port = pvmd.tcp_port;
 	return 0;
@@ -248,6 +258,19 @@ fail:
 	pvmd_log("cannot listen on TCP: %s", strerror(errno));
 	close(fd);
 	return -1;
+}
+
+/* The address our TCP listener is bound to (pvmd.h). */
+int pvmd_peer_listen_addr(char *out, size_t size)
+{
+	struct sockaddr_in sa;
+	socklen_t len = sizeof(sa);
+
+	if (listen_w.fd < 0 ||
+	    getsockname(listen_w.fd, (struct sockaddr *)&sa, &len) < 0 ||
+	    sa.sin_family != AF_INET || sa.sin_addr.s_addr == htonl(INADDR_ANY))
+		return -1;
+	return inet_ntop(AF_INET, &sa.sin_addr, out, (socklen_t)size) ? 0 : -1;
 }
 
 /* Watches the listener once the loop exists (a slave opens it first). */

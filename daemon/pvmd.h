@@ -189,6 +189,9 @@ int pvmd_hostspec_parse(const char *line, struct pvmd_hostspec *spec);
 void pvmd_hostspec_free(struct pvmd_hostspec *spec);
 /* True when `name' designates this host ("", ".", "localhost" or ours). */
 int pvmd_is_self(const char *name);
+/* The ip= of this host's own line in the hostfile (the address the
+ * master listens on for daemons), or NULL. */
+const char *pvmd_hostfile_self_ip(void);
 /* True when `a' and `b' name the same host: equal, or equal up to the
  * first dot of the one that has no domain. */
 int pvmd_same_name(const char *a, const char *b);
@@ -196,6 +199,9 @@ int pvmd_same_name(const char *a, const char *b);
 /* loop.c */
 /* Creates the epoll set and signalfd and starts accepting on `lfd'. */
 int pvmd_loop_init(int lfd);
+/* Accepts one connection on listening `lfd' and drops it, using the
+ * spare descriptor: for when accept() says EMFILE (loop.c). */
+void pvmd_shed_connection(int lfd);
 /* Runs until the daemon has halted; returns the exit status. */
 int pvmd_loop_run(void);
 /* Adds `w' to the epoll set with `events'; 0 or -1. */
@@ -447,6 +453,9 @@ void pvmd_op_mstat(struct pvmd_conn *c, struct pvmi_rbuf *r);
 /* peer.c */
 /* Opens our TCP listener (once); 0 or -1. */
 int pvmd_peer_listen(const char *bind_addr);
+/* The address our TCP listener is bound to, into `out'; 0, or -1 when it
+ * listens on every address (or not at all). */
+int pvmd_peer_listen_addr(char *out, size_t size);
 /* Watches the listener once the event loop exists. */
 void pvmd_peer_loop_ready(void);
 /* Sends a frame to the daemon of host `index', connecting if needed;

@@ -29,6 +29,7 @@
  * of another host that wants a direct route to it can connect before it
  * has even started (PVMI_OP_ROUTE).
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -227,12 +228,14 @@ void pvmd_spawn_encode(const struct spawn_req *q, int count,
 	pvmi_w_int(w, q->trcctx);
 }
 
-/* A TCP socket listening on every address for a task's direct routes;
- * the fd, its port in *port, or -1. */
+/* A TCP socket listening for a task's direct routes, on the address the
+ * daemon listens on for daemons (every address if it does); the fd, its
+ * port in *port, or -1. */
 static int tcp_listener(int *port)
 {
 	struct sockaddr_in sa;
 	socklen_t len = sizeof(sa);
+	char addr[64];
 	int fd;
 
 	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -240,7 +243,9 @@ static int tcp_listener(int *port)
 		return -1;
 	memset(&sa, 0, sizeof(sa));
 	sa.sin_family = AF_INET;
-	sa.sin_addr.s_addr = htonl(INADDR_ANY);
+	if (pvmd_peer_listen_addr(addr, sizeof(addr)) < 0 ||
+	    inet_pton(AF_INET, addr, &sa.sin_addr) != 1)
+		sa.sin_addr.s_addr = htonl(INADDR_ANY);
 	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
 	    listen(fd, 128) < 0 ||
 	    getsockname(fd, (struct sockaddr *)&sa, &len) < 0) {

@@ -260,6 +260,25 @@ void *pvmi_buf_realloc(void *p, size_t n)
 	return q;
 }
 
+/* The first body buffer of a `len'-byte frame (bufcache.h). */
+void *pvmi_buf_body_start(size_t len, size_t have)
+{
+	size_t n = have > PVMI_BODY_EAGER ? have : PVMI_BODY_EAGER;
+
+	return pvmi_buf_alloc(n < len ? n : len);
+}
+
+/* Room for `want' more bytes in a frame's body (bufcache.h). */
+void *pvmi_buf_body_room(void *p, size_t got, size_t want, size_t len)
+{
+	size_t cap = pvmi_buf_cap(p), n;
+
+	if (got + want <= cap)
+		return p;
+	n = cap * 2 > got + want ? cap * 2 : got + want;
+	return pvmi_buf_realloc(p, n < len ? n : len);
+}
+
 /* Gives body buffer `p' back (bufcache.h). */
 void pvmi_buf_free(void *p)
 {

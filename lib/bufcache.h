@@ -23,6 +23,19 @@ void *pvmi_buf_realloc(void *p, size_t n);
 /* Gives body buffer `p' back; NULL is ignored. */
 void pvmi_buf_free(void *p);
 
+/* A frame's declared length is only a claim until its bytes arrive (issue
+ * 15: a crafted header declaring 1 GiB, then nothing): the body buffer of
+ * a frame longer than PVMI_BODY_EAGER starts at that size and grows
+ * (doubling, never past the declared length) as its bytes arrive. */
+#define PVMI_BODY_EAGER		(4UL << 20)
+/* The first body buffer of a frame of `len' bytes, `have' of them at
+ * hand; NULL when out of memory. */
+void *pvmi_buf_body_start(size_t len, size_t have);
+/* Makes body `p' of a `len'-byte frame, `got' bytes filled, hold `want'
+ * more (within `len'); the buffer, maybe moved, or NULL when out of
+ * memory (`p' then left as it was). */
+void *pvmi_buf_body_room(void *p, size_t got, size_t want, size_t len);
+
 /* Body buffers handed out and not given back. */
 long pvmi_buf_live(void);
 /* Body buffers handed out since the process started (a realloc of an

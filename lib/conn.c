@@ -28,6 +28,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bufcache.h"
 #include "conn.h"
@@ -78,6 +79,35 @@ void pvmi_conn_endpoint_add(struct pvmi_conn_endpoint *ep)
 		abort();	/* a module too many: raise MAX_ENDPOINTS */
 	ep->listed = 1;
 	endpoints[nendpoints++] = ep;
+}
+
+static long long mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Rests `ep' for PVMI_REST_MS (conn.h). */
+void pvmi_conn_endpoint_rest(struct pvmi_conn_endpoint *ep)
+{
+	ep->rest_until = mono_ms() + PVMI_REST_MS;
+}
+
+/* Milliseconds `ep' still rests, 0 when it is polled again. */
+static int rest_left(struct pvmi_conn_endpoint *ep)
+{
+	long long left;
+
+	if (!ep->rest_until)
+		return 0;
+	left = ep->rest_until - mono_ms();
+	if (left <= 0) {
+		ep->rest_until = 0;
+		return 0;
+	}
+	return (int)left;
 }
 
 /* Adds a link; NULL when out of memory (the caller closes `fd'). */
@@ -204,7 +234,7 @@ static void accept_all(void)
 	int i;
 
 	for (i = 0; i < nendpoints; i++)
-		if (endpoints[i]->fd >= 0)
+		if (endpoints[i]->fd >= 0 && !rest_left(endpoints[i]))
 			endpoints[i]->accept();
 }
 
@@ -366,7 +396,7 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 	struct link *stackmap[32], **map = stackmap;
 	struct pvmi_conn_endpoint *ep[MAX_ENDPOINTS];
 	int n = 0, i, r, any = 0, max = nlinks + nendpoints + 1;
-	int nep = nendpoints, hot = 0, rings = 0;
+	int nep = nendpoints, hot = 0, rings = 0, rest;
 	static unsigned int quiet_rounds;
 
 	if (max > 32) {
@@ -394,6 +424,12 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 		ep[i] = endpoints[i];	/* an accept may add another */
 		if (ep[i]->fd < 0)
 			continue;
+		rest = rest_left(ep[i]);
+		if (rest) {		/* out of fds: look again later */
+			if (timeout_ms < 0 || timeout_ms > rest)
+				timeout_ms = rest;
+			continue;
+		}
 		pfd[n].fd = ep[i]->fd;
 		pfd[n].events = POLLIN;
 		map[n++] = NULL;

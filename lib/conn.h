@@ -90,6 +90,8 @@ struct pvmi_conn_endpoint {
 	 * that task goes too.  May be NULL. */
 	void (*close)(int unlink_tid);
 	int listed;			/* conn.c's: registered */
+	long long rest_until;		/* conn.c's: not polled before this
+					 * (monotonic ms; see _rest()) */
 };
 
 /* Sets the function that takes every complete incoming user message
@@ -102,6 +104,11 @@ void pvmi_conn_deliver(struct pvmi_msg *m);
  * registered until pvmi_conn_close_all().  One per module that listens
  * or needs the pump's rounds: a handful (conn.c's MAX_ENDPOINTS). */
 void pvmi_conn_endpoint_add(struct pvmi_conn_endpoint *ep);
+/* Stops polling and accepting on `ep' for a short while (the process is
+ * out of descriptors: its listener would be readable but unacceptable,
+ * and the pump would spin); it is tried again after PVMI_REST_MS. */
+void pvmi_conn_endpoint_rest(struct pvmi_conn_endpoint *ep);
+#define PVMI_REST_MS	100
 
 /* Adds a link; NULL when out of memory (the caller closes `fd'). */
 struct link *pvmi_link_add(int fd, int role, int peer,

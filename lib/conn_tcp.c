@@ -175,7 +175,17 @@ static void tcp_accept(void)
 
 	if (tcp_ep.fd < 0)
 		return;
-	while ((fd = pvmi_transport_tcp.accept(tcp_ep.fd)) >= 0) {
+	for (;;) {
+		fd = pvmi_transport_tcp.accept(tcp_ep.fd);
+		if (fd < 0) {
+			/* out of descriptors: rest rather than spin; the
+			 * peer's open times out and it routes through the
+			 * daemons */
+			if (errno == EMFILE || errno == ENFILE ||
+			    errno == ENOBUFS || errno == ENOMEM)
+				pvmi_conn_endpoint_rest(&tcp_ep);
+			return;
+		}
 		if (!have_secret || pvmi.route == PvmDontRoute) {
 			close(fd);
 			continue;

@@ -16,12 +16,27 @@
  * sender to make one (the greeting written here at accept), over the
  * socket before that and for good when either side has rings off
  * (transport/shm.c).  The task's wake eventfd is polled as an endpoint.
+ *
+ * Out of descriptors (issue 15: a task at its fd limit, or flooded with
+ * idle connections), accept() fails and the listener stays readable: the
+ * endpoint then rests (conn.c polls it again after PVMI_REST_MS), and the
+ * task marks itself busy with an empty file "t<tid>.busy" next to its
+ * socket (made without a descriptor).  A sender opening a circuit to a
+ * busy task, or one whose connect the task's full backlog or its own fd
+ * limit refuses, routes that destination through the daemon instead
+ * (route.c): its messages still arrive, over the receiver's daemon link.
+ * The mark goes when the task accepts all that waits again.
  */
+#include <errno.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "conn.h"
 #include "conn_unix.h"
+#include "proto.h"
 #include "pvmi.h"
+#include "rundir_check.h"
 #include "transport/transport.h"
 
 static void unix_accept_all(void);
@@ -61,14 +76,71 @@ static const struct pvmi_transport *circuit_transport(void)
 	return &pvmi_transport_shm;
 }
 
-/* Accepts every waiting circuit as an inbound link. */
+static int busy_marked;		/* our t<tid>.busy exists */
+static int busy_tid;			/* ... for this tid */
+
+/* The busy mark of task `tid' in `buf'; -1 when it does not fit. */
+static int busy_path(int tid, char *buf, size_t size)
+{
+	int n = snprintf(buf, size, "%s/" PVMI_TASK_SOCK_FMT ".busy",
+			 pvmi_sessdir(), (unsigned)tid);
+
+	return (n > 0 && (size_t)n < size) ? 0 : -1;
+}
+
+/* Sets (on) or removes our busy mark (see the top). */
+static void mark_busy(int on)
+{
+	char path[256];
+
+	if (on == busy_marked || (on && pvmi.mytid <= 0))
+		return;
+	if (on)
+		busy_tid = pvmi.mytid;
+	if (busy_path(busy_tid, path, sizeof(path)))
+		return;
+	if (on) {
+		/* mknod needs no descriptor, which we are out of */
+		if (mknod(path, S_IFREG | 0600, 0) < 0 && errno != EEXIST)
+			return;
+	} else {
+		unlink(path);
+	}
+	busy_marked = on;
+}
+
+/* Non-zero when task `tid' of this host marked itself busy
+ * (conn_unix.h). */
+int pvmi_conn_unix_busy(int tid)
+{
+	char path[256];
+	struct stat st;
+
+	return !busy_path(tid, path, sizeof(path)) && stat(path, &st) == 0;
+}
+
+/* Accepts every waiting circuit as an inbound link; out of descriptors,
+ * rests the endpoint and marks the task busy (see the top). */
 static void unix_accept_all(void)
 {
 	int fd;
 
 	const struct pvmi_transport *tp;
 
-	while ((fd = pvmi_transport_unix.accept(unix_ep.fd)) >= 0) {
+	for (;;) {
+		fd = pvmi_transport_unix.accept(unix_ep.fd);
+		if (fd < 0) {
+			if (errno == EACCES)	/* another user's: refused */
+				continue;
+			if (errno == EMFILE || errno == ENFILE ||
+			    errno == ENOBUFS || errno == ENOMEM) {
+				pvmi_conn_endpoint_rest(&unix_ep);
+				mark_busy(1);
+			} else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+				mark_busy(0);
+			}
+			return;
+		}
 		tp = circuit_transport();
 		if (!pvmi_link_add(fd, LINK_IN, 0, tp, NULL)) {
 			close(fd);
@@ -85,6 +157,7 @@ static void unix_close(int unlink_tid)
 		close(unix_ep.fd);
 		unix_ep.fd = -1;
 	}
+	mark_busy(0);
 	if (unlink_tid)
 		pvmi_transport_unix.unlisten(unlink_tid);
 }

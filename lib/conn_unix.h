@@ -11,7 +11,8 @@
 void pvmi_conn_set_listener(int fd);
 /* Opens a circuit to task `tid' of this host (a LINK_OUT link) and puts
  * it in *lp.  PvmOk, PvmNoTask when the task has no endpoint (gone or
- * never existed), PvmNoMem or PvmSysErr. */
+ * never existed), PvmOutOfRes when it or we are out of descriptors (its
+ * backlog full, our socket() refused), PvmNoMem or PvmSysErr. */
 int pvmi_conn_unix_open(int tid, struct link **lp);
 
 /* Sends frame `f' with body `m' (NULL: empty) on outbound circuit `l';
@@ -21,5 +22,8 @@ int pvmi_conn_unix_open(int tid, struct link **lp);
  * vanished (`l' is then freed). */
 int pvmi_conn_unix_send(struct link *l, struct pvmi_frame *f,
 			const unsigned char *hdr, const struct pvmi_msg *m);
+/* Non-zero when task `tid' of this host is out of descriptors (it marked
+ * itself busy): a new circuit to it would wait unaccepted. */
+int pvmi_conn_unix_busy(int tid);
 
 #endif /* COPVM_CONN_UNIX_H */

@@ -8,7 +8,9 @@
  *   - a task of this host: its unix circuit (conn_unix.c), opened at the
  *     first message and reused for every later one (virtual circuit
  *     caching); one circuit per (sender, receiver) pair keeps each
- *     sender's messages in order;
+ *     sender's messages in order.  When the receiver is out of
+ *     descriptors (it marked itself busy, or its backlog is full) or we
+ *     are, the daemon carries that destination instead, for good;
  *   - a task of another host: direct, over a TCP circuit (conn_tcp.c),
  *     when one with that task is already up (it connected to us: both
  *     ends then use it), or when this task asks for direct routes
@@ -192,7 +194,7 @@ void pvmi_route_reset(void)
 static int decide(int tid)
 {
 	if (PVMI_TID_HOST(tid) == PVMI_TID_HOST(pvmi.mytid))
-		return VIA_UNIX;
+		return pvmi_conn_unix_busy(tid) ? VIA_DAEMON : VIA_UNIX;
 	if (pvmi_conn_tcp_up(tid) ||
 	    (pvmi.route == PvmRouteDirect && open_direct(tid) == PvmOk))
 		return VIA_TCP;
@@ -262,6 +264,16 @@ static int send_unix(struct circuit *c, struct pvmi_frame *f,
 	l = c->link;
 	if (!l && !(l = pvmi_link_find(LINK_OUT, c->tid))) {
 		rc = pvmi_conn_unix_open(c->tid, &l);
+		if (rc == PvmOutOfRes) {
+			/* it (or we) is out of descriptors: the daemon
+			 * carries this destination from now on (no frame went
+			 * on a circuit before, so the order holds) */
+			if (!c->stand_in)
+				c->via = VIA_DAEMON;
+			if (f->kind != PVMI_KIND_USER)	/* a HELD one */
+				return PVMI_ROUTE_NOT_SENT;
+			return pvmi_conn_send_daemon(f, m);
+		}
 		if (rc != PvmOk)
 			return rc == PvmNoTask ? PVMI_ROUTE_NOT_SENT : rc;
 	}

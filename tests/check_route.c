@@ -6,7 +6,8 @@
  * steady-state send is one lookup and no scan of the links; a link that
  * goes is found again; messages to ourselves are queued and never
  * remembered (a forked child has another tid); gone tasks' messages are
- * dropped the way send.c expects.
+ * dropped the way send.c expects; a same-host task out of descriptors is
+ * reached through the daemon, for good.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -32,6 +33,7 @@ static struct {
 	int tcp_send, daemon_send, delivered, route_calls;
 	int unix_open_rc, unix_send_rc, tcp_up_rc, tcp_open_rc, call_rc;
 	int tcp_have;			/* an authenticated circuit exists */
+	int unix_busy;			/* the receiver marked itself busy */
 	int last_tag, last_dst;
 	char open_addr[64];
 	int open_port;
@@ -77,6 +79,11 @@ int pvmi_conn_unix_open(int tid, struct link **lp)
 	unix_link.peer = tid;
 	*lp = &unix_link;
 	return PvmOk;
+}
+
+int pvmi_conn_unix_busy(int tid)
+{
+	return s.unix_busy;
 }
 
 int pvmi_conn_unix_send(struct link *l, struct pvmi_frame *f,
@@ -329,6 +336,30 @@ START_TEST(reset_forgets_every_circuit)
 }
 END_TEST
 
+START_TEST(busy_local_task_goes_through_the_daemon)
+{
+	s.unix_busy = 1;
+	ck_assert_int_eq(pvmi_route_send(msg, LOCAL, 1), PvmOk);
+	s.unix_busy = 0;		/* decided once: order kept */
+	ck_assert_int_eq(pvmi_route_send(msg, LOCAL, 2), PvmOk);
+	ck_assert_int_eq(s.unix_open, 0);
+	ck_assert_int_eq(s.daemon_send, 2);
+	ck_assert_int_eq(s.last_dst, LOCAL);
+}
+END_TEST
+
+START_TEST(unconnectable_local_task_goes_through_the_daemon)
+{
+	s.unix_open_rc = PvmOutOfRes;	/* backlog full, or we are at EMFILE */
+	ck_assert_int_eq(pvmi_route_send(msg, LOCAL, 1), PvmOk);
+	s.unix_open_rc = PvmOk;
+	ck_assert_int_eq(pvmi_route_send(msg, LOCAL, 2), PvmOk);
+	ck_assert_int_eq(s.unix_open, 1);
+	ck_assert_int_eq(s.unix_send, 0);
+	ck_assert_int_eq(s.daemon_send, 2);
+}
+END_TEST
+
 static Suite *route_suite(void)
 {
 	Suite *su = suite_create("route");
@@ -345,6 +376,8 @@ static Suite *route_suite(void)
 	tcase_add_test(tc, failed_direct_open_falls_back_to_the_daemon);
 	tcase_add_test(tc, dead_direct_circuit_drops_the_message);
 	tcase_add_test(tc, reset_forgets_every_circuit);
+	tcase_add_test(tc, busy_local_task_goes_through_the_daemon);
+	tcase_add_test(tc, unconnectable_local_task_goes_through_the_daemon);
 	suite_add_tcase(su, tc);
 	return su;
 }

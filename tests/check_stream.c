@@ -164,7 +164,7 @@ static void send_frame(size_t len, int tag, unsigned seed)
 START_TEST(frames_arrive_whole_and_in_order)
 {
 	static const size_t sizes[] = { 0, 1, 100, 65536 - 32, 65536,
-					3 << 20, 7 };
+					3 << 20, 7, (9 << 20) + 3 };
 	unsigned char *ref;
 	size_t i, n = sizeof(sizes) / sizeof(sizes[0]);
 
@@ -185,6 +185,24 @@ START_TEST(frames_arrive_whole_and_in_order)
 	}
 	/* nothing more waits: progress says so without an error */
 	ck_assert_int_eq(pvmi_stream_progress(&rx_pipe), 0);
+}
+END_TEST
+
+START_TEST(declared_length_is_not_taken_up_front)
+{
+	struct pvmi_frame f = frame_of(1u << 30, 4);
+	unsigned char buf[PVMI_FRAME_HDR_LEN + 100];
+	size_t cap;
+
+	pvmi_frame_encode(&f, buf);
+	fill(buf + PVMI_FRAME_HDR_LEN, 100, 5);
+	ck_assert_int_eq(write(fds[0], buf, sizeof(buf)), sizeof(buf));
+	ck_assert_int_eq(pvmi_stream_progress(&rx_pipe), 1);
+	ck_assert_ptr_nonnull(rx_pipe.body);
+	ck_assert_uint_eq(rx_pipe.got, 100);
+	cap = pvmi_buf_cap(rx_pipe.body);
+	ck_assert_uint_le(cap, PVMI_BODY_EAGER);	/* not 1 GiB */
+	ck_assert_int_eq(seen.n, 0);
 }
 END_TEST
 
@@ -304,6 +322,7 @@ static Suite *stream_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, frames_arrive_whole_and_in_order);
 	tcase_add_test(tc, bytes_one_at_a_time);
+	tcase_add_test(tc, declared_length_is_not_taken_up_front);
 	tcase_add_test(tc, gate_takes_the_bytes_before_the_first_frame);
 	tcase_add_test(tc, bad_magic_is_eproto);
 	tcase_add_test(tc, refused_frame_is_eproto);

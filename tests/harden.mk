@@ -1,6 +1,7 @@
 # Hardening tests (issue 15): a run directory or PVM_TMP another user
 # controls, a foreign daemon, the auto-started daemon's descriptors, stale
-# task identities after a daemon's death, a stopped daemon.  They drive
+# task identities after a daemon's death, a stopped daemon, a task at
+# its descriptor limit flooded with connections.  They drive
 # tests/tools/hprobe against private daemons (PVM_TMP of their own); the
 # cases needing a second user skip (77) unless run as root.
 if HAVE_CHECK
@@ -21,7 +22,10 @@ HARDEN_TESTS = \
 	tests/integ/foreign-pvmd.sh \
 	tests/integ/pvmd-detach.sh \
 	tests/integ/stopped-pvmd.sh \
-	tests/integ/stale-session.sh
+	tests/integ/stale-session.sh \
+	tests/integ/fd-flood.sh \
+	tests/integ/big-frame.sh \
+	tests/integ/log-cap.sh
 TESTS += $(HARDEN_TESTS)
 EXTRA_DIST += $(HARDEN_TESTS) \
 	tests/integ/harden-lib.sh \

@@ -35,7 +35,8 @@ MH_TESTS = \
 	tests/integ/mh-routes.sh \
 	tests/integ/mh-fault.sh \
 	tests/integ/mh-ssh.sh \
-	tests/integ/mh-group.sh
+	tests/integ/mh-group.sh \
+	tests/integ/mh-listen.sh
 TESTS += $(MH_TESTS)
 EXTRA_DIST += $(MH_TESTS) \
 	tests/integ/netns/netns.sh \

@@ -398,7 +398,7 @@ static int ring_take(struct shm_pipe *s)
 		n = shm_ring_recv(&s->ring, &tag, hdr, sizeof(hdr), 0);
 		if (n != PVMI_FRAME_HDR_LEN || pvmi_frame_decode(hdr, &s->f))
 			return n < 0 ? (int)n : -EPROTO;
-		body = pvmi_buf_alloc(s->f.len);
+		body = pvmi_buf_body_start(s->f.len, 0);	/* grows */
 		if (!body)
 			return -ENOMEM;
 		if (s->f.len == 0)
@@ -410,8 +410,12 @@ static int ring_take(struct shm_pipe *s)
 		if (!s->body || info.len == 0 ||
 		    info.len > s->f.len - s->got)
 			return -EPROTO;
+		body = pvmi_buf_body_room(s->body, s->got, info.len, s->f.len);
+		if (!body)
+			return -ENOMEM;
+		s->body = body;
 		n = shm_ring_recv(&s->ring, &tag, s->body + s->got,
-				  s->f.len - s->got, 0);
+				  info.len, 0);
 		if (n != (ssize_t)info.len)
 			return n < 0 ? (int)n : -EPROTO;
 		s->got += n;

@@ -4,7 +4,8 @@
  * differ only in how they open circuits.
  *
  * Incoming bytes are staged in a buffer and parsed into frames; a body
- * larger than what is staged is read in place into its own buffer.  While
+ * larger than what is staged is read in place into its own buffer, which
+ * grows as the bytes arrive past PVMI_BODY_EAGER (bufcache.h).  While
  * the pipe is gated (a handshake under way) the staged bytes go to the
  * sink's gate instead, and those after the handshake are framed.  A send
  * writes the header and the body's iovecs with writev, as far as the
@@ -48,10 +49,10 @@ static int parse_staged(struct pvmi_pipe *p)
 			break;
 		if (pvmi_frame_decode(p->rx + p->rxhead, &p->f))
 			return -EPROTO;
-		body = pvmi_buf_alloc(p->f.len);
+		avail -= PVMI_FRAME_HDR_LEN;
+		body = pvmi_buf_body_start(p->f.len, avail);
 		if (!body)
 			return -ENOMEM;
-		avail -= PVMI_FRAME_HDR_LEN;
 		p->rxhead += PVMI_FRAME_HDR_LEN;
 		if (avail >= p->f.len) {
 			memcpy(body, p->rx + p->rxhead, p->f.len);
@@ -103,7 +104,16 @@ int pvmi_stream_progress(struct pvmi_pipe *p)
 		size_t want;
 
 		if (p->body) {
+			/* the body grows as it arrives (bufcache.h) */
+			unsigned char *b = pvmi_buf_body_room(p->body, p->got,
+				PVMI_STREAM_RX, p->f.len);
+
+			if (!b)
+				return -ENOMEM;
+			p->body = b;
 			want = p->f.len - p->got;
+			if (want > pvmi_buf_cap(b) - p->got)
+				want = pvmi_buf_cap(b) - p->got;
 			n = p->tp->read(p->fd, p->body + p->got, want);
 			if (n > 0) {
 				any = 1;

@@ -100,8 +100,10 @@ struct pvmi_transport {
 	 * (pvmi_pipe_init()).
 	 */
 	/* Opens a circuit to task `tid' and stores a nonblocking fd in *fd.
-	 * May block briefly (a local connect).  Returns PvmOk, PvmNoTask
-	 * when `tid' has no endpoint (gone or never existed), or PvmSysErr.
+	 * Never blocks.  Returns PvmOk, PvmNoTask when `tid' has no
+	 * endpoint (gone or never existed), PvmOutOfRes when it cannot take
+	 * the circuit now (its backlog is full) or we are out of
+	 * descriptors, or PvmSysErr.
 	 * NULL for transports reached by address (connect). */
 	int (*open)(int tid, int *fd);
 	/* Starts connecting to `addr' (dotted IPv4) port `port' and stores
@@ -115,8 +117,9 @@ struct pvmi_transport {
 	/* The port a listening fd of this transport answers on, or 0. */
 	int (*port)(int lfd);
 	/* Accepts one waiting peer on listening fd `lfd'.  Returns a
-	 * nonblocking fd, or -1 when none is waiting or the peer is refused
-	 * (another user); never blocks. */
+	 * nonblocking fd, or -1 with errno set: EAGAIN when none is
+	 * waiting, EACCES when the peer is refused (another user), EMFILE
+	 * and the like when out of descriptors; never blocks. */
 	int (*accept)(int lfd);
 	/* Removes the endpoint of task `tid' (its fd is closed by the
 	 * caller).  Never fails. */

@@ -66,9 +66,12 @@ static int unix_open(int tid, int *fd)
 
 	if (task_addr(tid, &sa))
 		return PvmSysErr;
-	s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	/* nonblocking: a full backlog (the task out of descriptors) says
+	 * EAGAIN at once rather than holding the sender */
+	s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (s < 0)
-		return PvmSysErr;
+		return (errno == EMFILE || errno == ENFILE) ?
+			PvmOutOfRes : PvmSysErr;
 	tune(s);
 	if (connect(s, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
 		int e = errno;
@@ -76,13 +79,14 @@ static int unix_open(int tid, int *fd)
 		close(s);
 		if (e == ENOENT || e == ECONNREFUSED)
 			return PvmNoTask;
+		if (e == EAGAIN)
+			return PvmOutOfRes;
 		return PvmSysErr;
 	}
 	if (pvmi_peer_verify(s, sa.sun_path) != PvmOk) {
 		close(s);
 		return PvmSysErr;
 	}
-	fcntl(s, F_SETFL, fcntl(s, F_GETFL) | O_NONBLOCK);
 	*fd = s;
 	return PvmOk;
 }
@@ -109,6 +113,7 @@ static int unix_accept(int lfd)
 	if (getsockopt(s, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0 ||
 	    cred.uid != geteuid()) {
 		close(s);
+		errno = EACCES;		/* refused: the caller goes on */
 		return -1;
 	}
 	tune(s);
