@@ -139,15 +139,19 @@ EOF
 	echo "PartitionName=copvm Nodes=ALL Default=YES MaxTime=10 State=UP"
 } >"$conf"
 
-# on_node I COMMAND...: run on node I (its namespace, host name, /tmp).
+# on_node I COMMAND...: run on node I: its network namespace (entered
+# with nsenter, not `ip netns exec', which would hide /sys/fs/cgroup,
+# where slurmd looks), its hosts file, host name and /tmp.
 on_node() {
-	local i=$1
+	local i=$1 ns
 	shift
-	mkdir -p "$W/nodes/node$i/tmp"
-	ip netns exec "$(netns_name "$i")" unshare --uts --mount /bin/sh -c \
-		'hostname "$1" && mount --bind "$2" "$3" && shift 3 && exec "$@"' \
-		sh "node$i" "$W/nodes/node$i/tmp" "$W/nodetmp" \
-		env SLURM_CONF="$conf" "$@"
+	ns=$(netns_name "$i")
+	mkdir -p "$W/nodes/node$i/tmp" "$W/spool/node$i"
+	nsenter --net="/run/netns/$ns" unshare --uts --mount /bin/sh -c \
+		'hostname "$1" && mount --bind "$2" /etc/hosts &&
+		 mount --bind "$3" "$4" && shift 4 && exec "$@"' \
+		sh "node$i" "/etc/netns/$ns/hosts" "$W/nodes/node$i/tmp" \
+		"$W/nodetmp" env SLURM_CONF="$conf" "$@"
 }
 # client COMMAND...: a Slurm client command, from node1.
 client() {
@@ -155,12 +159,17 @@ client() {
 }
 
 on_node 1 /usr/sbin/slurmctld -D -i -f "$conf" >"$W/log/slurmctld.out" 2>&1 &
+daemons=$!
 for i in $(seq $NODES); do
 	on_node "$i" /usr/sbin/slurmd -D -N "node$i" -f "$conf" \
 		>"$W/log/slurmd$i.out" 2>&1 &
+	daemons="$daemons $!"
 done
 up=0
 for i in $(seq 300); do
+	for pid in $daemons; do
+		kill -0 "$pid" 2>/dev/null || die "a Slurm daemon exited"
+	done
 	n=$(client timeout 10 sinfo -h -N -t idle -o '%N' 2>/dev/null | sort -u | wc -l)
 	[ "$n" = $NODES ] && { up=1; break; }
 	sleep 0.2
@@ -199,7 +208,7 @@ leftovers() {
 	for pid in $(netns_all_pids); do
 		comm=$(cat "/proc/$pid/comm" 2>/dev/null) || continue
 		case $comm in
-		slurmctld | slurmd) ;;
+		slurmctld | slurmscriptd | slurmd) ;;
 		*) printf '%s %s\n' "$pid" "$(tr '\0' ' ' <"/proc/$pid/cmdline")" ;;
 		esac
 	done
