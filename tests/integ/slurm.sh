@@ -219,6 +219,13 @@ for i in $(seq 100); do
 	sleep 0.1
 done
 [ -z "$left" ] || fail "left running after job 1: $left"
+# no_files WHEN: the nodes' directories (their /tmp) must be empty.
+no_files() {
+	local f
+	f=$(cd "$W/nodes" && ls -d node*/tmp/* 2>/dev/null)
+	[ -z "$f" ] || fail "left in the nodes' /tmp after $1: $(echo $f)"
+}
+no_files "job 1"
 
 # Job 2: a task on every node, then waits; cancelled once they all run.
 cat >"$W/job2.sh" <<EOF
@@ -260,8 +267,11 @@ done
 [ -z "$left" ] || fail "left running after scancel: $left"
 left=$(pgrep -af -- "$W/bin/pvmd")
 [ -z "$left" ] || fail "a pvmd is left after scancel: $left"
-grep -q "halting the virtual machine" "$W/job2.out" ||
+no_files scancel
+grep -q "halting the virtual machine" "$W/job2.out" || {
 	fail "job 2: copvm-slurm did not halt the machine itself"
+	cat "$W/job2.out" >&2
+}
 
 if [ "$failed" -ne 0 ]; then
 	log "slurm: FAIL"
