@@ -1,7 +1,8 @@
 # A copvm virtual machine on a Slurm allocation: copvm-slurm's own
-# node-list parser, and a private Slurm cluster of emulated hosts that
-# runs master1 and cancels a job (docs/slurm.md).
-SLURM_TESTS = tests/integ/slurm-nodelist.sh tests/integ/slurm.sh
+# node-list parser and a one-node machine without Slurm (slurm-tools.sh),
+# and a private Slurm cluster of emulated hosts that runs master1 and
+# cancels a job (slurm.sh; docs/slurm.md).
+SLURM_TESTS = tests/integ/slurm-tools.sh tests/integ/slurm.sh
 TESTS += $(SLURM_TESTS)
 EXTRA_DIST += $(SLURM_TESTS) docs/slurm.md
 

@@ -4,7 +4,10 @@
 # suffixes, and a clear error, never a crash, on bad lists.  When
 # scontrol is installed, every good list must also expand as it does.
 # Also checks the refusals outside an allocation (copvm-slurm and
-# copvm-srun-rsh), and --help.
+# copvm-srun-rsh), --help, the arguments copvm-srun-rsh gives srun, and,
+# without Slurm (the job's variables set by hand), a one-node machine:
+# copvm-slurm's exit status, and SIGTERM (what scancel sends) halting
+# the machine and removing its directory.
 set -u
 top_builddir=$(cd "${INTEG_BUILDDIR:-.}" && pwd)
 cs=$top_builddir/tools/copvm-slurm
@@ -13,7 +16,7 @@ rsh=$top_builddir/tools/copvm-srun-rsh
 failed=0
 fail() { echo "FAIL: $*" >&2; failed=1; }
 
-T=$(mktemp -d "${TMPDIR:-/tmp}/copvm-slurm-nodelist.XXXXXX") || exit 1
+T=$(mktemp -d "${TMPDIR:-/tmp}/copvm-slurm-tools.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
 # scontrol needs a configuration, even to expand a list
 printf 'ClusterName=x\nSlurmctldHost=localhost\n' >"$T/slurm.conf"
@@ -94,6 +97,44 @@ printf '%s\n' "$out" | grep -qx -- '--overlap' || fail "srun: no --overlap: $out
 printf '%s\n' "$out" | grep -qx -- '/x/pvmd -f -s -d0x0 -nnode2' ||
 	fail "srun: the slave is not kept in the foreground: $out"
 
-[ $failed = 0 ] || { echo "slurm-nodelist: FAIL" >&2; exit 1; }
-echo "slurm-nodelist: PASS" >&2
+# A one-node machine: the node is this host.
+cp "$top_builddir/daemon/pvmd" "$T/pvmd-slurm-tools"
+one() {
+	exec env -u PVM_TMP -u PVM_RSH SLURM_JOB_ID=77 SLURM_JOB_NODELIST="$(hostname -s)" \
+		SLURMD_NODENAME="$(hostname -s)" COPVM_SLURM_TMP="$T/nodetmp" \
+		COPVM_PVMD="$T/pvmd-slurm-tools" COPVM_LIBDIR="$top_builddir/lib/.libs" \
+		COPVM_SLURM_RSH="$rsh" PVM_ALLOW_ROOT=1 \
+		PATH="$top_builddir/console:$PATH" HOME="$T" "$cs" "$@"
+}
+mkdir -p "$T/nodetmp"
+out=$(one bash -c 'echo conf | pvm; exit 3' 2>&1)
+rc=$?
+[ $rc = 3 ] || fail "one node: exit $rc, not the program's 3: $out"
+[[ $out == *"1 host, 1 data format"* ]] || fail "one node: conf: $out"
+[ -z "$(ls -A "$T/nodetmp")" ] || fail "one node: left $(ls "$T/nodetmp")"
+# SIGTERM once the program runs on the machine (it says so in a file)
+one bash -c 'echo conf | pvm >"$HOME/conf.out" && exec sleep 600' \
+	>"$T/term.out" 2>&1 &
+pid=$!
+for i in $(seq 300); do
+	grep -q "1 host" "$T/conf.out" 2>/dev/null && break
+	kill -0 $pid 2>/dev/null || break
+	sleep 0.1
+done
+grep -q "1 host" "$T/conf.out" 2>/dev/null || fail "SIGTERM: the program did not run"
+kill -TERM $pid
+wait $pid
+rc=$?
+[ $rc = 143 ] || fail "SIGTERM: exit $rc, not 143"
+grep -q "SIGTERM: halting the virtual machine" "$T/term.out" ||
+	fail "SIGTERM: no message: $(cat "$T/term.out")"
+left=$(pgrep -af -- "$T/pvmd-slurm-tools")
+if [ -n "$left" ]; then
+	fail "SIGTERM: left running: $left"
+	for pid in $(pgrep -f -- "$T/pvmd-slurm-tools"); do kill -KILL "$pid"; done
+fi
+[ -z "$(ls -A "$T/nodetmp")" ] || fail "SIGTERM: left $(ls "$T/nodetmp")"
+
+[ $failed = 0 ] || { echo "slurm-tools: FAIL" >&2; exit 1; }
+echo "slurm-tools: PASS" >&2
 exit 0
