@@ -103,7 +103,8 @@ one() {
 	exec env -u PVM_TMP -u PVM_RSH SLURM_JOB_ID=77 SLURM_JOB_NODELIST="$(hostname -s)" \
 		SLURMD_NODENAME="$(hostname -s)" COPVM_SLURM_TMP="$T/nodetmp" \
 		COPVM_PVMD="$T/pvmd-slurm-tools" COPVM_LIBDIR="$top_builddir/lib/.libs" \
-		COPVM_SLURM_RSH="$rsh" PVM_ALLOW_ROOT=1 \
+		COPVM_SLURM_RSH="$rsh" COPVM_BINDIR="$top_builddir/tools" \
+		PVM_ALLOW_ROOT=1 \
 		PATH="$top_builddir/console:$PATH" HOME="$T" "$cs" "$@"
 }
 mkdir -p "$T/nodetmp"

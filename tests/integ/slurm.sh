@@ -181,6 +181,7 @@ export PATH=$top_builddir/tools:$top_builddir/console:$PATH
 export HOME=$W/home COPVM_PVMD=$W/bin/pvmd
 export COPVM_LIBDIR=$top_builddir/lib/.libs
 export COPVM_SLURM_RSH=$top_builddir/tools/copvm-srun-rsh
+export COPVM_BINDIR=$top_builddir/tools
 export COPVM_SLURM_TMP=$W/nodetmp PVM_ALLOW_ROOT=1 LC_ALL=C
 unset PVM_RSH PVM_TMP PVM_ROOT PVM_DPATH PVM_EXPORT LD_PRELOAD
 
@@ -230,7 +231,9 @@ no_files "job 1"
 # Job 2: a task on every node, then waits; cancelled once they all run.
 cat >"$W/job2.sh" <<EOF
 #!/bin/bash
-copvm-slurm bash -c 'for i in \$(seq $NODES); do echo "spawn -node\$i cpvsleep 600"; done | pvm; sleep 600'
+copvm-slurm bash -c 'for i in \$(seq $NODES); do
+	echo "spawn -node\$i cpvsleep 600"
+done | pvm; sleep 600'
 EOF
 client sbatch --parsable -N $NODES -J copvm-job2 --chdir="$W/home" \
 	-o "$W/job2.out" "$W/job2.sh" >"$W/job2.id" 2>&1 ||
