@@ -13,6 +13,8 @@ dist_man_MANS = \
 	man/PvmSum.3 \
 	man/copvm-agent.8 \
 	man/copvm-cosched.1 \
+	man/copvm-slurm.1 \
+	man/copvm-srun-rsh.1 \
 	man/copvm.7 \
 	man/copvm_backend_name.3 \
 	man/copvm_getopt.3 \

@@ -15,3 +15,16 @@ tools/copvm-run: $(srcdir)/tools/copvm-run.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) tools && sed -e 's|@libdir[@]|$(libdir)|g' \
 		-e 's|@bindir[@]|$(bindir)|g' -e 's|@mandir[@]|$(mandir)|g' \
 		$(srcdir)/tools/copvm-run.in >$@.tmp && chmod +x $@.tmp && mv $@.tmp $@
+
+# copvm-slurm: a virtual machine over the nodes of a Slurm allocation,
+# whose remote daemons copvm-srun-rsh starts with srun (docs/slurm.md).
+bin_SCRIPTS += tools/copvm-slurm tools/copvm-srun-rsh
+EXTRA_DIST += tools/copvm-slurm.in tools/copvm-srun-rsh.in
+CLEANFILES += tools/copvm-slurm tools/copvm-srun-rsh
+tools/copvm-slurm: $(srcdir)/tools/copvm-slurm.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) tools && sed -e 's|@libdir[@]|$(libdir)|g' \
+		-e 's|@bindir[@]|$(bindir)|g' \
+		$(srcdir)/tools/copvm-slurm.in >$@.tmp && chmod +x $@.tmp && mv $@.tmp $@
+tools/copvm-srun-rsh: $(srcdir)/tools/copvm-srun-rsh.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) tools && cp $(srcdir)/tools/copvm-srun-rsh.in $@.tmp && \
+		chmod +x $@.tmp && mv $@.tmp $@
