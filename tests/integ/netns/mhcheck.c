@@ -25,6 +25,7 @@
  *   hold          8 tasks spread by default, then wait for ever
  * Exit status 0, or 1 when something went wrong (said on stderr).
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -327,6 +328,30 @@ static void do_tasks(void)
 	pvm_mcast(tids, 8, TAG_DONE);
 }
 
+/* How many io_uring instances this process has open (Linux: their fds
+ * read "anon_inode:[io_uring]"); 0 for stock PVM. */
+static int uring_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	char path[300], link[64];
+	ssize_t n;
+	int count = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)) != NULL) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", e->d_name);
+		n = readlink(path, link, sizeof(link) - 1);
+		if (n <= 0)
+			continue;
+		link[n] = 0;
+		count += strcmp(link, "anon_inode:[io_uring]") == 0;
+	}
+	closedir(d);
+	return count;
+}
+
 static void do_routes(int direct)
 {
 	static const int sizes[] = { 0, 1, 7, 1000, 4096, 65536, 100003,
@@ -382,6 +407,7 @@ static void do_routes(int direct)
 	fds1 = pvm_getfds(&fds);
 	fprintf(stderr, "mhcheck: descriptors %d before, %d after\n", fds0,
 		fds1);
+	fprintf(stderr, "mhcheck: io_uring rings %d\n", uring_fds());
 	pvm_initsend(PvmDataDefault);
 	pvm_send(child, TAG_EXIT);
 	free(out);
