@@ -18,11 +18,12 @@
  * (the staging buffer, or straight into the body of a large frame) and
  * its completion is handed to stream.c as if read() had returned it.
  * Each pipe has at most one recv and one send in the ring:
- *   - A recv is queued when the last one was consumed and goes into the
- *     kernel with the next submission, whoever makes it: a send of any
- *     pipe (one system call carries both), or progress() itself when the
- *     socket turned readable while the recv was still queued.  A recv
- *     that filled its buffer is followed at once by the next (bulk data).
+ *   - progress() hands on what completed, then submits the next recv
+ *     at once, which takes what the socket holds within the submission
+ *     (and the loop goes on) or waits in the kernel for the next bytes.
+ *     So progress() reads everything already waiting, as stream.c does
+ *     (conn.c's drain_peers relies on it), at one system call a call,
+ *     and while the recv waits in the kernel a look costs none.
  *   - A send is submitted at once; on a socket with room it completes
  *     within the submission (MSG_WAITALL: the kernel finishes a short
  *     one itself), and send() returns 1.  Otherwise send() returns 0 with
@@ -32,11 +33,11 @@
  * call (poll_ready(), pvmi_uring_reap()): a receive's spin (lib/wait.c)
  * sees a recv complete without entering the kernel.
  *
- * Waiting: the pipe's wait fd stays the socket, which is readable while
- * no recv of ours is in the kernel (the recv is queued); the ring's fd,
- * readable while completions wait, is polled as an endpoint of
- * conn_tcp.c.  Between them every arrival wakes a blocked task; nothing
- * here spins.
+ * Waiting: the pipe's wait fd stays the socket (readable when no recv
+ * of ours is in the kernel, e.g. before the first progress()); the
+ * ring's fd, readable while completions wait, is polled as an endpoint
+ * of conn_tcp.c.  Between them every arrival wakes a blocked task;
+ * nothing here spins.
  *
  * Closing a pipe with requests in the kernel (its peer died, the task
  * leaves) cancels them and waits for their completions before the
@@ -73,7 +74,6 @@ struct uring_op {
 /* A pipe's own state (p->priv). */
 struct uring_pipe {
 	struct uring_op rx, tx;
-	size_t want;		/* what the recv under way asked for */
 	int slot;		/* fixed-file index, -1: the plain fd */
 	struct msghdr mh;
 };
@@ -323,7 +323,6 @@ static int queue_recv(struct pvmi_pipe *p, struct uring_pipe *u)
 	aim(sqe, u);
 	io_uring_sqe_set_data(sqe, &u->rx);
 	u->rx.busy = 1;
-	u->want = len;
 	return 0;
 }
 
@@ -341,7 +340,7 @@ static int kick(void)
 static int uring_progress(struct pvmi_pipe *p)
 {
 	struct uring_pipe *u;
-	int any = 0, more, rc, res;
+	int any = 0, rc, res;
 
 	if (!ours())
 		return -EPIPE;
@@ -350,7 +349,6 @@ static int uring_progress(struct pvmi_pipe *p)
 		return -ENOMEM;
 	pvmi_uring_reap();
 	for (;;) {
-		more = 0;
 		if (u->rx.done) {
 			u->rx.done = 0;
 			res = u->rx.res;
@@ -366,24 +364,17 @@ static int uring_progress(struct pvmi_pipe *p)
 				rc = pvmi_stream_took(p, res);
 				if (rc < 0)
 					return rc;
-				/* a full buffer: more is likely waiting */
-				more = (size_t)res == u->want;
 			}
 		}
 		if (u->rx.busy) {
 			/* in the kernel: its completion will tell */
 			if (io_uring_sq_ready(&ring) == 0)
 				return any;
-			/* still queued, and the socket woke us: submit */
+			/* still queued (a full submission queue): submit */
 		} else {
 			rc = queue_recv(p, u);
 			if (rc < 0)
 				return rc;
-			/* frames came and no more is in sight: the recv
-			 * goes in with the next submission, whoever makes
-			 * it */
-			if (any && !more)
-				return any;
 		}
 		rc = kick();
 		if (rc < 0)
