@@ -48,6 +48,7 @@ EXTRA_DIST += $(MH_TESTS) \
 	tests/integ/netns/rsh \
 	tests/integ/bench-mh-pingpong.sh \
 	tests/integ/bench-mh-barrier.sh \
+	tests/integ/bench-mh-syscalls.sh \
 	docs/multihost.md
 
 # `make check-mh' runs only these tests; `make check-mh-sockets' runs them
