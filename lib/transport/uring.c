@@ -18,12 +18,16 @@
  * (the staging buffer, or straight into the body of a large frame) and
  * its completion is handed to stream.c as if read() had returned it.
  * Each pipe has at most one recv and one send in the ring:
- *   - progress() hands on what completed, then submits the next recv
- *     at once, which takes what the socket holds within the submission
- *     (and the loop goes on) or waits in the kernel for the next bytes.
- *     So progress() reads everything already waiting, as stream.c does
- *     (conn.c's drain_peers relies on it), at one system call a call,
- *     and while the recv waits in the kernel a look costs none.
+ *   - progress() hands on what completed and queues the next recv.
+ *     It submits that recv at once only when the last one filled its
+ *     buffer (more is waiting, bulk data); otherwise the recv goes into
+ *     the kernel with the next submission: a send's (one system call
+ *     then carries the reply and the re-armed recv, as in a ping-pong),
+ *     or the next progress(), which always submits a recv still queued
+ *     and so reads what is already waiting, as stream.c does (conn.c's
+ *     drain_peers relies on it).  While our recv is queued the socket
+ *     itself is readable when bytes come; once it is in the kernel the
+ *     ring's fd is, and a look at the ring costs no system call.
  *   - A send is submitted at once; on a socket with room it completes
  *     within the submission (MSG_WAITALL: the kernel finishes a short
  *     one itself), and send() returns 1.  Otherwise send() returns 0 with
@@ -34,10 +38,9 @@
  * sees a recv complete without entering the kernel.
  *
  * Waiting: the pipe's wait fd stays the socket (readable when no recv
- * of ours is in the kernel, e.g. before the first progress()); the
- * ring's fd, readable while completions wait, is polled as an endpoint
- * of conn_tcp.c.  Between them every arrival wakes a blocked task;
- * nothing here spins.
+ * of ours is in the kernel); the ring's fd, readable while completions
+ * wait, is polled as an endpoint of conn_tcp.c.  Between them every
+ * arrival wakes a blocked task; nothing here spins.
  *
  * Closing a pipe with requests in the kernel (its peer died, the task
  * leaves) cancels them and waits for their completions before the
@@ -74,6 +77,7 @@ struct uring_op {
 /* A pipe's own state (p->priv). */
 struct uring_pipe {
 	struct uring_op rx, tx;
+	size_t want;		/* what the recv under way asked for */
 	int slot;		/* fixed-file index, -1: the plain fd */
 	struct msghdr mh;
 };
@@ -323,6 +327,7 @@ static int queue_recv(struct pvmi_pipe *p, struct uring_pipe *u)
 	aim(sqe, u);
 	io_uring_sqe_set_data(sqe, &u->rx);
 	u->rx.busy = 1;
+	u->want = len;
 	return 0;
 }
 
@@ -340,7 +345,7 @@ static int kick(void)
 static int uring_progress(struct pvmi_pipe *p)
 {
 	struct uring_pipe *u;
-	int any = 0, rc, res;
+	int any = 0, more, rc, res;
 
 	if (!ours())
 		return -EPIPE;
@@ -349,6 +354,7 @@ static int uring_progress(struct pvmi_pipe *p)
 		return -ENOMEM;
 	pvmi_uring_reap();
 	for (;;) {
+		more = 0;
 		if (u->rx.done) {
 			u->rx.done = 0;
 			res = u->rx.res;
@@ -364,17 +370,24 @@ static int uring_progress(struct pvmi_pipe *p)
 				rc = pvmi_stream_took(p, res);
 				if (rc < 0)
 					return rc;
+				/* a full buffer: more is likely waiting */
+				more = (size_t)res == u->want;
 			}
 		}
 		if (u->rx.busy) {
 			/* in the kernel: its completion will tell */
 			if (io_uring_sq_ready(&ring) == 0)
 				return any;
-			/* still queued (a full submission queue): submit */
+			/* still queued: submit it, to read what waits */
 		} else {
 			rc = queue_recv(p, u);
 			if (rc < 0)
 				return rc;
+			/* frames came, the socket looked drained: the recv
+			 * goes in with the next submission (a send's, or
+			 * the next progress()) */
+			if (any && !more)
+				return any;
 		}
 		rc = kick();
 		if (rc < 0)
