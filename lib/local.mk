@@ -38,7 +38,8 @@ lib_libpvm3_la_SOURCES += lib/transport/uring.c
 else
 lib_libpvm3_la_SOURCES += lib/transport/uring_none.c
 endif
-EXTRA_DIST += lib/transport/uring.c lib/transport/uring_none.c docs/uring.md
+EXTRA_DIST += lib/transport/uring.c lib/transport/uring_none.c docs/uring.md \
+	docs/results/uring.md
 # The shared-memory ring (lib/transport/shm.mk); its names stay local
 # (libpvm3.map lists none of them).
 lib_libpvm3_la_LIBADD = common/libcommon.la lib/transport/libshmring.la \
