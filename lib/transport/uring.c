@@ -147,6 +147,11 @@ static int setup(void)
 	struct io_uring_params par;
 	int r;
 
+	if (!atfork_done) {
+		if (pthread_atfork(NULL, NULL, mark_foreign) != 0)
+			return -ENOMEM;
+		atfork_done = 1;
+	}
 	memset(&par, 0, sizeof(par));
 	par.flags = IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP;
 	par.cq_entries = RING_CQ;
@@ -165,10 +170,8 @@ static int setup(void)
 	have_fixed = io_uring_register_files_sparse(&ring, FIXED_SLOTS) == 0;
 	memset(slot_used, 0, sizeof(slot_used));
 	io_uring_register_ring_fd(&ring);	/* a saving, not a need */
-	if (!atfork_done && pthread_atfork(NULL, NULL, mark_foreign) == 0)
-		atfork_done = 1;
 	foreign = 0;
-	return atfork_done ? 0 : -ENOMEM;
+	return 0;
 }
 
 /* Decides whether TCP circuits use the ring (transport.h). */
@@ -426,7 +429,7 @@ static int uring_send(struct pvmi_pipe *p, struct pvmi_tx *tx)
 		if (!u->tx.busy) {
 			sqe = sqe_get();
 			if (!sqe)
-				return 0;	/* a full queue: next time */
+				return -EBUSY;	/* the ring refuses work */
 			left = tx->count - tx->next;
 			memset(&u->mh, 0, sizeof(u->mh));
 			u->mh.msg_iov = tx->iov + tx->next;
