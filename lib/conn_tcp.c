@@ -15,6 +15,12 @@
  * up or DIRECT timeout passes, but keeps reading input meanwhile, so two
  * tasks connecting to each other at once both get through.
  *
+ * A circuit's transport is chosen when it is made: io_uring
+ * (transport/uring.c) when this process's ring works and COPVM_URING is
+ * not 0, else plain sockets (transport/tcp.c); the two speak the same
+ * bytes on the wire, so either end may use either.  The ring's fd is
+ * polled as an endpoint registered here.
+ *
  * conn.c reads and writes the circuits like any link; it hears of this
  * file only through the hooks of its links (the handshake is the link's
  * gate) and through the endpoint registered here (the listener, the
@@ -59,6 +65,15 @@ static struct pvmi_conn_endpoint tcp_ep = {
 	.close = tcp_reset,
 };
 
+static void ring_close(int unlink_tid);
+
+/* The io_uring ring's fd: readable while completions wait. */
+static struct pvmi_conn_endpoint ring_ep = {
+	.fd = -1,
+	.accept = pvmi_uring_reap,
+	.close = ring_close,
+};
+
 static const struct pvmi_link_hooks tcp_hooks = {
 	.gate_input = auth_input,
 	.release = auth_end,
@@ -77,6 +92,24 @@ static long long now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Everything closes (every link is gone): the ring may go too. */
+static void ring_close(int unlink_tid)
+{
+	ring_ep.fd = -1;
+	pvmi_uring_release();
+}
+
+/* The transport of a new circuit: io_uring when it works here, with its
+ * fd polled from now on, else plain sockets. */
+static const struct pvmi_transport *circuit_tp(void)
+{
+	if (!pvmi_uring_usable())
+		return &pvmi_transport_tcp;
+	ring_ep.fd = pvmi_uring_fd();
+	pvmi_conn_endpoint_add(&ring_ep);
+	return &pvmi_transport_uring;
 }
 
 /* Forgets a link's handshake state. */
@@ -198,8 +231,7 @@ static void tcp_accept(void)
 				old->dead = 1;
 			}
 		}
-		l = pvmi_link_add(fd, LINK_BOTH, 0, &pvmi_transport_tcp,
-				  &tcp_hooks);
+		l = pvmi_link_add(fd, LINK_BOTH, 0, circuit_tp(), &tcp_hooks);
 		if (!l) {
 			close(fd);
 			continue;
@@ -335,8 +367,7 @@ int pvmi_conn_tcp_open(int tid, const char *addr, int port, int timeout_ms)
 	if (!have_secret ||
 	    pvmi_transport_tcp.connect(addr, port, &fd) != PvmOk)
 		return PvmSysErr;
-	l = pvmi_link_add(fd, LINK_BOTH, tid, &pvmi_transport_tcp,
-			  &tcp_hooks);
+	l = pvmi_link_add(fd, LINK_BOTH, tid, circuit_tp(), &tcp_hooks);
 	if (!l) {
 		close(fd);
 		return PvmNoMem;

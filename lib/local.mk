@@ -31,10 +31,19 @@ lib_libpvm3_la_SOURCES = \
 	lib/cosched/cosched.c lib/cosched/settings.c lib/cosched/page.c \
 	lib/cosched/freq.c lib/cosched/ctxsw.c \
 	lib/cosched/backend_none.c lib/cosched/backend_self.c
+# Direct TCP routes through io_uring when liburing is there (uring.c),
+# else the stand-in that always says "plain sockets" (uring_none.c).
+if HAVE_LIBURING
+lib_libpvm3_la_SOURCES += lib/transport/uring.c
+else
+lib_libpvm3_la_SOURCES += lib/transport/uring_none.c
+endif
+EXTRA_DIST += lib/transport/uring.c lib/transport/uring_none.c docs/uring.md \
+	docs/results/uring.md
 # The shared-memory ring (lib/transport/shm.mk); its names stay local
 # (libpvm3.map lists none of them).
 lib_libpvm3_la_LIBADD = common/libcommon.la lib/transport/libshmring.la \
-	-lm -lpthread
+	$(LIBURING_LIBS) -lm -lpthread
 lib_libpvm3_la_LDFLAGS = -version-info 3:6:0 \
 	-Wl,--version-script=$(top_srcdir)/lib/libpvm3.map
 EXTRA_lib_libpvm3_la_DEPENDENCIES = lib/libpvm3.map

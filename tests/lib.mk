@@ -40,3 +40,18 @@ if HAVE_CHECK
 TESTS += tests/shm-off.sh
 EXTRA_DIST += tests/shm-off.sh
 endif
+
+# The io_uring transport of direct routes on loopback (docs/uring.md):
+# its sources built in, as libpvm3 keeps their names local.
+if HAVE_CHECK
+if HAVE_LIBURING
+check_PROGRAMS += tests/check_uring_transport
+TESTS += tests/check_uring_transport
+tests_check_uring_transport_SOURCES = tests/check_uring_transport.c \
+	lib/transport/uring.c lib/transport/stream.c lib/transport/sock.c \
+	lib/transport/tcp.c lib/bufcache.c
+tests_check_uring_transport_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_uring_transport_LDADD = common/libcommon.la $(LIBURING_LIBS) \
+	$(CHECK_LIBS) -lpthread
+endif
+endif

@@ -30,13 +30,18 @@ tests_integ_netns_mhgroup_SOURCES = tests/integ/netns/mhgroup.c
 tests_integ_netns_mhgroup_LDADD = group/libgpvm3.la lib/libpvm3.la
 tests_integ_netns_mhgroup_LDFLAGS = -no-install
 
+# io_uring refused (seccomp) for mh-uring.sh's fallback runs.
+check_PROGRAMS += tests/integ/netns/noring
+tests_integ_netns_noring_SOURCES = tests/integ/netns/noring.c
+
 MH_TESTS = \
 	tests/integ/mh-basic.sh \
 	tests/integ/mh-routes.sh \
 	tests/integ/mh-fault.sh \
 	tests/integ/mh-ssh.sh \
 	tests/integ/mh-group.sh \
-	tests/integ/mh-listen.sh
+	tests/integ/mh-listen.sh \
+	tests/integ/mh-uring.sh
 TESTS += $(MH_TESTS)
 EXTRA_DIST += $(MH_TESTS) \
 	tests/integ/netns/netns.sh \
@@ -44,9 +49,14 @@ EXTRA_DIST += $(MH_TESTS) \
 	tests/integ/netns/rsh \
 	tests/integ/bench-mh-pingpong.sh \
 	tests/integ/bench-mh-barrier.sh \
+	tests/integ/bench-mh-syscalls.sh \
 	docs/multihost.md
 
-# `make check-mh' runs only these tests.
+# `make check-mh' runs only these tests; `make check-mh-sockets' runs them
+# with the io_uring backend of direct routes off (COPVM_URING=0), as the
+# fallback does (they use io_uring by default when it works).
 check-mh:
 	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(MH_TESTS)'
-.PHONY: check-mh
+check-mh-sockets:
+	COPVM_URING=0 $(MAKE) $(AM_MAKEFLAGS) check TESTS='$(MH_TESTS)'
+.PHONY: check-mh check-mh-sockets

@@ -92,50 +92,69 @@ static int staged(struct pvmi_pipe *p)
 	return p->gated ? 0 : parse_staged(p);
 }
 
+/* Where the next bytes of pipe `p' go: the body being read in place, or
+ * the free end of the staging buffer (transport.h).  0, or -ENOMEM. */
+int pvmi_stream_target(struct pvmi_pipe *p, unsigned char **buf, size_t *len)
+{
+	if (!p->rx && !(p->rx = malloc(PVMI_STREAM_RX)))
+		return -ENOMEM;
+	if (p->body) {
+		/* the body grows as it arrives (bufcache.h) */
+		unsigned char *b = pvmi_buf_body_room(p->body, p->got,
+						      PVMI_STREAM_RX, p->f.len);
+
+		if (!b)
+			return -ENOMEM;
+		p->body = b;
+		*buf = p->body + p->got;
+		*len = p->f.len - p->got;
+		if (*len > pvmi_buf_cap(b) - p->got)
+			*len = pvmi_buf_cap(b) - p->got;
+	} else {
+		*buf = p->rx + p->rxtail;
+		*len = PVMI_STREAM_RX - p->rxtail;
+	}
+	return 0;
+}
+
+/* `n' bytes were placed where pvmi_stream_target() said: hands on the
+ * frames they complete (transport.h).  0 or a negative errno. */
+int pvmi_stream_took(struct pvmi_pipe *p, size_t n)
+{
+	if (p->body) {
+		p->got += n;
+		if (p->got == p->f.len) {
+			unsigned char *b = p->body;
+
+			p->body = NULL;
+			if (deliver(p, b))
+				return -EPROTO;
+		}
+		return 0;
+	}
+	p->rxtail += n;
+	return staged(p);
+}
+
 /* Reads what is waiting and hands on complete frames (transport.h). */
 int pvmi_stream_progress(struct pvmi_pipe *p)
 {
 	int any = 0, rc;
 	ssize_t n;
 
-	if (!p->rx && !(p->rx = malloc(PVMI_STREAM_RX)))
-		return -ENOMEM;
 	for (;;) {
+		unsigned char *buf;
 		size_t want;
 
-		if (p->body) {
-			/* the body grows as it arrives (bufcache.h) */
-			unsigned char *b = pvmi_buf_body_room(p->body, p->got,
-				PVMI_STREAM_RX, p->f.len);
-
-			if (!b)
-				return -ENOMEM;
-			p->body = b;
-			want = p->f.len - p->got;
-			if (want > pvmi_buf_cap(b) - p->got)
-				want = pvmi_buf_cap(b) - p->got;
-			n = p->tp->read(p->fd, p->body + p->got, want);
-			if (n > 0) {
-				any = 1;
-				p->got += n;
-				if (p->got == p->f.len) {
-					unsigned char *b = p->body;
-
-					p->body = NULL;
-					if (deliver(p, b))
-						return -EPROTO;
-				}
-			}
-		} else {
-			want = PVMI_STREAM_RX - p->rxtail;
-			n = p->tp->read(p->fd, p->rx + p->rxtail, want);
-			if (n > 0) {
-				any = 1;
-				p->rxtail += n;
-				rc = staged(p);
-				if (rc < 0)
-					return rc;
-			}
+		rc = pvmi_stream_target(p, &buf, &want);
+		if (rc < 0)
+			return rc;
+		n = p->tp->read(p->fd, buf, want);
+		if (n > 0) {
+			any = 1;
+			rc = pvmi_stream_took(p, n);
+			if (rc < 0)
+				return rc;
 		}
 		if (n == 0)
 			return -EPIPE;
@@ -149,6 +168,27 @@ int pvmi_stream_progress(struct pvmi_pipe *p)
 		if ((size_t)n < want)
 			return any;
 	}
+}
+
+/* Counts `n' more bytes of `tx' as written (transport.h). */
+void pvmi_tx_advance(struct pvmi_tx *tx, size_t n)
+{
+	struct iovec *iov = tx->iov;
+
+	while (n > 0 && tx->next < tx->count) {
+		struct iovec *v = iov + tx->next;
+
+		if (n >= v->iov_len) {
+			n -= v->iov_len;
+			tx->next++;
+		} else {
+			v->iov_base = (char *)v->iov_base + n;
+			v->iov_len -= n;
+			n = 0;
+		}
+	}
+	while (tx->next < tx->count && iov[tx->next].iov_len == 0)
+		tx->next++;
 }
 
 /* Writes as much of `tx' as the stream takes now (transport.h). */
@@ -168,20 +208,7 @@ int pvmi_stream_send(struct pvmi_pipe *p, struct pvmi_tx *tx)
 				return 0;
 			return -errno;
 		}
-		while (n > 0 && tx->next < tx->count) {
-			struct iovec *v = iov + tx->next;
-
-			if ((size_t)n >= v->iov_len) {
-				n -= v->iov_len;
-				tx->next++;
-			} else {
-				v->iov_base = (char *)v->iov_base + n;
-				v->iov_len -= n;
-				n = 0;
-			}
-		}
-		while (tx->next < tx->count && iov[tx->next].iov_len == 0)
-			tx->next++;
+		pvmi_tx_advance(tx, n);
 	}
 	return 1;
 }

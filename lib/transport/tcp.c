@@ -9,7 +9,8 @@
  * common/auth.h on every new circuit before it reads a single frame, so
  * only tasks that hold the machine's secret get through.  Circuits have
  * Nagle's delay off (messages are frames written whole) and big buffers.
- * The frames travel as a byte stream (stream.c).
+ * The frames travel as a byte stream (stream.c), or through io_uring
+ * (uring.c, which opens its circuits with the functions here).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -34,7 +35,8 @@ static void tune(int fd)
 	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
 }
 
-static int tcp_connect(const char *addr, int port, int *fd)
+/* Starts a nonblocking connect to `addr' port `port' (transport.h). */
+int pvmi_tcp_connect(const char *addr, int port, int *fd)
 {
 	struct sockaddr_in sa;
 	int s;
@@ -58,7 +60,8 @@ static int tcp_connect(const char *addr, int port, int *fd)
 	return PvmOk;
 }
 
-static int tcp_listen(int tid, int *fd)
+/* A listening socket on every address, any port (transport.h). */
+int pvmi_tcp_listen(int tid, int *fd)
 {
 	struct sockaddr_in sa;
 
@@ -68,7 +71,8 @@ static int tcp_listen(int tid, int *fd)
 	return pvmi_sock_listen(AF_INET, (struct sockaddr *)&sa, sizeof(sa), fd);
 }
 
-static int tcp_port(int lfd)
+/* The port listening socket `lfd' answers on, or 0 (transport.h). */
+int pvmi_tcp_port(int lfd)
 {
 	struct sockaddr_in sa;
 	socklen_t len = sizeof(sa);
@@ -79,7 +83,8 @@ static int tcp_port(int lfd)
 	return ntohs(sa.sin_port);
 }
 
-static int tcp_accept(int lfd)
+/* Accepts one waiting peer, tuned, or -1 (transport.h). */
+int pvmi_tcp_accept(int lfd)
 {
 	int s = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 
@@ -88,18 +93,19 @@ static int tcp_accept(int lfd)
 	return s;
 }
 
-static void tcp_unlisten(int tid)
+/* Nothing to remove: a TCP endpoint has no name (transport.h). */
+void pvmi_tcp_unlisten(int tid)
 {
 }
 
 const struct pvmi_transport pvmi_transport_tcp = {
 	.name = "tcp",
 	.open = NULL,
-	.connect = tcp_connect,
-	.listen = tcp_listen,
-	.port = tcp_port,
-	.accept = tcp_accept,
-	.unlisten = tcp_unlisten,
+	.connect = pvmi_tcp_connect,
+	.listen = pvmi_tcp_listen,
+	.port = pvmi_tcp_port,
+	.accept = pvmi_tcp_accept,
+	.unlisten = pvmi_tcp_unlisten,
 	.send = pvmi_stream_send,
 	.progress = pvmi_stream_progress,
 	.poll_ready = NULL,

@@ -31,11 +31,13 @@
  *
  * Backends: unix.c (tasks of this host, AF_UNIX sockets) and tcp.c (tasks
  * of other hosts) are byte streams; shm.c starts as unix.c and moves the
- * frames of a same-host circuit into a shared-memory ring; the framing over their fds is shared,
- * in stream.c, and their socket calls in sock.c.  A transport that needs
- * no system call to look for input (shared-memory rings) provides
- * poll_ready(); one that completes asynchronously (io_uring) returns 0
- * from send() until the completion.
+ * frames of a same-host circuit into a shared-memory ring; uring.c
+ * carries tcp.c's circuits through io_uring.  The framing over their
+ * fds is shared, in stream.c, and their socket calls in sock.c.  A
+ * transport that needs no system call to look for input (shared-memory
+ * rings, io_uring's completion queue) provides poll_ready(); one that
+ * completes asynchronously (io_uring) returns 0 from send() until the
+ * completion.
  */
 #ifndef COPVM_TRANSPORT_H
 #define COPVM_TRANSPORT_H
@@ -173,6 +175,11 @@ extern const struct pvmi_transport pvmi_transport_unix;
 extern const struct pvmi_transport pvmi_transport_shm;
 /* Tasks of other hosts: TCP (IPv4), no Nagle delay, large buffers. */
 extern const struct pvmi_transport pvmi_transport_tcp;
+/* Tasks of other hosts over the same TCP circuits, driven by io_uring
+ * (uring.c): connected, listened and accepted as tcp; the frames are
+ * sent and received through this process's ring.  Use it only once
+ * pvmi_uring_usable() said yes. */
+extern const struct pvmi_transport pvmi_transport_uring;
 
 /* Makes `p' a pipe of transport `tp' over fd `fd', handing frames to
  * `sink' with `arg'.  Never fails (state is allocated on first use). */
@@ -186,6 +193,24 @@ void pvmi_pipe_init(struct pvmi_pipe *p, int fd,
 int pvmi_stream_send(struct pvmi_pipe *p, struct pvmi_tx *tx);
 int pvmi_stream_progress(struct pvmi_pipe *p);
 void pvmi_stream_close(struct pvmi_pipe *p);
+/* stream.c, for transports that read without read() (uring.c): where
+ * the next bytes of `p' go (*buf, at most *len bytes; 0 or -ENOMEM),
+ * and the news that `n' bytes were put there, which hands on the frames
+ * they complete (0 or a negative errno). */
+int pvmi_stream_target(struct pvmi_pipe *p, unsigned char **buf,
+		       size_t *len);
+int pvmi_stream_took(struct pvmi_pipe *p, size_t n);
+/* stream.c: counts `n' more bytes of `tx' as written, advancing
+ * tx->next and the iovecs. */
+void pvmi_tx_advance(struct pvmi_tx *tx, size_t n);
+
+/* tcp.c: the endpoint calls of the TCP transports (tcp, uring), as
+ * struct pvmi_transport describes them. */
+int pvmi_tcp_connect(const char *addr, int port, int *fd);
+int pvmi_tcp_listen(int tid, int *fd);
+int pvmi_tcp_port(int lfd);
+int pvmi_tcp_accept(int lfd);
+void pvmi_tcp_unlisten(int tid);
 
 /* sock.c: writev and read for any stream socket, nonblocking, no
  * SIGPIPE, the same for both socket transports. */
@@ -210,6 +235,23 @@ int pvmi_shm_wake_fd(void);
 void pvmi_shm_wake_clear(void);
 /* shm.c: closes the wake fd once no ring uses it (the task left). */
 void pvmi_shm_wake_release(void);
+
+/* uring.c: non-zero when TCP circuits should use pvmi_transport_uring:
+ * COPVM_URING is not 0 and this process's ring could be set up (tried
+ * once per process and after pvmi_uring_release()).  A refusal
+ * (ENOSYS, EPERM, EINVAL, a missing operation) is silent unless
+ * COPVM_URING=1 asked for the ring. */
+int pvmi_uring_usable(void);
+/* uring.c: the ring's fd, readable when completions wait (the caller
+ * polls it and then calls pvmi_uring_reap()), or -1 when there is no
+ * ring. */
+int pvmi_uring_fd(void);
+/* uring.c: moves every waiting completion to the pipe it belongs to;
+ * no system call. */
+void pvmi_uring_reap(void);
+/* uring.c: tears the ring down once no pipe uses it (everything
+ * closes); a forked child forgets its parent's ring the same way. */
+void pvmi_uring_release(void);
 
 /* The per-user directory "$PVM_TMP/copvm-<uid>"; a static string. */
 const char *pvmi_rundir(void);

@@ -6,7 +6,9 @@
 # daemons (PvmDontRoute), from the master's host and from a slave's host
 # (so that two slaves' daemons must connect to each other).  On copvm the
 # direct runs must have opened a TCP circuit (one more descriptor in
-# pvm_getfds) and the default runs none.
+# pvm_getfds, and one more again for the io_uring ring that drives it
+# unless COPVM_URING=0) and the default runs none (and no ring).
+# mh-uring.sh runs this test with each backend.
 . "${srcdir:-.}/tests/integ/netns/mh.sh"
 mh_init routes 3
 
@@ -29,13 +31,21 @@ for t in direct1 default1 direct3 default3; do
 	grep -q CORRUPT "$W/copvm/out/$t.out" && fail "$t: corrupt messages"
 done
 if [ "${IMPL[copvm]}" = copvm ]; then
+	if [ "${COPVM_URING:-}" = 0 ]; then after=4 rings=0; else after=5 rings=1; fi
 	for t in direct1 direct3; do
-		grep -q "descriptors 3 before, 4 after" "$W/copvm/out/$t.err" ||
+		grep -q "descriptors 3 before, $after after" "$W/copvm/out/$t.err" ||
 			fail "$t: no direct circuit on copvm: $(cat "$W/copvm/out/$t.err")"
+		grep -q "io_uring rings $rings\$" "$W/copvm/out/$t.err" ||
+			fail "$t: not $rings io_uring ring(s) (COPVM_URING=${COPVM_URING:-}): $(cat "$W/copvm/out/$t.err")"
 	done
 	for t in default1 default3; do
 		grep -q "descriptors 3 before, 3 after" "$W/copvm/out/$t.err" ||
 			fail "$t: a circuit on the default route: $(cat "$W/copvm/out/$t.err")"
+		grep -q "io_uring rings 0\$" "$W/copvm/out/$t.err" ||
+			fail "$t: a ring on the default route: $(cat "$W/copvm/out/$t.err")"
 	done
+	[ -s "$W/copvm/out/direct1.err" ] && grep -v '^mhcheck: ' \
+		"$W/copvm/out/direct1.err" "$W/copvm/out/direct3.err" &&
+		fail "unexpected messages on stderr"
 fi
 integ_finish

@@ -23,8 +23,16 @@
  *                 see mh-fault.sh
  *   add HOST...   pvm_addhosts, and what it says for each
  *   hold          8 tasks spread by default, then wait for ever
+ *   killsender    (mh-uring.sh) a task on node2 floods us with 16 MiB
+ *                 messages over a direct route until the script kills
+ *                 it: every whole message intact, then its exit notify
+ *   killreceiver  (mh-uring.sh) we flood a task on node2 that stopped
+ *                 itself, until the script kills it: our sends return,
+ *                 its exit notify comes
  * Exit status 0, or 1 when something went wrong (said on stderr).
  */
+#include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +50,10 @@
 #define TAG_HADD	17
 #define TAG_TOKEN	18
 #define TAG_HADD_ONCE	19
+#define TAG_FLOOD	20
+#define TAG_READY	21
 #define MAX_SIZE	(4 << 20)
+#define FLOOD_SIZE	(16 << 20)
 
 static int failed;
 
@@ -183,6 +194,51 @@ static void child_echo(int direct)
 		}
 	}
 	free(buf);
+	pvm_exit();
+}
+
+/* The contents of flood message `k'. */
+static void flood_fill(unsigned char *p, int n, int k)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (unsigned char)(i * 7 + k + (i >> 12));
+}
+
+/* Floods the parent with 16 MiB messages over a direct route until it
+ * is killed (killsender). */
+static void child_flood(void)
+{
+	int parent = pvm_parent(), k;
+	unsigned char *buf = malloc(FLOOD_SIZE);
+
+	pvm_setopt(PvmRoute, PvmRouteDirect);
+	pvm_initsend(PvmDataDefault);
+	pvm_send(parent, TAG_READY);
+	for (k = 0; buf; k++) {
+		flood_fill(buf, FLOOD_SIZE, k);
+		pvm_initsend(PvmDataRaw);
+		pvm_pkint(&k, 1, 1);
+		pvm_pkbyte((char *)buf, FLOOD_SIZE, 1);
+		if (pvm_send(parent, TAG_FLOOD) < 0)
+			break;
+	}
+	free(buf);
+	pvm_exit();
+}
+
+/* Takes one message, answers, then stops itself for the parent's flood
+ * to fill the circuit until the script kills it (killreceiver). */
+static void child_sink(void)
+{
+	int parent = pvm_parent();
+
+	pvm_recv(parent, TAG_FLOOD);
+	pvm_initsend(PvmDataDefault);
+	pvm_send(parent, TAG_READY);
+	raise(SIGSTOP);
+	pvm_recv(parent, TAG_EXIT);
 	pvm_exit();
 }
 
@@ -327,6 +383,30 @@ static void do_tasks(void)
 	pvm_mcast(tids, 8, TAG_DONE);
 }
 
+/* How many io_uring instances this process has open (Linux: their fds
+ * read "anon_inode:[io_uring]"); 0 for stock PVM. */
+static int uring_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	char path[300], link[64];
+	ssize_t n;
+	int count = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)) != NULL) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", e->d_name);
+		n = readlink(path, link, sizeof(link) - 1);
+		if (n <= 0)
+			continue;
+		link[n] = 0;
+		count += strcmp(link, "anon_inode:[io_uring]") == 0;
+	}
+	closedir(d);
+	return count;
+}
+
 static void do_routes(int direct)
 {
 	static const int sizes[] = { 0, 1, 7, 1000, 4096, 65536, 100003,
@@ -382,10 +462,114 @@ static void do_routes(int direct)
 	fds1 = pvm_getfds(&fds);
 	fprintf(stderr, "mhcheck: descriptors %d before, %d after\n", fds0,
 		fds1);
+	fprintf(stderr, "mhcheck: io_uring rings %d\n", uring_fds());
 	pvm_initsend(PvmDataDefault);
 	pvm_send(child, TAG_EXIT);
 	free(out);
 	free(in);
+}
+
+/* What a descriptors check prints: the fds of pvm_getfds and the rings. */
+static void show_fds(const char *when)
+{
+	int *fds;
+
+	fprintf(stderr, "mhcheck: descriptors %d %s\n", pvm_getfds(&fds),
+		when);
+	fprintf(stderr, "mhcheck: io_uring rings %d\n", uring_fds());
+}
+
+/* A flooding sender on node2 killed mid-stream (see the top). */
+static void do_killsender(void)
+{
+	char *args[] = { "child-flood", NULL };
+	unsigned char *in = malloc(FLOOD_SIZE), *want = malloc(FLOOD_SIZE);
+	int child, got = 0, intact = 1, k, len, tag, src, bufid, seen_exit = 0;
+
+	if (!in || !want) {
+		bad("out of memory");
+		return;
+	}
+	pvm_setopt(PvmRoute, PvmRouteDirect);
+	if (spawn_on("node2", args, 1, &child) != 1) {
+		bad("spawn on node2 failed");
+		return;
+	}
+	pvm_notify(PvmTaskExit, TAG_EXIT, 1, &child);
+	pvm_recv(child, TAG_READY);
+	/* until the notify, then until a second passes without a message:
+	 * what the dead sender's kernel still had to send may come after
+	 * the notify (it reached us later), whole or not at all */
+	for (;;) {
+		struct timeval tmo = { 1, 0 };
+
+		bufid = seen_exit ? pvm_trecv(-1, -1, &tmo) : pvm_recv(-1, -1);
+		if (bufid == 0)
+			break;
+		if (bufid < 0) {
+			bad("pvm_recv failed");
+			break;
+		}
+		pvm_bufinfo(bufid, &len, &tag, &src);
+		if (tag == TAG_EXIT) {
+			seen_exit = 1;
+			continue;
+		}
+		if (tag != TAG_FLOOD || len < FLOOD_SIZE) {
+			bad("an unexpected message");
+			intact = 0;
+			continue;
+		}
+		pvm_upkint(&k, 1, 1);
+		pvm_upkbyte((char *)in, FLOOD_SIZE, 1);
+		flood_fill(want, FLOOD_SIZE, k);
+		if (k != got || memcmp(in, want, FLOOD_SIZE))
+			intact = 0;
+		if (++got == 1)
+			printf("kill the sender now\n");
+	}
+	printf("sender's exit notify: %s\n", seen_exit ? "yes" : "no");
+	printf("whole messages intact and in order: %s\n",
+	       got > 0 && intact ? "yes" : "NO");
+	show_fds("after");
+	free(in);
+	free(want);
+}
+
+/* A stopped receiver on node2 killed while we flood it (see the top). */
+static void do_killreceiver(void)
+{
+	char *args[] = { "child-sink", NULL };
+	unsigned char *buf = malloc(FLOOD_SIZE);
+	int child, i, rc, sends_ok = 1;
+
+	if (!buf) {
+		bad("out of memory");
+		return;
+	}
+	pvm_setopt(PvmRoute, PvmRouteDirect);
+	if (spawn_on("node2", args, 1, &child) != 1) {
+		bad("spawn on node2 failed");
+		return;
+	}
+	pvm_notify(PvmTaskExit, TAG_EXIT, 1, &child);
+	pvm_initsend(PvmDataDefault);
+	pvm_send(child, TAG_FLOOD);
+	pvm_recv(child, TAG_READY);
+	printf("kill the receiver now\n");
+	for (i = 0; i < 16; i++) {
+		flood_fill(buf, FLOOD_SIZE, i);
+		pvm_initsend(PvmDataRaw);
+		pvm_pkbyte((char *)buf, FLOOD_SIZE, 1);
+		rc = pvm_send(child, TAG_FLOOD);
+		if (rc < 0 && rc != PvmNoTask)
+			sends_ok = 0;
+	}
+	printf("sends returned: %s\n", sends_ok ? "yes" : "NO");
+	rc = pvm_recv(-1, TAG_EXIT);
+	printf("receiver's exit notify: %s\n", rc >= 0 ? "yes" : "no");
+	show_fds("after");
+	free(buf);
 }
 
 static void do_place(void)
@@ -646,6 +830,10 @@ int main(int argc, char **argv)
 		child_mbox();
 	else if (!strcmp(mode, "child-sleep"))
 		child_sleep();
+	else if (!strcmp(mode, "child-flood"))
+		child_flood();
+	else if (!strcmp(mode, "child-sink"))
+		child_sink();
 	if (!strncmp(mode, "child-", 6))
 		return 0;
 	if (pvm_mytid() < 0)
@@ -670,6 +858,10 @@ int main(int argc, char **argv)
 		do_fault();
 	else if (!strcmp(mode, "hold"))
 		do_hold();
+	else if (!strcmp(mode, "killsender"))
+		do_killsender();
+	else if (!strcmp(mode, "killreceiver"))
+		do_killreceiver();
 	else if (!strcmp(mode, "add"))
 		do_add(argv + 2, argc - 2);
 	else

@@ -1,0 +1,550 @@
+/*
+ * transport/uring.c - tcp.c's circuits (tasks of other hosts) with their
+ * frames sent and received through io_uring, one ring per process shared
+ * by every such pipe.
+ *
+ * The ring is set up at the first circuit, only if COPVM_URING is not 0,
+ * and only if it works here: io_uring_setup may be refused (ENOSYS on an
+ * old kernel, EPERM under kernel.io_uring_disabled or a seccomp filter,
+ * EINVAL for flags it does not know), the kernel must keep completions it
+ * cannot queue (FEAT_NODROP) and read a request's arguments at submission
+ * (FEAT_SUBMIT_STABLE), must know recv, sendmsg and cancel, and a no-op
+ * must go round.  Otherwise conn_tcp.c uses plain sockets (tcp.c) and
+ * nobody hears of it, unless COPVM_URING=1 asked for the ring.  The
+ * circuits' sockets are registered as fixed files when the kernel lets us
+ * (saves a file lookup per request).
+ *
+ * Framing is stream.c's: a recv is aimed where stream.c would read next
+ * (the staging buffer, or straight into the body of a large frame) and
+ * its completion is handed to stream.c as if read() had returned it.
+ * Each pipe has at most one recv and one send in the ring:
+ *   - progress() hands on what completed and queues the next recv.
+ *     It submits that recv at once only when the last one filled its
+ *     buffer (more is waiting, bulk data); otherwise the recv goes into
+ *     the kernel with the next submission: a send's (one system call
+ *     then carries the reply and the re-armed recv, as in a ping-pong),
+ *     or the next progress(), which always submits a recv still queued
+ *     and so reads what is already waiting, as stream.c does (conn.c's
+ *     drain_peers relies on it).  While our recv is queued the socket
+ *     itself is readable when bytes come; once it is in the kernel the
+ *     ring's fd is, and a look at the ring costs no system call.
+ *   - A send is submitted at once; on a socket with room it completes
+ *     within the submission (MSG_WAITALL: the kernel finishes a short
+ *     one itself), and send() returns 1.  Otherwise send() returns 0 with
+ *     the request in the kernel, and the caller's body stays lent to it
+ *     until a later send() reaps the completion.
+ * Completions are reaped from the shared completion queue with no system
+ * call (poll_ready(), pvmi_uring_reap()): a receive's spin (lib/wait.c)
+ * sees a recv complete without entering the kernel.
+ *
+ * Waiting: the pipe's wait fd stays the socket (readable when no recv
+ * of ours is in the kernel); the ring's fd, readable while completions
+ * wait, is polled as an endpoint of conn_tcp.c.  Between them every
+ * arrival wakes a blocked task; nothing here spins.
+ *
+ * Closing a pipe with requests in the kernel (its peer died, the task
+ * leaves) cancels them and waits for their completions before the
+ * buffers they point at are freed; a request the kernel cannot cancel is
+ * ended by shutting the socket down.  A forked child never touches its
+ * parent's ring (a pthread_atfork handler marks it foreign): it forgets
+ * it when its links close and makes its own.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <liburing.h>
+
+#include "transport/transport.h"
+
+#define RING_SQ		256	/* submission queue entries */
+#define RING_CQ		4096	/* completion queue: 2 per pipe, and more */
+#define FIXED_SLOTS	256	/* sockets registered as fixed files */
+#define SEND_IOV_MAX	1024	/* iovecs per sendmsg */
+
+/* One request of a pipe: at most one recv and one send at a time. */
+struct uring_op {
+	int busy;		/* queued or in the kernel, not reaped */
+	int done;		/* reaped, `res' not looked at yet */
+	int res;		/* the completion's result */
+};
+
+/* A pipe's own state (p->priv). */
+struct uring_pipe {
+	struct uring_op rx, tx;
+	size_t want;		/* what the recv under way asked for */
+	int slot;		/* fixed-file index, -1: the plain fd */
+	struct msghdr mh;
+};
+
+static struct io_uring ring;
+static int state;		/* 0: not tried, 1: up, -1: refused */
+static int foreign;		/* we are a fork: the ring is the parent's */
+static int mode = -1;		/* COPVM_URING: -1 unread, 0 off, 1 on, 2 auto */
+static int npipes;
+static int have_fixed;
+static unsigned char slot_used[FIXED_SLOTS];
+static int atfork_done;
+
+/* The ring is ours to use (set up, and not inherited through fork). */
+static int ours(void)
+{
+	return state == 1 && !foreign;
+}
+
+static void mark_foreign(void)
+{
+	if (state == 1)
+		foreign = 1;
+}
+
+/* Non-zero when every operation used here is known to the kernel. */
+static int ops_known(void)
+{
+	struct io_uring_probe *pr = io_uring_get_probe_ring(&ring);
+	int ok;
+
+	if (!pr)
+		return 0;
+	ok = io_uring_opcode_supported(pr, IORING_OP_RECV) &&
+	     io_uring_opcode_supported(pr, IORING_OP_SENDMSG) &&
+	     io_uring_opcode_supported(pr, IORING_OP_ASYNC_CANCEL) &&
+	     io_uring_opcode_supported(pr, IORING_OP_NOP);
+	io_uring_free_probe(pr);
+	return ok;
+}
+
+/* A no-op there and back: io_uring_enter is allowed too. */
+static int nop_round(void)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+	struct io_uring_cqe *cqe;
+	int r;
+
+	if (!sqe)
+		return -EBUSY;
+	io_uring_prep_nop(sqe);
+	io_uring_sqe_set_data(sqe, NULL);
+	r = io_uring_submit_and_wait(&ring, 1);
+	if (r < 0)
+		return r;
+	r = io_uring_peek_cqe(&ring, &cqe);
+	if (r < 0)
+		return r;
+	r = cqe->res;
+	io_uring_cqe_seen(&ring, cqe);
+	return r;
+}
+
+/* Sets the ring up; 0, or the negative errno that refused it. */
+static int setup(void)
+{
+	struct io_uring_params par;
+	int r;
+
+	if (!atfork_done) {
+		if (pthread_atfork(NULL, NULL, mark_foreign) != 0)
+			return -ENOMEM;
+		atfork_done = 1;
+	}
+	memset(&par, 0, sizeof(par));
+	par.flags = IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP;
+	par.cq_entries = RING_CQ;
+	r = io_uring_queue_init_params(RING_SQ, &ring, &par);
+	if (r < 0)
+		return r;
+	if (!(par.features & IORING_FEAT_NODROP) ||
+	    !(par.features & IORING_FEAT_SUBMIT_STABLE) || !ops_known())
+		r = -EINVAL;
+	else
+		r = nop_round();
+	if (r < 0) {
+		io_uring_queue_exit(&ring);
+		return r;
+	}
+	have_fixed = io_uring_register_files_sparse(&ring, FIXED_SLOTS) == 0;
+	memset(slot_used, 0, sizeof(slot_used));
+	io_uring_register_ring_fd(&ring);	/* a saving, not a need */
+	foreign = 0;
+	return 0;
+}
+
+/* Decides whether TCP circuits use the ring (transport.h). */
+int pvmi_uring_usable(void)
+{
+	const char *e;
+	int r;
+
+	if (mode < 0) {
+		e = getenv("COPVM_URING");
+		mode = (!e || !*e) ? 2 : (strcmp(e, "0") == 0 ? 0 : 1);
+	}
+	if (mode == 0)
+		return 0;
+	if (foreign)
+		pvmi_uring_release();
+	if (state == 0) {
+		r = setup();
+		state = r == 0 ? 1 : -1;
+		if (r < 0 && mode == 1)
+			fprintf(stderr, "libpvm [pid%d]: COPVM_URING=1 but "
+				"io_uring cannot be used here (%s): plain "
+				"sockets\n", (int)getpid(), strerror(-r));
+	}
+	return state == 1;
+}
+
+/* The ring's fd, or -1 (transport.h). */
+int pvmi_uring_fd(void)
+{
+	return ours() ? ring.ring_fd : -1;
+}
+
+/* Moves every completion to its request (transport.h). */
+void pvmi_uring_reap(void)
+{
+	struct io_uring_cqe *cqe;
+	unsigned int head, n = 0;
+
+	if (!ours())
+		return;
+	io_uring_for_each_cqe(&ring, head, cqe) {
+		struct uring_op *op = io_uring_cqe_get_data(cqe);
+
+		n++;
+		if (!op)
+			continue;	/* a cancel's own completion */
+		op->busy = 0;
+		op->done = 1;
+		op->res = cqe->res;
+	}
+	if (n)
+		io_uring_cq_advance(&ring, n);
+}
+
+/* Tears the ring down once no pipe uses it (transport.h). */
+void pvmi_uring_release(void)
+{
+	if (state != 1 || (!foreign && npipes > 0))
+		return;
+	io_uring_queue_exit(&ring);	/* a fork's: only its mappings */
+	state = 0;
+	foreign = 0;
+	npipes = 0;
+}
+
+/* Hands every queued request to the kernel; 0 or a negative errno. */
+static int flush(void)
+{
+	int r, tries = 0;
+
+	while (io_uring_sq_ready(&ring) > 0) {
+		r = io_uring_submit(&ring);
+		if (r >= 0)
+			continue;
+		if ((r != -EINTR && r != -EBUSY && r != -EAGAIN) ||
+		    ++tries > 100)
+			return r;
+		pvmi_uring_reap();	/* -EBUSY: completions to take */
+	}
+	return 0;
+}
+
+/* A free submission entry, submitting what is queued if need be. */
+static struct io_uring_sqe *sqe_get(void)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+
+	if (!sqe && flush() == 0)
+		sqe = io_uring_get_sqe(&ring);
+	return sqe;
+}
+
+/* Aims `sqe' at the socket of `p': its fixed slot or its fd. */
+static void aim(struct io_uring_sqe *sqe, const struct uring_pipe *u)
+{
+	if (u->slot >= 0) {
+		sqe->fd = u->slot;
+		sqe->flags |= IOSQE_FIXED_FILE;
+	}
+}
+
+/* Registers the socket of `p' as a fixed file, if there is room. */
+static void fix_file(struct pvmi_pipe *p, struct uring_pipe *u)
+{
+	int i;
+
+	if (!have_fixed)
+		return;
+	for (i = 0; i < FIXED_SLOTS; i++) {
+		if (slot_used[i])
+			continue;
+		if (io_uring_register_files_update(&ring, i, &p->fd, 1) == 1) {
+			slot_used[i] = 1;
+			u->slot = i;
+		}
+		return;
+	}
+}
+
+/* The state of pipe `p', made on first use; NULL when out of memory. */
+static struct uring_pipe *state_of(struct pvmi_pipe *p)
+{
+	struct uring_pipe *u = p->priv;
+
+	if (u)
+		return u;
+	u = calloc(1, sizeof(*u));
+	if (!u)
+		return NULL;
+	u->slot = -1;
+	fix_file(p, u);
+	p->priv = u;
+	npipes++;
+	return u;
+}
+
+/* Queues a recv where stream.c reads next; 0 or a negative errno. */
+static int queue_recv(struct pvmi_pipe *p, struct uring_pipe *u)
+{
+	struct io_uring_sqe *sqe;
+	unsigned char *buf;
+	size_t len;
+	int rc = pvmi_stream_target(p, &buf, &len);
+
+	if (rc < 0)
+		return rc;
+	if (len == 0)
+		return -EPROTO;		/* a handshake that never ends */
+	if (len > 1U << 30)
+		len = 1U << 30;
+	sqe = sqe_get();
+	if (!sqe)
+		return -EBUSY;
+	io_uring_prep_recv(sqe, p->fd, buf, len, 0);
+	aim(sqe, u);
+	io_uring_sqe_set_data(sqe, &u->rx);
+	u->rx.busy = 1;
+	u->want = len;
+	return 0;
+}
+
+/* Submits what is queued and takes the completions; 0 or < 0. */
+static int kick(void)
+{
+	int rc = flush();
+
+	pvmi_uring_reap();
+	return rc;
+}
+
+/* Reads what the ring received and hands on complete frames
+ * (transport.h, progress). */
+static int uring_progress(struct pvmi_pipe *p)
+{
+	struct uring_pipe *u;
+	int any = 0, more, rc, res;
+
+	if (!ours())
+		return -EPIPE;
+	u = state_of(p);
+	if (!u)
+		return -ENOMEM;
+	pvmi_uring_reap();
+	for (;;) {
+		more = 0;
+		if (u->rx.done) {
+			u->rx.done = 0;
+			res = u->rx.res;
+			if (res == 0)
+				return -EPIPE;
+			if (res == -EAGAIN || res == -EINTR)
+				return any;	/* an older kernel's "none
+						 * yet": the socket wakes us */
+			if (res < 0 && res != -ECANCELED)
+				return res;
+			if (res > 0) {
+				any = 1;
+				rc = pvmi_stream_took(p, res);
+				if (rc < 0)
+					return rc;
+				/* a full buffer: more is likely waiting */
+				more = (size_t)res == u->want;
+			}
+		}
+		if (u->rx.busy) {
+			/* in the kernel: its completion will tell */
+			if (io_uring_sq_ready(&ring) == 0)
+				return any;
+			/* still queued: submit it, to read what waits */
+		} else {
+			rc = queue_recv(p, u);
+			if (rc < 0)
+				return rc;
+			/* frames came, the socket looked drained: the recv
+			 * goes in with the next submission (a send's, or
+			 * the next progress()) */
+			if (any && !more)
+				return any;
+		}
+		rc = kick();
+		if (rc < 0)
+			return rc;
+		if (!u->rx.done)
+			return any;
+	}
+}
+
+/* Sends as much of `tx' as the ring takes now (transport.h, send). */
+static int uring_send(struct pvmi_pipe *p, struct pvmi_tx *tx)
+{
+	struct io_uring_sqe *sqe;
+	struct uring_pipe *u;
+	int left, rc, res;
+
+	if (!ours())
+		return -EPIPE;
+	u = state_of(p);
+	if (!u)
+		return -ENOMEM;
+	pvmi_uring_reap();
+	for (;;) {
+		if (u->tx.done) {
+			u->tx.done = 0;
+			res = u->tx.res;
+			if (res > 0)
+				pvmi_tx_advance(tx, res);
+			else if (res == -EAGAIN || res == -EINTR)
+				return 0;	/* full: wait for POLLOUT */
+			else
+				return res < 0 ? res : -EPIPE;
+		}
+		if (tx->next >= tx->count)
+			return 1;
+		if (!u->tx.busy) {
+			sqe = sqe_get();
+			if (!sqe)
+				return -EBUSY;	/* the ring refuses work */
+			left = tx->count - tx->next;
+			memset(&u->mh, 0, sizeof(u->mh));
+			u->mh.msg_iov = tx->iov + tx->next;
+			u->mh.msg_iovlen = left > SEND_IOV_MAX ?
+					   SEND_IOV_MAX : left;
+			io_uring_prep_sendmsg(sqe, p->fd, &u->mh,
+					      MSG_NOSIGNAL | MSG_WAITALL);
+			aim(sqe, u);
+			io_uring_sqe_set_data(sqe, &u->tx);
+			u->tx.busy = 1;
+		}
+		rc = kick();
+		if (rc < 0)
+			return rc;
+		if (!u->tx.done)
+			return 0;	/* in the kernel: reaped later */
+	}
+}
+
+/* 1 when a completed recv of `p' waits (transport.h, poll_ready); no
+ * system call. */
+static int uring_poll_ready(struct pvmi_pipe *p)
+{
+	struct uring_pipe *u = p->priv;
+
+	if (!u || !ours())
+		return 0;
+	pvmi_uring_reap();
+	return u->rx.done;
+}
+
+/* Before a block: 1 when input already waits; the ring's fd, which the
+ * caller polls, wakes it otherwise (transport.h, arm). */
+static int uring_arm(struct pvmi_pipe *p, int on)
+{
+	return on ? uring_poll_ready(p) : 0;
+}
+
+/* Asks the kernel to give up request `op'. */
+static void cancel(struct uring_op *op)
+{
+	struct io_uring_sqe *sqe;
+
+	if (!op->busy || !(sqe = sqe_get()))
+		return;
+	io_uring_prep_cancel64(sqe, (uint64_t)(uintptr_t)op, 0);
+	io_uring_sqe_set_data(sqe, NULL);
+}
+
+/* Ends the requests of `u' before their buffers go; 0, or -1 when the
+ * kernel would not give them back (the caller then leaks the buffers
+ * rather than free memory the kernel may still write). */
+static int settle(struct uring_pipe *u, int fd)
+{
+	struct __kernel_timespec ts = { .tv_sec = 0, .tv_nsec = 100000000 };
+	struct io_uring_cqe *cqe;
+	int r, waits = 0;
+
+	pvmi_uring_reap();
+	cancel(&u->rx);
+	cancel(&u->tx);
+	while (u->rx.busy || u->tx.busy) {
+		if (flush() < 0)
+			return -1;
+		r = io_uring_wait_cqe_timeout(&ring, &cqe, &ts);
+		pvmi_uring_reap();
+		if (r == -ETIME) {
+			if (++waits == 1)
+				shutdown(fd, SHUT_RDWR);
+			else if (waits > 50)
+				return -1;
+		} else if (r < 0 && r != -EINTR) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Ends the pipe's requests, frees its state and closes its socket
+ * (transport.h, close). */
+static void uring_close(struct pvmi_pipe *p)
+{
+	struct uring_pipe *u = p->priv;
+	int none = -1;
+
+	if (u) {
+		if (ours() && settle(u, p->fd) < 0) {
+			p->rx = NULL;		/* the kernel's now: leaked */
+			p->body = NULL;
+			u = NULL;
+		}
+		if (u && ours() && u->slot >= 0 &&
+		    io_uring_register_files_update(&ring, u->slot, &none,
+						   1) == 1)
+			slot_used[u->slot] = 0;
+		free(u);
+		p->priv = NULL;
+		npipes--;
+	}
+	pvmi_stream_close(p);
+}
+
+const struct pvmi_transport pvmi_transport_uring = {
+	.name = "uring",
+	.open = NULL,
+	.connect = pvmi_tcp_connect,
+	.listen = pvmi_tcp_listen,
+	.port = pvmi_tcp_port,
+	.accept = pvmi_tcp_accept,
+	.unlisten = pvmi_tcp_unlisten,
+	.send = uring_send,
+	.progress = uring_progress,
+	.poll_ready = uring_poll_ready,
+	.arm = uring_arm,
+	.close = uring_close,
+	.writev = pvmi_sock_writev,
+	.read = pvmi_sock_read,
+};

@@ -1,0 +1,592 @@
+/*
+ * check_uring_transport.c - the io_uring transport of direct routes
+ * (lib/transport/uring.c) on TCP circuits over loopback, without a
+ * virtual machine, so that it runs as any user: frames of every size
+ * from 0 B to 16 MiB with checksums and in order, from uring to uring,
+ * uring to plain sockets and back (the two share the wire); a blocked
+ * waiter woken through the ring's fd; a peer that sends garbage; a
+ * sender killed in the middle of a frame; a receiver killed while our
+ * send waits in the kernel; a pipe closed with requests in the kernel;
+ * and the choice of backend: COPVM_URING=0, and io_uring_setup refused
+ * by a seccomp filter (EPERM, ENOSYS) falling back with no word, or
+ * with a warning when COPVM_URING=1 asked for the ring.
+ *
+ * Every Check test runs in its own process (CK_FORK), which sets its
+ * ring up at its first pvmi_uring_usable().  Tests that need the ring
+ * skip their body, saying so, where io_uring is not allowed.
+ */
+#include <check.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bufcache.h"
+#include "transport/transport.h"
+#include "wire.h"
+
+#define BIG	(16u << 20)
+#define HUGE	(64u << 20)	/* more than two socket buffers */
+
+/* What a receiving pipe got. */
+struct got {
+	int n;			/* frames */
+	int bad;		/* out of order or corrupt */
+	int32_t last_tag;
+};
+
+static unsigned char pattern(size_t i, int tag)
+{
+	return (unsigned char)(i * 13 + tag + (i >> 10));
+}
+
+/* The sink: checks each frame's tag (its order) and body. */
+static int got_frame(void *arg, const struct pvmi_frame *f,
+		     unsigned char *body)
+{
+	struct got *g = arg;
+	size_t i;
+
+	if (f->tag != g->n)
+		g->bad++;
+	for (i = 0; i < f->len; i++)
+		if (body[i] != pattern(i, f->tag)) {
+			g->bad++;
+			break;
+		}
+	g->n++;
+	g->last_tag = f->tag;
+	pvmi_buf_free(body);
+	return 0;
+}
+
+static const struct pvmi_pipe_sink sink = { .frame = got_frame };
+
+/* A connected TCP pair over loopback: *a connected, *b accepted. */
+static void tcp_pair(int *a, int *b)
+{
+	struct pollfd p;
+	int l, port, i;
+
+	ck_assert_int_eq(pvmi_tcp_listen(0, &l), 0);
+	port = pvmi_tcp_port(l);
+	ck_assert_int_gt(port, 0);
+	ck_assert_int_eq(pvmi_tcp_connect("127.0.0.1", port, a), 0);
+	p.fd = *a;
+	p.events = POLLOUT;
+	ck_assert_int_eq(poll(&p, 1, 5000), 1);
+	*b = -1;
+	for (i = 0; i < 500 && *b < 0; i++) {
+		*b = pvmi_tcp_accept(l);
+		if (*b < 0)
+			usleep(10000);
+	}
+	ck_assert_int_ge(*b, 0);
+	close(l);
+}
+
+static int have_ring(void)
+{
+	if (pvmi_uring_usable())
+		return 1;
+	fprintf(stderr, "check_uring_transport: io_uring not allowed here, "
+		"the test checks nothing\n");
+	return 0;
+}
+
+/* Waits (up to 100 ms) for anything on the pipes' fds or the ring. */
+static void wait_some(int fd1, int fd2)
+{
+	struct pollfd p[3] = {
+		{ .fd = fd1, .events = POLLIN | POLLOUT },
+		{ .fd = fd2, .events = POLLIN },
+		{ .fd = pvmi_uring_fd(), .events = POLLIN },
+	};
+
+	poll(p, 3, 100);
+	pvmi_uring_reap();
+}
+
+/* A frame of `len' bytes tagged `tag' from pipe `tx' to pipe `rx',
+ * reading `rx' while the send waits; returns the send's last result. */
+static int pass(struct pvmi_pipe *tx, struct pvmi_pipe *rx, size_t len,
+		int tag, unsigned char *body)
+{
+	struct pvmi_frame f = { .magic = PVMI_FRAME_MAGIC, .len = len,
+				.tag = tag, .kind = PVMI_KIND_USER };
+	struct iovec iov[2];
+	struct pvmi_tx t;
+	size_t i;
+	int r;
+
+	for (i = 0; i < len; i++)
+		body[i] = pattern(i, tag);
+	pvmi_frame_encode(&f, t.hdr);
+	iov[0].iov_base = t.hdr;
+	iov[0].iov_len = sizeof(t.hdr);
+	iov[1].iov_base = body;
+	iov[1].iov_len = len;
+	t.iov = iov;
+	t.count = 2;
+	t.next = 0;
+	while ((r = tx->tp->send(tx, &t)) == 0) {
+		if (rx->tp->progress(rx) < 0)
+			return -1;
+		wait_some(tx->fd, rx->fd);
+	}
+	return r;
+}
+
+/* Reads `rx' until it has `n' frames (at most 10 s). */
+static void take(struct pvmi_pipe *rx, struct got *g, int n)
+{
+	int i;
+
+	for (i = 0; i < 100 && g->n < n; i++) {
+		ck_assert_int_ge(rx->tp->progress(rx), 0);
+		if (g->n < n)
+			wait_some(-1, rx->fd);
+	}
+}
+
+static const size_t sizes[] = {
+	0, 1, 7, 31, 32, 33, 1000, 4095, 4096, 4097, 65503, 65504, 65535,
+	65536, 65537, 262145, 1 << 20, (1 << 20) + 3, 4 << 20, BIG
+};
+#define NSIZES	((int)(sizeof(sizes) / sizeof(sizes[0])))
+
+/* Every size from `a' (transport) to `b', then the same back. */
+static void every_size(const struct pvmi_transport *ta,
+		       const struct pvmi_transport *tb)
+{
+	struct pvmi_pipe pa, pb;
+	struct got ga = { 0 }, gb = { 0 };
+	unsigned char *body = malloc(BIG);
+	int a, b, i;
+
+	ck_assert_ptr_nonnull(body);
+	tcp_pair(&a, &b);
+	pvmi_pipe_init(&pa, a, ta, &sink, &ga);
+	pvmi_pipe_init(&pb, b, tb, &sink, &gb);
+	for (i = 0; i < NSIZES; i++)
+		ck_assert_int_eq(pass(&pa, &pb, sizes[i], i, body), 1);
+	take(&pb, &gb, NSIZES);
+	for (i = 0; i < NSIZES; i++)
+		ck_assert_int_eq(pass(&pb, &pa, sizes[i], i, body), 1);
+	take(&pa, &ga, NSIZES);
+	ck_assert_int_eq(gb.n, NSIZES);
+	ck_assert_int_eq(ga.n, NSIZES);
+	ck_assert_int_eq(gb.bad + ga.bad, 0);
+	pa.tp->close(&pa);
+	pb.tp->close(&pb);
+	free(body);
+}
+
+START_TEST(test_every_size_uring_to_uring_in_order)
+{
+	if (have_ring())
+		every_size(&pvmi_transport_uring, &pvmi_transport_uring);
+}
+END_TEST
+
+START_TEST(test_every_size_uring_to_sockets_and_back)
+{
+	if (have_ring())
+		every_size(&pvmi_transport_uring, &pvmi_transport_tcp);
+}
+END_TEST
+
+/* 3000 small frames sent before any is read: in order, none lost. */
+START_TEST(test_many_small_frames_in_order)
+{
+	struct pvmi_pipe pa, pb;
+	struct got g = { 0 };
+	unsigned char body[64];
+	int a, b, i;
+
+	if (!have_ring())
+		return;
+	tcp_pair(&a, &b);
+	pvmi_pipe_init(&pa, a, &pvmi_transport_uring, &sink, NULL);
+	pvmi_pipe_init(&pb, b, &pvmi_transport_uring, &sink, &g);
+	for (i = 0; i < 3000; i++)
+		ck_assert_int_eq(pass(&pa, &pb, (size_t)(i % 64), i, body), 1);
+	take(&pb, &g, 3000);
+	ck_assert_int_eq(g.n, 3000);
+	ck_assert_int_eq(g.bad, 0);
+	pa.tp->close(&pa);
+	pb.tp->close(&pb);
+}
+END_TEST
+
+/* A recv in the kernel: the socket stays quiet when data comes, the
+ * ring's fd wakes a blocked poll(), and the frame is then delivered. */
+START_TEST(test_blocked_waiter_woken_through_ring_fd)
+{
+	struct pvmi_pipe pb;
+	struct got g = { 0 };
+	struct pollfd p[2];
+	unsigned char hdr[PVMI_FRAME_HDR_LEN];
+	struct pvmi_frame f = { .magic = PVMI_FRAME_MAGIC, .len = 0,
+				.tag = 0, .kind = PVMI_KIND_USER };
+	int a, b;
+
+	if (!have_ring())
+		return;
+	tcp_pair(&a, &b);
+	pvmi_pipe_init(&pb, b, &pvmi_transport_uring, &sink, &g);
+	/* first look: nothing there, the recv goes into the kernel */
+	ck_assert_int_eq(pb.tp->progress(&pb), 0);
+	ck_assert_int_eq(pb.tp->arm(&pb, 1), 0);
+	pvmi_frame_encode(&f, hdr);
+	ck_assert_int_eq(write(a, hdr, sizeof(hdr)), (int)sizeof(hdr));
+	p[0].fd = pvmi_uring_fd();
+	p[0].events = POLLIN;
+	p[1].fd = b;
+	p[1].events = POLLIN;
+	ck_assert_int_ge(poll(p, 2, 5000), 1);
+	ck_assert(p[0].revents & POLLIN);
+	pb.tp->arm(&pb, 0);
+	ck_assert_int_eq(pb.tp->poll_ready(&pb), 1);
+	ck_assert_int_eq(pb.tp->progress(&pb), 1);
+	ck_assert_int_eq(g.n, 1);
+	close(a);
+	pb.tp->close(&pb);
+}
+END_TEST
+
+/* Bytes that are not a frame: -EPROTO, nothing delivered, no crash. */
+START_TEST(test_garbage_is_a_protocol_error)
+{
+	struct pvmi_pipe pb;
+	struct got g = { 0 };
+	char junk[200];
+	int a, b, i, r = 0;
+
+	if (!have_ring())
+		return;
+	tcp_pair(&a, &b);
+	pvmi_pipe_init(&pb, b, &pvmi_transport_uring, &sink, &g);
+	memset(junk, 'x', sizeof(junk));
+	ck_assert_int_eq(write(a, junk, sizeof(junk)), (int)sizeof(junk));
+	for (i = 0; i < 100 && r == 0; i++) {
+		r = pb.tp->progress(&pb);
+		if (r == 0)
+			wait_some(-1, b);
+	}
+	ck_assert_int_eq(r, -EPROTO);
+	ck_assert_int_eq(g.n, 0);
+	close(a);
+	pb.tp->close(&pb);
+}
+END_TEST
+
+/* How many fds this process has open. */
+static int open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
+}
+
+/* A child writes a frame header announcing 16 MiB, 1 MiB of it, and is
+ * killed: the receiver ends with an error, delivers nothing, and
+ * closing it leaves no fd behind. */
+START_TEST(test_sender_killed_mid_frame)
+{
+	struct pvmi_pipe pb;
+	struct got g = { 0 };
+	int a, b, i, r = 0, fds;
+	pid_t pid;
+
+	if (!have_ring())
+		return;
+	fds = open_fds();
+	tcp_pair(&a, &b);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct pvmi_frame f = { .magic = PVMI_FRAME_MAGIC, .len = BIG,
+					.tag = 0, .kind = PVMI_KIND_USER };
+		unsigned char hdr[PVMI_FRAME_HDR_LEN];
+		static unsigned char part[1 << 20];
+		size_t off = 0;
+		ssize_t n;
+
+		fcntl(a, F_SETFL, 0);
+		pvmi_frame_encode(&f, hdr);
+		if (write(a, hdr, sizeof(hdr)) != (ssize_t)sizeof(hdr))
+			_exit(1);
+		while (off < sizeof(part) &&
+		       (n = write(a, part + off, sizeof(part) - off)) > 0)
+			off += n;
+		raise(SIGKILL);
+	}
+	close(a);
+	pvmi_pipe_init(&pb, b, &pvmi_transport_uring, &sink, &g);
+	for (i = 0; i < 200 && r >= 0; i++) {
+		r = pb.tp->progress(&pb);
+		if (r >= 0)
+			wait_some(-1, b);
+	}
+	ck_assert(r == -EPIPE || r == -ECONNRESET);
+	ck_assert_int_eq(g.n, 0);
+	pb.tp->close(&pb);
+	waitpid(pid, NULL, 0);
+	ck_assert_int_eq(open_fds(), fds);
+}
+END_TEST
+
+/* A child that never reads; our 16 MiB send waits in the kernel; the
+ * child is killed: the send ends with an error, not a hang or a crash. */
+START_TEST(test_receiver_killed_with_send_in_flight)
+{
+	struct pvmi_pipe pa;
+	struct pvmi_frame f = { .magic = PVMI_FRAME_MAGIC, .len = HUGE,
+				.tag = 0, .kind = PVMI_KIND_USER };
+	unsigned char *body = calloc(1, HUGE);
+	struct iovec iov[2];
+	struct pvmi_tx t;
+	int a, b, i, r;
+	pid_t pid;
+
+	ck_assert_ptr_nonnull(body);
+	if (!have_ring())
+		return;
+	tcp_pair(&a, &b);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		for (;;)
+			pause();
+	}
+	close(b);
+	pvmi_pipe_init(&pa, a, &pvmi_transport_uring, &sink, NULL);
+	pvmi_frame_encode(&f, t.hdr);
+	iov[0].iov_base = t.hdr;
+	iov[0].iov_len = sizeof(t.hdr);
+	iov[1].iov_base = body;
+	iov[1].iov_len = HUGE;
+	t.iov = iov;
+	t.count = 2;
+	t.next = 0;
+	ck_assert_int_eq(pa.tp->send(&pa, &t), 0);	/* in the kernel */
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	for (i = 0; i < 200 && (r = pa.tp->send(&pa, &t)) == 0; i++)
+		wait_some(a, -1);
+	ck_assert_int_lt(r, 0);
+	pa.tp->close(&pa);
+	free(body);
+}
+END_TEST
+
+/* Closing pipes whose recv and send are both in the kernel (the peer
+ * alive and not reading): close() returns, and the buffers may go. */
+START_TEST(test_close_with_requests_in_flight)
+{
+	struct pvmi_pipe pa;
+	struct pvmi_frame f = { .magic = PVMI_FRAME_MAGIC, .len = HUGE,
+				.tag = 0, .kind = PVMI_KIND_USER };
+	unsigned char *body = calloc(1, HUGE);
+	struct iovec iov[2];
+	struct pvmi_tx t;
+	int a, b, fds;
+
+	ck_assert_ptr_nonnull(body);
+	if (!have_ring())
+		return;
+	fds = open_fds();
+	tcp_pair(&a, &b);
+	pvmi_pipe_init(&pa, a, &pvmi_transport_uring, &sink, NULL);
+	ck_assert_int_eq(pa.tp->progress(&pa), 0);	/* recv in */
+	pvmi_frame_encode(&f, t.hdr);
+	iov[0].iov_base = t.hdr;
+	iov[0].iov_len = sizeof(t.hdr);
+	iov[1].iov_base = body;
+	iov[1].iov_len = HUGE;
+	t.iov = iov;
+	t.count = 2;
+	t.next = 0;
+	ck_assert_int_eq(pa.tp->send(&pa, &t), 0);	/* send in */
+	pa.tp->close(&pa);
+	memset(body, 0xee, HUGE);
+	free(body);
+	close(b);
+	ck_assert_int_eq(open_fds(), fds);
+	pvmi_uring_release();
+	ck_assert_int_eq(open_fds(), fds - 1);	/* the ring went */
+}
+END_TEST
+
+/* COPVM_URING=0: no ring, and not a word. */
+START_TEST(test_env_zero_forces_sockets)
+{
+	setenv("COPVM_URING", "0", 1);
+	ck_assert_int_eq(pvmi_uring_usable(), 0);
+	ck_assert_int_eq(pvmi_uring_fd(), -1);
+}
+END_TEST
+
+/* Makes io_uring_setup fail with `err' in this process (seccomp);
+ * 0, or -1 when the filter cannot be installed here. */
+static int refuse_io_uring(int err)
+{
+#if defined(__x86_64__) && defined(__NR_io_uring_setup)
+	struct sock_filter code[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_setup, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (unsigned)err),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = 7, .filter = code };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
+		return -1;
+	return 0;
+#else
+	return -1;
+#endif
+}
+
+/* What pvmi_uring_usable() writes on stderr, into `buf'; returns its
+ * answer. */
+static int usable_quietly(char *buf, size_t size)
+{
+	int pfd[2], saved, r;
+	ssize_t n;
+
+	ck_assert_int_eq(pipe(pfd), 0);
+	fflush(stderr);
+	saved = dup(2);
+	dup2(pfd[1], 2);
+	r = pvmi_uring_usable();
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	close(pfd[1]);
+	n = read(pfd[0], buf, size - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	close(pfd[0]);
+	return r;
+}
+
+static void refused(int err, const char *env)
+{
+	char said[512];
+
+	if (env)
+		setenv("COPVM_URING", env, 1);
+	else
+		unsetenv("COPVM_URING");
+	if (refuse_io_uring(err) < 0) {
+		fprintf(stderr, "check_uring_transport: no seccomp filter "
+			"here, the test checks nothing\n");
+		return;
+	}
+	ck_assert_int_eq(usable_quietly(said, sizeof(said)), 0);
+	ck_assert_int_eq(pvmi_uring_fd(), -1);
+	if (env)
+		ck_assert_ptr_nonnull(strstr(said, "plain sockets"));
+	else
+		ck_assert_str_eq(said, "");
+}
+
+START_TEST(test_setup_refused_eperm_falls_back_silently)
+{
+	refused(EPERM, NULL);
+}
+END_TEST
+
+START_TEST(test_setup_refused_enosys_falls_back_silently)
+{
+	refused(ENOSYS, NULL);
+}
+END_TEST
+
+START_TEST(test_setup_refused_with_env_one_warns)
+{
+	refused(EPERM, "1");
+}
+END_TEST
+
+/* A forked child leaves its parent's ring alone and makes its own. */
+START_TEST(test_fork_child_gets_its_own_ring)
+{
+	int parent_fd, st;
+	pid_t pid;
+
+	if (!have_ring())
+		return;
+	parent_fd = pvmi_uring_fd();
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int ok = pvmi_uring_fd() == -1;	/* foreign: not ours */
+
+		ok = ok && pvmi_uring_usable() && pvmi_uring_fd() >= 0;
+		_exit(ok ? 0 : 1);
+	}
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	ck_assert_int_eq(pvmi_uring_fd(), parent_fd);
+}
+END_TEST
+
+static Suite *uring_suite(void)
+{
+	Suite *s = suite_create("uring_transport");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_every_size_uring_to_uring_in_order);
+	tcase_add_test(tc, test_every_size_uring_to_sockets_and_back);
+	tcase_add_test(tc, test_many_small_frames_in_order);
+	tcase_add_test(tc, test_blocked_waiter_woken_through_ring_fd);
+	tcase_add_test(tc, test_garbage_is_a_protocol_error);
+	tcase_add_test(tc, test_sender_killed_mid_frame);
+	tcase_add_test(tc, test_receiver_killed_with_send_in_flight);
+	tcase_add_test(tc, test_close_with_requests_in_flight);
+	tcase_add_test(tc, test_env_zero_forces_sockets);
+	tcase_add_test(tc, test_setup_refused_eperm_falls_back_silently);
+	tcase_add_test(tc, test_setup_refused_enosys_falls_back_silently);
+	tcase_add_test(tc, test_setup_refused_with_env_one_warns);
+	tcase_add_test(tc, test_fork_child_gets_its_own_ring);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(uring_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
