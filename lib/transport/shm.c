@@ -62,6 +62,12 @@
 #define GREET_LEN	8
 static const char greet_yes[GREET_LEN] = "copvmR+1";
 static const char greet_no[GREET_LEN] = "copvmR-1";
+/* The receiver's answer to the RING frame: mapped, or could not map. */
+static const char answer_yes[GREET_LEN] = "copvmA+1";
+static const char answer_no[GREET_LEN] = "copvmA-1";
+/* The RING frame's tag: SHM_RING_VERSION offers the ring, SWITCH_TAG
+ * (after a yes) says that the frames after it are in the ring. */
+#define SWITCH_TAG	0
 
 /* Sends without a greeting before a sender stops looking (old peer). */
 #define PROBE_SENDS	256
@@ -81,6 +87,8 @@ enum sender_mode {
 	S_PROBE,	/* no greeting read yet: frames on the socket */
 	S_SOCKET,	/* refused or failed: the socket for good */
 	S_OFFER,	/* ring made, the RING frame not (all) sent yet */
+	S_ANSWER,	/* offer sent, no answer read yet: the socket */
+	S_SWITCH,	/* mapped: the switch frame not (all) sent yet */
 	S_RING,		/* frames through the ring */
 };
 
@@ -101,6 +109,8 @@ struct shm_pipe {
 	const struct pvmi_pipe_sink *up;	/* the owner's sink */
 	void *up_arg;
 	int armed;
+	int draining;			/* mapped; socket frames until the
+					 * switch frame */
 	struct pvmi_frame f;		/* frame being put together */
 	unsigned char *body;
 	size_t got;
@@ -130,6 +140,16 @@ int pvmi_shm_enabled(void)
 		on_pid = getpid();
 	}
 	return on;
+}
+
+/* The test hook COPVM_SHM_FAULT (docs/shm.md): "map" makes this task
+ * fail to map every ring offered to it, "create" to make its own, as
+ * when mmap, memfd_create or a size limit refuses.  Read per process. */
+static int shm_fault(const char *what)
+{
+	const char *e = getenv("COPVM_SHM_FAULT");
+
+	return e && !strcmp(e, what);
 }
 
 /* This task's wake eventfd, made on first use (transport.h). */
@@ -308,7 +328,10 @@ static struct shm_pipe *state(struct pvmi_pipe *p)
 
 /* ---- the receiver ---- */
 
-/* Maps the ring a RING frame brought; 0 or -1 (the pipe ends). */
+/* Maps the ring a RING frame brought and answers the sender: yes (it
+ * then sends the switch frame), or no when the ring cannot be mapped or
+ * its fds did not come (the circuit stays on the socket).  0, or -1
+ * when the offer breaks the protocol (the pipe ends). */
 static int take_ring(struct pvmi_pipe *p, struct shm_pipe *s)
 {
 	int i, rc;
@@ -318,20 +341,43 @@ static int take_ring(struct pvmi_pipe *p, struct shm_pipe *s)
 	for (i = 0; i < STASH_MAX; i++)
 		if (stash[i].n == 2 && stash[i].sock == p->fd)
 			break;
-	if (i == STASH_MAX)
-		return -1;
-	s->stage = malloc(WHOLE_MAX);
-	rc = s->stage ? shm_ring_attach(&s->ring, stash[i].fds[0]) : -ENOMEM;
+	if (i == STASH_MAX) {
+		/* the fds were lost (no room in the stash, fd limit) */
+		send_with_fds(p->fd, answer_no, GREET_LEN, NULL, 0);
+		return 0;
+	}
+	if (!s->stage)
+		s->stage = malloc(WHOLE_MAX);
+	if (!s->stage)
+		rc = -ENOMEM;
+	else if (shm_fault("map"))
+		rc = -ENOMEM;
+	else
+		rc = shm_ring_attach(&s->ring, stash[i].fds[0]);
 	close(stash[i].fds[0]);
-	s->peer_wake = stash[i].fds[1];
 	stash[i].n = 0;
-	if (rc < 0)
-		return -1;
+	if (rc < 0) {
+		close(stash[i].fds[1]);
+		send_with_fds(p->fd, answer_no, GREET_LEN, NULL, 0);
+		return 0;
+	}
+	s->peer_wake = stash[i].fds[1];
 	s->have_ring = 1;
+	s->draining = 1;
 	s->pid = getpid();
 	shm_ring_connect(&s->ring, pvmi_shm_wake_fd(), s->peer_wake);
 	shm_ring_set_spin(&s->ring, 0);
+	/* The 8 bytes always fit (nothing else goes this way).  A failure
+	 * means the sender is gone: it never switches, and what it sent is
+	 * still to be read from the socket. */
+	send_with_fds(p->fd, answer_yes, GREET_LEN, NULL, 0);
 	return 0;
+}
+
+/* Non-zero once frames come from the ring rather than the socket. */
+static int ring_on(const struct shm_pipe *s)
+{
+	return s->have_ring && !s->draining;
 }
 
 static int frame_sink(void *arg, const struct pvmi_frame *f,
@@ -343,7 +389,12 @@ static int frame_sink(void *arg, const struct pvmi_frame *f,
 	if (f->kind != PVMI_KIND_RING)
 		return s->up->frame(s->up_arg, f, body);
 	pvmi_buf_free(body);
-	return take_ring(p, s);
+	if (f->tag != SWITCH_TAG)
+		return take_ring(p, s);
+	if (!s->draining)
+		return -1;
+	s->draining = 0;
+	return 0;
 }
 
 static long gate_sink(void *arg, const unsigned char *data, size_t len)
@@ -377,6 +428,10 @@ static int ring_take(struct shm_pipe *s)
 		return 0;
 	if (rc < 0)
 		return rc;
+	/* every record we send is one ring record: a longer one would make
+	 * shm_ring_recv wait for the rest, on a peer that may be stuck */
+	if (info.len > s->ring.chunk)
+		return -EPROTO;
 	switch (info.tag) {
 	case REC_WHOLE:
 		if (s->body || info.len < PVMI_FRAME_HDR_LEN ||
@@ -461,10 +516,10 @@ static int shm_progress(struct pvmi_pipe *p)
 		p->sink = &shm_sink;
 		p->arg = p;
 	}
-	if (s->have_ring)
+	if (ring_on(s))
 		return ring_progress(p, s, 0);
 	rc = pvmi_stream_progress(p);
-	if (!s->have_ring)
+	if (!ring_on(s))
 		return rc;
 	/* the switch happened in this read */
 	if (rc < 0 && rc != -EPIPE)
@@ -476,14 +531,14 @@ static int shm_poll_ready(struct pvmi_pipe *p)
 {
 	struct shm_pipe *s = p->priv;
 
-	return s && s->have_ring && shm_ring_readable(&s->ring);
+	return s && ring_on(s) && shm_ring_readable(&s->ring);
 }
 
 static int shm_arm(struct pvmi_pipe *p, int on)
 {
 	struct shm_pipe *s = p->priv;
 
-	if (!s || !s->have_ring || s->ring.producer)
+	if (!s || !ring_on(s) || s->ring.producer)
 		return 0;
 	if (!on) {
 		if (s->armed)
@@ -507,7 +562,8 @@ static int make_ring(struct shm_pipe *s, int peer_wake)
 				.kind = PVMI_KIND_RING,
 				.tag = SHM_RING_VERSION };
 
-	if (pvmi_shm_wake_fd() < 0 || shm_ring_create(&s->ring, RING_BYTES))
+	if (pvmi_shm_wake_fd() < 0 || shm_fault("create") ||
+	    shm_ring_create(&s->ring, RING_BYTES))
 		return -1;
 	s->have_ring = 1;
 	s->pid = getpid();
@@ -540,27 +596,59 @@ static void probe(struct pvmi_pipe *p, struct shm_pipe *s)
 		close(fds[--nfd]);
 }
 
-/* Sends (the rest of) the RING frame with the ring's fds; 1 once it is
- * all sent, 0 when the socket is full, or a negative errno. */
-static int send_offer(struct pvmi_pipe *p, struct shm_pipe *s)
+/* Sends (the rest of) a RING frame, the offer with the ring's fds or
+ * the switch; 1 once it is all sent, 0 when the socket is full, or a
+ * negative errno. */
+static int send_ring_frame(struct pvmi_pipe *p, struct shm_pipe *s)
 {
 	int fds[2] = { shm_ring_fd(&s->ring), pvmi_shm_wake_fd() };
+	int nfd = s->mode == S_OFFER && !s->offer_sent ? 2 : 0;
 	ssize_t n;
 
 	while (s->offer_sent < PVMI_FRAME_HDR_LEN) {
 		n = send_with_fds(p->fd, s->offer + s->offer_sent,
-				  PVMI_FRAME_HDR_LEN - s->offer_sent, fds,
-				  s->offer_sent ? 0 : 2);
+				  PVMI_FRAME_HDR_LEN - s->offer_sent, fds, nfd);
 		if (n < 0)
 			return (errno == EAGAIN || errno == EWOULDBLOCK) ? 0 :
 									-errno;
 		s->offer_sent += n;
+		nfd = 0;
 	}
-	/* the receiver holds the segment now: the memory goes with the
-	 * last mapping */
-	shm_ring_drop_fd(&s->ring);
-	s->mode = S_RING;
+	if (s->mode == S_OFFER) {
+		s->mode = S_ANSWER;
+	} else {
+		/* the receiver holds the segment now: the memory goes with
+		 * the last mapping */
+		shm_ring_drop_fd(&s->ring);
+		s->mode = S_RING;
+	}
 	return 1;
+}
+
+/* Looks for the receiver's answer to the offer (at a frame boundary):
+ * yes starts the switch, no lets the ring go and keeps the socket. */
+static void read_answer(struct pvmi_pipe *p, struct shm_pipe *s)
+{
+	struct pvmi_frame f = { .magic = PVMI_FRAME_MAGIC,
+				.kind = PVMI_KIND_RING, .tag = SWITCH_TAG };
+	char a[GREET_LEN];
+	int fds[2], nfd;
+	ssize_t n = recv_with_fds(p->fd, a, GREET_LEN, fds, &nfd);
+
+	while (nfd)
+		close(fds[--nfd]);
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+		return;
+	if (n == GREET_LEN && !memcmp(a, answer_yes, GREET_LEN)) {
+		pvmi_frame_encode(&f, s->offer);
+		s->offer_sent = 0;
+		s->mode = S_SWITCH;
+		return;
+	}
+	/* no, or the socket ended: the ring is not used */
+	shm_ring_close(&s->ring);
+	s->have_ring = 0;
+	s->mode = S_SOCKET;
 }
 
 /* Bytes of `tx' not yet sent. */
@@ -683,8 +771,10 @@ static int shm_send(struct pvmi_pipe *p, struct pvmi_tx *tx)
 		return -ENOMEM;
 	if (s->mode == S_PROBE && !s->mid)
 		probe(p, s);
-	if (s->mode == S_OFFER && !s->mid) {
-		rc = send_offer(p, s);
+	if (s->mode == S_ANSWER && !s->mid)
+		read_answer(p, s);
+	if ((s->mode == S_OFFER || s->mode == S_SWITCH) && !s->mid) {
+		rc = send_ring_frame(p, s);
 		if (rc <= 0 && s->offer_sent)
 			return rc;	/* finish the RING frame first */
 		if (rc < 0)
