@@ -11,16 +11,19 @@
  *   2. The sender, at a frame boundary, looks for the greeting without
  *      blocking.  On an invitation it creates its ring (it is the ring's
  *      producer), and sends a PVMI_KIND_RING frame with the segment's
- *      memfd and its own wake eventfd attached.  Every frame after that
- *      one goes through the ring; the ones before went on the socket and
- *      reach the receiver first, so order is kept across the switch.
- *      A refusal, no greeting after PROBE_SENDS sends (an old peer), or
- *      any setup failure (memfd, seals, eventfd) leaves the circuit on
- *      the socket, silently.
- *   3. The receiver reads socket frames as stream.c does until the RING
- *      frame, maps the ring as its consumer, and from then on reads only
- *      the ring; the socket's end (EOF) then only tells that the sender
- *      is gone.
+ *      memfd and its own wake eventfd attached (the offer).  Frames
+ *      still go on the socket.  A refusal, no greeting after PROBE_SENDS
+ *      sends (an old peer), or any setup failure (memfd, seals,
+ *      eventfd) leaves the circuit on the socket, silently.
+ *   3. The receiver, reading socket frames as stream.c does, maps the
+ *      offered ring and answers yes on the socket, or no when it cannot
+ *      (mmap, fd or size limits; the circuit then stays on the socket).
+ *   4. The sender reads the answer at a frame boundary.  On yes it sends
+ *      a second RING frame (the switch), and every frame after that one
+ *      goes through the ring; on no it lets its ring go.  The receiver
+ *      reads the socket until the switch and from then on only the
+ *      ring, so order is kept; the socket's end (EOF) then only tells
+ *      that the sender is gone.
  *
  * Frames in the ring: a frame that fits one record goes whole (header
  * and body, one record: REC_WHOLE); a larger one goes as its header
