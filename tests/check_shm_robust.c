@@ -10,13 +10,19 @@
  *     sender (the test hook COPVM_SHM_FAULT, docs/shm.md): the circuit
  *     stays on the socket and every message arrives;
  *   - 10^6 small messages: neither task's resident memory grows by more
- *     than MEM_BOUND_KB between warm-up and the end.
+ *     than MEM_BOUND_KB between warm-up and the end;
+ *   - single copy (COPVM_SHM_SINGLECOPY=1): every size from 0 B to 16 MiB
+ *     both ways with checksums, read by process_vm_readv, refused by the
+ *     receiver (the test hook COPVM_SHM_FAULT=copy), and from a
+ *     non-dumpable sender (refused unless the reader may ptrace it
+ *     anyway, as root may); a sender killed in the middle of one.
  *
  * Loop tests: _i == 0 rings on, _i == 1 COPVM_SHM=0 (except the fault
  * test, whose two runs are the two faults).
  */
 #include <check.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -390,6 +396,105 @@ START_TEST(a_million_messages_leave_memory_flat)
 }
 END_TEST
 
+/* ---- single copy ---- */
+
+static const size_t copy_sizes[] = {
+	0, 1, 4096, 65535, 65536, 65537, 262144, 1 << 20, (1 << 20) + 7,
+	4 << 20, 16 << 20,
+};
+#define NCOPY	(sizeof(copy_sizes) / sizeof(copy_sizes[0]))
+
+static int copy_refusing_child(int parent)
+{
+	setenv("COPVM_SHM_FAULT", "copy", 1);
+	return echo_child(parent);
+}
+
+static int undumpable_child(int parent)
+{
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0))
+		return 1;
+	return echo_child(parent);
+}
+
+/* _i: 0 plain, 1 the child refuses to read, 2 the child is not
+ * dumpable. */
+START_TEST(single_copy_sizes_arrive_intact_read_or_refused)
+{
+	static int (*const kids[])(int) = {
+		echo_child, copy_refusing_child, undumpable_child,
+	};
+	unsigned char *out = malloc(16 << 20), *in = malloc(16 << 20);
+	int me, kid;
+	size_t i;
+	pid_t pid;
+
+	unsetenv("COPVM_SHM");
+	unsetenv("COPVM_SHM_FAULT");
+	setenv("COPVM_SHM_SINGLECOPY", "1", 1);
+	me = pvm_mytid();
+	kid = fork_task(kids[_i], me, &pid);
+	for (i = 0; i < NCOPY; i++) {
+		fill(out, copy_sizes[i], (unsigned)i + 11);
+		ck_assert_int_eq(send_block(kid, TAG_DATA, out, copy_sizes[i]),
+				 PvmOk);
+		ck_assert_int_gt(pvm_recv(kid, TAG_ECHO), 0);
+		ck_assert_int_eq(recv_block(in), (long)copy_sizes[i]);
+		ck_assert(memcmp(in, out, copy_sizes[i]) == 0);
+	}
+	ck_assert_int_eq(ring_maps(), 2);	/* a ring each way */
+	vm_send_int(kid, TAG_EXIT, 0);
+	wait_ok(pid);
+	unsetenv("COPVM_SHM_SINGLECOPY");
+	free(in);
+	free(out);
+	pvm_exit();
+}
+END_TEST
+
+/* Says hello, waits for the answer, then offers BIG bytes single-copy
+ * to a parent that does not read yet; it is killed meanwhile. */
+static int copy_sender(int parent)
+{
+	unsigned char *p = calloc(1, BIG);
+
+	vm_send_int(parent, TAG_ECHO, 1);
+	if (vm_recv_int(parent, TAG_ECHO) != 2)
+		return 1;
+	send_block(parent, TAG_DATA, p, BIG);
+	return 0;
+}
+
+START_TEST(a_sender_killed_during_single_copy_gives_notify_only)
+{
+	struct timespec ts = { 0, 100 * 1000 * 1000 };
+	int me, kid, st, who = 0, bufid, bytes, tag, src;
+	pid_t pid;
+
+	unsetenv("COPVM_SHM");
+	setenv("COPVM_SHM_SINGLECOPY", "1", 1);
+	me = pvm_mytid();
+	kid = fork_task(copy_sender, me, &pid);
+	ck_assert_int_eq(pvm_notify(PvmTaskExit, TAG_EXIT, 1, &kid), PvmOk);
+	ck_assert_int_eq(vm_recv_int(kid, TAG_ECHO), 1);
+	vm_send_int(kid, TAG_ECHO, 2);
+	/* whenever it is killed (usually waiting for our answer to its
+	 * offer), the outcome is the same: a notify, never a message */
+	nanosleep(&ts, NULL);
+	ck_assert_int_eq(kill(pid, SIGKILL), 0);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	bufid = pvm_recv(-1, -1);
+	ck_assert_int_gt(bufid, 0);
+	pvm_bufinfo(bufid, &bytes, &tag, &src);
+	ck_assert_int_eq(tag, TAG_EXIT);
+	ck_assert_int_eq(pvm_upkint(&who, 1, 1), PvmOk);
+	ck_assert_int_eq(who, kid);
+	ck_assert_int_eq(pvm_nrecv(-1, TAG_DATA), 0);
+	unsetenv("COPVM_SHM_SINGLECOPY");
+	pvm_exit();
+}
+END_TEST
+
 static Suite *shm_robust_suite(void)
 {
 	Suite *s = suite_create("shm_robust");
@@ -403,6 +508,9 @@ static Suite *shm_robust_suite(void)
 			    a_ring_that_cannot_be_mapped_or_made_leaves_the_socket,
 			    0, 2);
 	tcase_add_loop_test(tc, a_million_messages_leave_memory_flat, 0, 2);
+	tcase_add_loop_test(tc, single_copy_sizes_arrive_intact_read_or_refused,
+			    0, 3);
+	tcase_add_test(tc, a_sender_killed_during_single_copy_gives_notify_only);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -83,8 +83,13 @@ static const char answer_no[GREET_LEN] = "copvmA-1";
 /* How often a sender looks whether its receiver's socket ended. */
 #define LIVENESS_NS	10000000L
 
-/* Record tags: what a record of the ring holds. */
-enum { REC_WHOLE = 1, REC_HEAD = 2, REC_BODY = 3 };
+/* Smallest body sent single-copy when COPVM_SHM_SINGLECOPY is on. */
+#define COPY_MIN	(64U << 10)
+
+/* Record tags: what a record of the ring holds.  REC_COPY names the
+ * sender's body buffer, which the receiver reads with process_vm_readv
+ * (single copy); refused, the body follows as REC_BODY pieces. */
+enum { REC_WHOLE = 1, REC_HEAD = 2, REC_BODY = 3, REC_COPY = 4 };
 
 enum sender_mode {
 	S_PROBE,	/* no greeting read yet: frames on the socket */
@@ -106,6 +111,9 @@ struct shm_pipe {
 	int probes;
 	int mid;			/* a socket frame partly written */
 	long checked;			/* when receiver_gone() last looked */
+	size_t copy_min;		/* bodies from this go single-copy,
+					 * 0: never */
+	int copying;			/* a REC_COPY waits for its answer */
 	unsigned char offer[PVMI_FRAME_HDR_LEN];
 	size_t offer_sent;
 	/* receiver */
@@ -153,6 +161,17 @@ static int shm_fault(const char *what)
 	const char *e = getenv("COPVM_SHM_FAULT");
 
 	return e && !strcmp(e, what);
+}
+
+/* Smallest body to send single-copy, 0 for never: COPVM_SHM_SINGLECOPY
+ * "1" on, "0" off, unset the default (docs/shm.md). */
+static size_t copy_min(void)
+{
+	const char *e = getenv("COPVM_SHM_SINGLECOPY");
+
+	if (e && !strcmp(e, "1"))
+		return COPY_MIN;
+	return 0;
 }
 
 /* This task's wake eventfd, made on first use (transport.h). */
@@ -370,6 +389,8 @@ static int take_ring(struct pvmi_pipe *p, struct shm_pipe *s)
 	s->pid = getpid();
 	shm_ring_connect(&s->ring, pvmi_shm_wake_fd(), s->peer_wake);
 	shm_ring_set_spin(&s->ring, 0);
+	/* read single-copy offers unless the test hook says refuse */
+	shm_ring_set_single_copy(&s->ring, shm_fault("copy") ? 0 : 1);
 	/* The 8 bytes always fit (nothing else goes this way).  A failure
 	 * means the sender is gone: it never switches, and what it sent is
 	 * still to be read from the socket. */
@@ -433,7 +454,7 @@ static int ring_take(struct shm_pipe *s)
 		return rc;
 	/* every record we send is one ring record: a longer one would make
 	 * shm_ring_recv wait for the rest, on a peer that may be stuck */
-	if (info.len > s->ring.chunk)
+	if (info.len > s->ring.chunk && info.tag != REC_COPY)
 		return -EPROTO;
 	switch (info.tag) {
 	case REC_WHOLE:
@@ -464,6 +485,16 @@ static int ring_take(struct shm_pipe *s)
 		s->body = body;
 		s->got = 0;
 		return 1;
+	case REC_COPY:
+		if (!s->body || s->got || info.len != s->f.len)
+			return -EPROTO;
+		n = shm_ring_take_copy(&s->ring, s->body, s->f.len);
+		if (n == -EOPNOTSUPP)
+			return 1;	/* the pieces follow */
+		if (n != (ssize_t)s->f.len)
+			return n < 0 ? (int)n : -EPROTO;
+		s->got = n;
+		return deliver(s, s->body) ? -EPROTO : 1;
 	case REC_BODY:
 		if (!s->body || info.len == 0 ||
 		    info.len > s->f.len - s->got)
@@ -571,6 +602,7 @@ static int make_ring(struct shm_pipe *s, int peer_wake)
 	s->have_ring = 1;
 	s->pid = getpid();
 	s->peer_wake = peer_wake;
+	s->copy_min = copy_min();
 	shm_ring_connect(&s->ring, pvmi_shm_wake_fd(), peer_wake);
 	pvmi_frame_encode(&f, s->offer);
 	s->offer_sent = 0;
@@ -723,8 +755,35 @@ static int ring_send(struct shm_pipe *s, struct pvmi_tx *tx)
 			tx->next = tx->count;
 		return rc;
 	}
+	if (s->copying) {
+		/* the receiver reads the body: wait a little for its answer */
+		rc = shm_ring_copy_answer(&s->ring, ROOM_WAIT_NS);
+		if (rc == 0)
+			return 0;
+		s->copying = 0;
+		if (rc == 1) {
+			tx->next = tx->count;
+			return 1;
+		}
+		if (rc != -EOPNOTSUPP)
+			return rc == -ECONNRESET ? -EPIPE : rc;
+		/* refused (not permitted, say): the body goes in pieces */
+	}
 	while (tx->next < tx->count) {
 		v = tx->iov + tx->next;
+		if (tx->next == 1 && tx->count == 2 && s->copy_min &&
+		    v->iov_len >= s->copy_min && !s->ring.single_copy_off) {
+			rc = shm_ring_offer_copy(&s->ring, REC_COPY, v->iov_base,
+						 v->iov_len);
+			if (rc == -EAGAIN)
+				return 0;
+			if (rc == 0) {
+				s->copying = 1;
+				return ring_send(s, tx);
+			}
+			if (rc != -EOPNOTSUPP)
+				return rc;
+		}
 		if (v->iov_len == 0) {
 			tx->next++;
 			continue;
