@@ -35,6 +35,14 @@ tests_check_shm_transport_SOURCES = tests/check_shm_transport.c \
 tests_check_shm_transport_CPPFLAGS = $(VM_TEST_CPPFLAGS)
 tests_check_shm_transport_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_shm_transport_LDADD = $(VM_TEST_LDADD)
+# A stopped sender, rings that cannot be mapped, memory over 10^6 messages.
+check_PROGRAMS += tests/check_shm_robust
+TESTS += tests/check_shm_robust
+tests_check_shm_robust_SOURCES = tests/check_shm_robust.c \
+	tests/vm_fixture.c tests/vm_fixture.h
+tests_check_shm_robust_CPPFLAGS = $(VM_TEST_CPPFLAGS)
+tests_check_shm_robust_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_shm_robust_LDADD = $(VM_TEST_LDADD)
 endif
 if HAVE_CHECK
 TESTS += tests/shm-off.sh

@@ -11,16 +11,19 @@
  *   2. The sender, at a frame boundary, looks for the greeting without
  *      blocking.  On an invitation it creates its ring (it is the ring's
  *      producer), and sends a PVMI_KIND_RING frame with the segment's
- *      memfd and its own wake eventfd attached.  Every frame after that
- *      one goes through the ring; the ones before went on the socket and
- *      reach the receiver first, so order is kept across the switch.
- *      A refusal, no greeting after PROBE_SENDS sends (an old peer), or
- *      any setup failure (memfd, seals, eventfd) leaves the circuit on
- *      the socket, silently.
- *   3. The receiver reads socket frames as stream.c does until the RING
- *      frame, maps the ring as its consumer, and from then on reads only
- *      the ring; the socket's end (EOF) then only tells that the sender
- *      is gone.
+ *      memfd and its own wake eventfd attached (the offer).  Frames
+ *      still go on the socket.  A refusal, no greeting after PROBE_SENDS
+ *      sends (an old peer), or any setup failure (memfd, seals,
+ *      eventfd) leaves the circuit on the socket, silently.
+ *   3. The receiver, reading socket frames as stream.c does, maps the
+ *      offered ring and answers yes on the socket, or no when it cannot
+ *      (mmap, fd or size limits; the circuit then stays on the socket).
+ *   4. The sender reads the answer at a frame boundary.  On yes it sends
+ *      a second RING frame (the switch), and every frame after that one
+ *      goes through the ring; on no it lets its ring go.  The receiver
+ *      reads the socket until the switch and from then on only the
+ *      ring, so order is kept; the socket's end (EOF) then only tells
+ *      that the sender is gone.
  *
  * Frames in the ring: a frame that fits one record goes whole (header
  * and body, one record: REC_WHOLE); a larger one goes as its header
@@ -62,6 +65,12 @@
 #define GREET_LEN	8
 static const char greet_yes[GREET_LEN] = "copvmR+1";
 static const char greet_no[GREET_LEN] = "copvmR-1";
+/* The receiver's answer to the RING frame: mapped, or could not map. */
+static const char answer_yes[GREET_LEN] = "copvmA+1";
+static const char answer_no[GREET_LEN] = "copvmA-1";
+/* The RING frame's tag: SHM_RING_VERSION offers the ring, SWITCH_TAG
+ * (after a yes) says that the frames after it are in the ring. */
+#define SWITCH_TAG	0
 
 /* Sends without a greeting before a sender stops looking (old peer). */
 #define PROBE_SENDS	256
@@ -74,13 +83,20 @@ static const char greet_no[GREET_LEN] = "copvmR-1";
 /* How often a sender looks whether its receiver's socket ended. */
 #define LIVENESS_NS	10000000L
 
-/* Record tags: what a record of the ring holds. */
-enum { REC_WHOLE = 1, REC_HEAD = 2, REC_BODY = 3 };
+/* Smallest body sent single-copy when COPVM_SHM_SINGLECOPY is on. */
+#define COPY_MIN	(64U << 10)
+
+/* Record tags: what a record of the ring holds.  REC_COPY names the
+ * sender's body buffer, which the receiver reads with process_vm_readv
+ * (single copy); refused, the body follows as REC_BODY pieces. */
+enum { REC_WHOLE = 1, REC_HEAD = 2, REC_BODY = 3, REC_COPY = 4 };
 
 enum sender_mode {
 	S_PROBE,	/* no greeting read yet: frames on the socket */
 	S_SOCKET,	/* refused or failed: the socket for good */
 	S_OFFER,	/* ring made, the RING frame not (all) sent yet */
+	S_ANSWER,	/* offer sent, no answer read yet: the socket */
+	S_SWITCH,	/* mapped: the switch frame not (all) sent yet */
 	S_RING,		/* frames through the ring */
 };
 
@@ -95,12 +111,17 @@ struct shm_pipe {
 	int probes;
 	int mid;			/* a socket frame partly written */
 	long checked;			/* when receiver_gone() last looked */
+	size_t copy_min;		/* bodies from this go single-copy,
+					 * 0: never */
+	int copying;			/* a REC_COPY waits for its answer */
 	unsigned char offer[PVMI_FRAME_HDR_LEN];
 	size_t offer_sent;
 	/* receiver */
 	const struct pvmi_pipe_sink *up;	/* the owner's sink */
 	void *up_arg;
 	int armed;
+	int draining;			/* mapped; socket frames until the
+					 * switch frame */
 	struct pvmi_frame f;		/* frame being put together */
 	unsigned char *body;
 	size_t got;
@@ -130,6 +151,27 @@ int pvmi_shm_enabled(void)
 		on_pid = getpid();
 	}
 	return on;
+}
+
+/* The test hook COPVM_SHM_FAULT (docs/shm.md): "map" makes this task
+ * fail to map every ring offered to it, "create" to make its own, as
+ * when mmap, memfd_create or a size limit refuses.  Read per process. */
+static int shm_fault(const char *what)
+{
+	const char *e = getenv("COPVM_SHM_FAULT");
+
+	return e && !strcmp(e, what);
+}
+
+/* Smallest body to send single-copy, 0 for never: COPVM_SHM_SINGLECOPY
+ * "1" on, "0" off, unset the default (docs/shm.md). */
+static size_t copy_min(void)
+{
+	const char *e = getenv("COPVM_SHM_SINGLECOPY");
+
+	if (e && !strcmp(e, "1"))
+		return COPY_MIN;
+	return 0;
 }
 
 /* This task's wake eventfd, made on first use (transport.h). */
@@ -308,7 +350,10 @@ static struct shm_pipe *state(struct pvmi_pipe *p)
 
 /* ---- the receiver ---- */
 
-/* Maps the ring a RING frame brought; 0 or -1 (the pipe ends). */
+/* Maps the ring a RING frame brought and answers the sender: yes (it
+ * then sends the switch frame), or no when the ring cannot be mapped or
+ * its fds did not come (the circuit stays on the socket).  0, or -1
+ * when the offer breaks the protocol (the pipe ends). */
 static int take_ring(struct pvmi_pipe *p, struct shm_pipe *s)
 {
 	int i, rc;
@@ -318,20 +363,45 @@ static int take_ring(struct pvmi_pipe *p, struct shm_pipe *s)
 	for (i = 0; i < STASH_MAX; i++)
 		if (stash[i].n == 2 && stash[i].sock == p->fd)
 			break;
-	if (i == STASH_MAX)
-		return -1;
-	s->stage = malloc(WHOLE_MAX);
-	rc = s->stage ? shm_ring_attach(&s->ring, stash[i].fds[0]) : -ENOMEM;
+	if (i == STASH_MAX) {
+		/* the fds were lost (no room in the stash, fd limit) */
+		send_with_fds(p->fd, answer_no, GREET_LEN, NULL, 0);
+		return 0;
+	}
+	if (!s->stage)
+		s->stage = malloc(WHOLE_MAX);
+	if (!s->stage)
+		rc = -ENOMEM;
+	else if (shm_fault("map"))
+		rc = -ENOMEM;
+	else
+		rc = shm_ring_attach(&s->ring, stash[i].fds[0]);
 	close(stash[i].fds[0]);
-	s->peer_wake = stash[i].fds[1];
 	stash[i].n = 0;
-	if (rc < 0)
-		return -1;
+	if (rc < 0) {
+		close(stash[i].fds[1]);
+		send_with_fds(p->fd, answer_no, GREET_LEN, NULL, 0);
+		return 0;
+	}
+	s->peer_wake = stash[i].fds[1];
 	s->have_ring = 1;
+	s->draining = 1;
 	s->pid = getpid();
 	shm_ring_connect(&s->ring, pvmi_shm_wake_fd(), s->peer_wake);
 	shm_ring_set_spin(&s->ring, 0);
+	/* read single-copy offers unless the test hook says refuse */
+	shm_ring_set_single_copy(&s->ring, shm_fault("copy") ? 0 : 1);
+	/* The 8 bytes always fit (nothing else goes this way).  A failure
+	 * means the sender is gone: it never switches, and what it sent is
+	 * still to be read from the socket. */
+	send_with_fds(p->fd, answer_yes, GREET_LEN, NULL, 0);
 	return 0;
+}
+
+/* Non-zero once frames come from the ring rather than the socket. */
+static int ring_on(const struct shm_pipe *s)
+{
+	return s->have_ring && !s->draining;
 }
 
 static int frame_sink(void *arg, const struct pvmi_frame *f,
@@ -343,7 +413,12 @@ static int frame_sink(void *arg, const struct pvmi_frame *f,
 	if (f->kind != PVMI_KIND_RING)
 		return s->up->frame(s->up_arg, f, body);
 	pvmi_buf_free(body);
-	return take_ring(p, s);
+	if (f->tag != SWITCH_TAG)
+		return take_ring(p, s);
+	if (!s->draining)
+		return -1;
+	s->draining = 0;
+	return 0;
 }
 
 static long gate_sink(void *arg, const unsigned char *data, size_t len)
@@ -377,6 +452,10 @@ static int ring_take(struct shm_pipe *s)
 		return 0;
 	if (rc < 0)
 		return rc;
+	/* every record we send is one ring record: a longer one would make
+	 * shm_ring_recv wait for the rest, on a peer that may be stuck */
+	if (info.len > s->ring.chunk && info.tag != REC_COPY)
+		return -EPROTO;
 	switch (info.tag) {
 	case REC_WHOLE:
 		if (s->body || info.len < PVMI_FRAME_HDR_LEN ||
@@ -406,6 +485,16 @@ static int ring_take(struct shm_pipe *s)
 		s->body = body;
 		s->got = 0;
 		return 1;
+	case REC_COPY:
+		if (!s->body || s->got || info.len != s->f.len)
+			return -EPROTO;
+		n = shm_ring_take_copy(&s->ring, s->body, s->f.len);
+		if (n == -EOPNOTSUPP)
+			return 1;	/* the pieces follow */
+		if (n != (ssize_t)s->f.len)
+			return n < 0 ? (int)n : -EPROTO;
+		s->got = n;
+		return deliver(s, s->body) ? -EPROTO : 1;
 	case REC_BODY:
 		if (!s->body || info.len == 0 ||
 		    info.len > s->f.len - s->got)
@@ -465,10 +554,10 @@ static int shm_progress(struct pvmi_pipe *p)
 		p->sink = &shm_sink;
 		p->arg = p;
 	}
-	if (s->have_ring)
+	if (ring_on(s))
 		return ring_progress(p, s, 0);
 	rc = pvmi_stream_progress(p);
-	if (!s->have_ring)
+	if (!ring_on(s))
 		return rc;
 	/* the switch happened in this read */
 	if (rc < 0 && rc != -EPIPE)
@@ -480,14 +569,14 @@ static int shm_poll_ready(struct pvmi_pipe *p)
 {
 	struct shm_pipe *s = p->priv;
 
-	return s && s->have_ring && shm_ring_readable(&s->ring);
+	return s && ring_on(s) && shm_ring_readable(&s->ring);
 }
 
 static int shm_arm(struct pvmi_pipe *p, int on)
 {
 	struct shm_pipe *s = p->priv;
 
-	if (!s || !s->have_ring || s->ring.producer)
+	if (!s || !ring_on(s) || s->ring.producer)
 		return 0;
 	if (!on) {
 		if (s->armed)
@@ -511,11 +600,13 @@ static int make_ring(struct shm_pipe *s, int peer_wake)
 				.kind = PVMI_KIND_RING,
 				.tag = SHM_RING_VERSION };
 
-	if (pvmi_shm_wake_fd() < 0 || shm_ring_create(&s->ring, RING_BYTES))
+	if (pvmi_shm_wake_fd() < 0 || shm_fault("create") ||
+	    shm_ring_create(&s->ring, RING_BYTES))
 		return -1;
 	s->have_ring = 1;
 	s->pid = getpid();
 	s->peer_wake = peer_wake;
+	s->copy_min = copy_min();
 	shm_ring_connect(&s->ring, pvmi_shm_wake_fd(), peer_wake);
 	pvmi_frame_encode(&f, s->offer);
 	s->offer_sent = 0;
@@ -544,27 +635,59 @@ static void probe(struct pvmi_pipe *p, struct shm_pipe *s)
 		close(fds[--nfd]);
 }
 
-/* Sends (the rest of) the RING frame with the ring's fds; 1 once it is
- * all sent, 0 when the socket is full, or a negative errno. */
-static int send_offer(struct pvmi_pipe *p, struct shm_pipe *s)
+/* Sends (the rest of) a RING frame, the offer with the ring's fds or
+ * the switch; 1 once it is all sent, 0 when the socket is full, or a
+ * negative errno. */
+static int send_ring_frame(struct pvmi_pipe *p, struct shm_pipe *s)
 {
 	int fds[2] = { shm_ring_fd(&s->ring), pvmi_shm_wake_fd() };
+	int nfd = s->mode == S_OFFER && !s->offer_sent ? 2 : 0;
 	ssize_t n;
 
 	while (s->offer_sent < PVMI_FRAME_HDR_LEN) {
 		n = send_with_fds(p->fd, s->offer + s->offer_sent,
-				  PVMI_FRAME_HDR_LEN - s->offer_sent, fds,
-				  s->offer_sent ? 0 : 2);
+				  PVMI_FRAME_HDR_LEN - s->offer_sent, fds, nfd);
 		if (n < 0)
 			return (errno == EAGAIN || errno == EWOULDBLOCK) ? 0 :
 									-errno;
 		s->offer_sent += n;
+		nfd = 0;
 	}
-	/* the receiver holds the segment now: the memory goes with the
-	 * last mapping */
-	shm_ring_drop_fd(&s->ring);
-	s->mode = S_RING;
+	if (s->mode == S_OFFER) {
+		s->mode = S_ANSWER;
+	} else {
+		/* the receiver holds the segment now: the memory goes with
+		 * the last mapping */
+		shm_ring_drop_fd(&s->ring);
+		s->mode = S_RING;
+	}
 	return 1;
+}
+
+/* Looks for the receiver's answer to the offer (at a frame boundary):
+ * yes starts the switch, no lets the ring go and keeps the socket. */
+static void read_answer(struct pvmi_pipe *p, struct shm_pipe *s)
+{
+	struct pvmi_frame f = { .magic = PVMI_FRAME_MAGIC,
+				.kind = PVMI_KIND_RING, .tag = SWITCH_TAG };
+	char a[GREET_LEN];
+	int fds[2], nfd;
+	ssize_t n = recv_with_fds(p->fd, a, GREET_LEN, fds, &nfd);
+
+	while (nfd)
+		close(fds[--nfd]);
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+		return;
+	if (n == GREET_LEN && !memcmp(a, answer_yes, GREET_LEN)) {
+		pvmi_frame_encode(&f, s->offer);
+		s->offer_sent = 0;
+		s->mode = S_SWITCH;
+		return;
+	}
+	/* no, or the socket ended: the ring is not used */
+	shm_ring_close(&s->ring);
+	s->have_ring = 0;
+	s->mode = S_SOCKET;
 }
 
 /* Bytes of `tx' not yet sent. */
@@ -636,8 +759,35 @@ static int ring_send(struct shm_pipe *s, struct pvmi_tx *tx)
 			tx->next = tx->count;
 		return rc;
 	}
+	if (s->copying) {
+		/* the receiver reads the body: wait a little for its answer */
+		rc = shm_ring_copy_answer(&s->ring, ROOM_WAIT_NS);
+		if (rc == 0)
+			return 0;
+		s->copying = 0;
+		if (rc == 1) {
+			tx->next = tx->count;
+			return 1;
+		}
+		if (rc != -EOPNOTSUPP)
+			return rc == -ECONNRESET ? -EPIPE : rc;
+		/* refused (not permitted, say): the body goes in pieces */
+	}
 	while (tx->next < tx->count) {
 		v = tx->iov + tx->next;
+		if (tx->next == 1 && tx->count == 2 && s->copy_min &&
+		    v->iov_len >= s->copy_min && !s->ring.single_copy_off) {
+			rc = shm_ring_offer_copy(&s->ring, REC_COPY, v->iov_base,
+						 v->iov_len);
+			if (rc == -EAGAIN)
+				return 0;
+			if (rc == 0) {
+				s->copying = 1;
+				return ring_send(s, tx);
+			}
+			if (rc != -EOPNOTSUPP)
+				return rc;
+		}
 		if (v->iov_len == 0) {
 			tx->next++;
 			continue;
@@ -687,8 +837,10 @@ static int shm_send(struct pvmi_pipe *p, struct pvmi_tx *tx)
 		return -ENOMEM;
 	if (s->mode == S_PROBE && !s->mid)
 		probe(p, s);
-	if (s->mode == S_OFFER && !s->mid) {
-		rc = send_offer(p, s);
+	if (s->mode == S_ANSWER && !s->mid)
+		read_answer(p, s);
+	if ((s->mode == S_OFFER || s->mode == S_SWITCH) && !s->mid) {
+		rc = send_ring_frame(p, s);
 		if (rc <= 0 && s->offer_sent)
 			return rc;	/* finish the RING frame first */
 		if (rc < 0)

@@ -494,6 +494,51 @@ static int send_single_copy(struct shm_ring *r, uint32_t tag,
 	return -EOPNOTSUPP;
 }
 
+int shm_ring_offer_copy(struct shm_ring *r, uint32_t tag, const void *buf,
+			size_t len)
+{
+	struct shm_single_copy d = { (uintptr_t)buf, len };
+
+	if (!r || !r->hdr || !r->producer || !buf || r->copy_at)
+		return -EINVAL;
+	if (r->single_copy_off)
+		return -EOPNOTSUPP;
+	if (load_acquire(&r->hdr->consumer_closed))
+		return -EPIPE;
+	if (!room_or_closed(r, rec_bytes(sizeof(d))))
+		return -EAGAIN;
+	if (load_acquire(&r->hdr->consumer_closed))
+		return -EPIPE;
+	store_relaxed(&r->hdr->single_copy_status, EINPROGRESS);
+	put_record(r, tag, SHM_REC_FIRST | SHM_REC_LAST | SHM_REC_SINGLE_COPY,
+		   len, 0, &d, sizeof(d));
+	r->copy_at = r->pos;
+	return 0;
+}
+
+int shm_ring_copy_answer(struct shm_ring *r, long timeout_ns)
+{
+	uint32_t at;
+	int rc;
+
+	if (!r || !r->hdr || !r->producer || !r->copy_at)
+		return -EINVAL;
+	at = r->copy_at;
+	rc = wait_until(r, consumed_or_closed, at, &r->hdr->prod_armed,
+			timeout_ns);
+	if (rc == -EAGAIN || rc == -ETIMEDOUT)
+		return 0;
+	if ((int32_t)(load_acquire(&r->hdr->tail) - at) < 0)
+		return -EPIPE;	/* closed or dead before the answer */
+	r->copy_at = 0;
+	if (load_relaxed(&r->hdr->single_copy_status) == 0) {
+		r->single_copies++;
+		return 1;
+	}
+	r->single_copy_off = 1;
+	return -EOPNOTSUPP;
+}
+
 int shm_ring_send(struct shm_ring *r, uint32_t tag, const void *buf,
 		  size_t len, long timeout_ns)
 {
@@ -671,6 +716,25 @@ static int take_single_copy(struct shm_ring *r, void *dst, uint64_t total)
 	store_relaxed(&r->hdr->single_copy_status, status);
 	take_record(r, sizeof(d), &d);
 	return status ? -EOPNOTSUPP : 0;
+}
+
+ssize_t shm_ring_take_copy(struct shm_ring *r, void *buf, size_t cap)
+{
+	struct shm_rec *rec, h;
+	int err = 0, rc;
+
+	if (!r || !r->hdr || r->producer || (cap && !buf))
+		return -EINVAL;
+	rec = wait_record(r, SHM_NO_WAIT, &err);
+	if (!rec)
+		return err;
+	snapshot(rec, &h);
+	if (!(h.flags & SHM_REC_SINGLE_COPY) || h.len != sizeof(struct shm_single_copy))
+		return -EPROTO;
+	if (h.total > cap)
+		return -EMSGSIZE;
+	rc = take_single_copy(r, buf, h.total);
+	return rc < 0 ? rc : (ssize_t)h.total;
 }
 
 int shm_ring_peek(struct shm_ring *r, struct shm_msg_info *info,

@@ -139,6 +139,8 @@ struct shm_ring {
 	size_t single_copy_min;		/* 0: off; producer: from */
 	int single_copy_off;		/* producer: the consumer refused */
 	uint64_t single_copies;		/* messages sent single-copy */
+	uint32_t copy_at;		/* producer: end of the pending
+					 * offer_copy record, 0: none */
 };
 
 /* What the next message is, from shm_ring_peek. */
@@ -192,6 +194,23 @@ int shm_ring_peek(struct shm_ring *r, struct shm_msg_info *info,
  * shm_ring_peek. */
 ssize_t shm_ring_recv(struct shm_ring *r, uint32_t *tag, void *buf,
 		      size_t cap, long timeout_ns);
+/* Single copy in two steps, for a caller that must not wait for the
+ * consumer's answer (both sides opted in with shm_ring_set_single_copy).
+ * Producer: shm_ring_offer_copy publishes the record naming `buf' (which
+ * must stay valid until the answer) and returns 0, -EAGAIN (no room; try
+ * again), -EPIPE or -EINVAL; shm_ring_copy_answer then waits up to
+ * `timeout_ns' for the answer: 1 (read), 0 (not yet), -EOPNOTSUPP
+ * (refused: send the bytes another way; later offers are refused too)
+ * or -EPIPE (the consumer is gone). */
+int shm_ring_offer_copy(struct shm_ring *r, uint32_t tag, const void *buf,
+			size_t len);
+int shm_ring_copy_answer(struct shm_ring *r, long timeout_ns);
+/* Consumer: takes the single-copy record at the front into `buf' (`cap'
+ * bytes) and answers it; never waits.  The length, -EOPNOTSUPP (refused
+ * or unreadable: the producer sends the bytes another way), -EAGAIN (no
+ * record), -ECONNRESET (the producer is gone), -EMSGSIZE or -EPROTO (the
+ * front record is not a single-copy one). */
+ssize_t shm_ring_take_copy(struct shm_ring *r, void *buf, size_t cap);
 /* Non-zero when a record is waiting (consumer; no system call). */
 int shm_ring_readable(const struct shm_ring *r);
 /* For a caller that blocks in its own poll() (many rings and sockets,
