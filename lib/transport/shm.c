@@ -488,6 +488,12 @@ static int ring_take(struct shm_pipe *s)
 	case REC_COPY:
 		if (!s->body || s->got || info.len != s->f.len)
 			return -EPROTO;
+		/* the whole body is there, in the sender: room for all of
+		 * it (the body was started at its eager size) */
+		body = pvmi_buf_body_room(s->body, 0, s->f.len, s->f.len);
+		if (!body)
+			return -ENOMEM;
+		s->body = body;
 		n = shm_ring_take_copy(&s->ring, s->body, s->f.len);
 		if (n == -EOPNOTSUPP)
 			return 1;	/* the pieces follow */
