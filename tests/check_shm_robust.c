@@ -501,7 +501,7 @@ static Suite *shm_robust_suite(void)
 	TCase *tc = tcase_create("robust");
 
 	tcase_add_unchecked_fixture(tc, vm_fixture_setup, vm_fixture_teardown);
-	tcase_set_timeout(tc, 900);
+	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, a_stopped_sender_mid_message_blocks_no_receive,
 			    0, 2);
 	tcase_add_loop_test(tc,
