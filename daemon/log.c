@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -100,9 +101,15 @@ static void write_all(int fd, const char *buf, size_t n)
 static void rotate(void)
 {
 	char old[PATH_MAX + 8], line[256];
+	struct stat st;
 	size_t n;
 	int fd = -1;
 
+	/* only a log file of ours moves: never /dev/null or a pipe */
+	if (fstat(log_fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		log_size = 0;
+		return;
+	}
 	snprintf(old, sizeof(old), "%s.old", log_path);
 	if (rename(log_path, old) == 0)
 		fd = open(log_path, LOG_OPEN_FLAGS, 0600);
