@@ -13,7 +13,7 @@ SAN = -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefine
 CFLAGS_FZ = -g -O1 -fno-omit-frame-pointer $(SAN) -D_GNU_SOURCE \
 	-DCOPVM_BINDIR='"/usr/local/bin"' -DCOPVM_PVM_ROOT='"/usr/local/lib/pvm3"' \
 	-I$(CONFIG_DIR) -I$(SRC)/include -I$(SRC)/common -I$(SRC)/lib \
-	-I$(SRC)/kmod/uapi -I$(SRC)/daemon -I$(SRC)/console -I$(SRC)/fuzz \
+	-I$(SRC)/kmod/uapi -I$(SRC)/kmod -I$(SRC)/daemon -I$(SRC)/console -I$(SRC)/fuzz \
 	-w
 LDFLAGS_FZ = -fsanitize=fuzzer,address,undefined
 

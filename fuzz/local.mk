@@ -8,7 +8,8 @@ FUZZ_SECONDS = 60
 # target below, which `make dist' would otherwise run.
 EXTRA_DIST += docs/fuzzing.md fuzz/fuzz.mk fuzz/fuzz_common.h \
 	fuzz/fuzz_codec.c fuzz/fuzz_console.c fuzz/fuzz_dispatch.c \
-	fuzz/fuzz_frame.c fuzz/fuzz_hostfile.c fuzz/fuzz_shm_ring.c \
+	fuzz/fuzz_frame.c fuzz/fuzz_hostfile.c fuzz/fuzz_kmod_args.c \
+	fuzz/fuzz_shm_ring.c \
 	fuzz/fuzz_unpack.c fuzz/fuzz_unpackf.c fuzz/lsan.supp \
 	fuzz/make_seeds.py fuzz/run.sh fuzz/corpus
 

@@ -45,6 +45,7 @@
 #include <linux/workqueue.h>
 
 #include "uapi/pvm_cosched.h"
+#include "pvm_cosched_checks.h"
 
 /* EEVDF takes sched_attr.sched_runtime as a task's slice from 6.12. */
 #if KERNEL_VERSION(6, 12, 0) <= LINUX_VERSION_CODE
@@ -79,14 +80,6 @@ struct pcs_file {
 	struct work_struct undo_work;
 };
 
-/* A boost request once copied in: REPORT's and BOOST's common part. */
-struct pcs_request {
-	s32 level;
-	s32 nice;
-	u64 box_ns;
-	bool clamped;
-};
-
 static DEFINE_MUTEX(pcs_lock);
 static LIST_HEAD(pcs_registered);
 
@@ -117,15 +110,6 @@ enum pcs_undo_reason { PCS_UNDO_ASKED, PCS_UNDO_BOX, PCS_UNDO_RELEASE,
 static bool pcs_caller_is_opener(struct pcs_file *f)
 {
 	return task_tgid(current) == f->opener;
-}
-
-/* True if `reserved' (n words) is all zero. */
-static bool pcs_zero(const __u64 *reserved, int n)
-{
-	while (n--)
-		if (reserved[n])
-			return false;
-	return true;
 }
 
 /* True if the caller may boost `p': the same user as the caller (its
@@ -304,49 +288,16 @@ out:
 	mutex_unlock(&pcs_lock);
 }
 
-/* Checks a request's level, nice and box: 0 or -EINVAL. */
-static int pcs_check_request(s32 level, s32 nice, u64 box_ns)
-{
-	if (level < PVM_COSCHED_BOOST_NONE || level > PVM_COSCHED_BOOST_RT)
-		return -EINVAL;
-	if (nice < MIN_NICE || nice > MAX_NICE)
-		return -EINVAL;
-	if (level != PVM_COSCHED_BOOST_NONE && box_ns == 0)
-		return -EINVAL;
-	return 0;
-}
-
-/* Clamps a request to the limits and to this kernel: RT not allowed
- * becomes NICE at the floor, SLICE before 6.12 becomes NONE, a nice is
- * raised to the floor (NONE if that is no lower than the base), the box
- * is cut to box_max_ns.
+/* Clamps request r of task f to the limits and to this kernel
+ * (pvm_cosched_checks.h), counting a clamped boost.
  */
 static void pcs_clamp(struct pcs_file *f, struct pcs_request *r)
 {
-	s32 level = r->level, nice = r->nice;
-	u64 box = r->box_ns;
+	s32 asked = r->level;
 
-	if (level == PVM_COSCHED_BOOST_RT && !pcs_limits.allow_rt) {
-		level = PVM_COSCHED_BOOST_NICE;
-		nice = pcs_limits.nice_floor;
-	}
-	if (level == PVM_COSCHED_BOOST_SLICE && !PCS_HAVE_SLICE)
-		level = PVM_COSCHED_BOOST_NONE;
-	if (level == PVM_COSCHED_BOOST_NICE) {
-		nice = max(nice, pcs_limits.nice_floor);
-		if (nice >= f->base_nice)
-			level = PVM_COSCHED_BOOST_NONE;
-	}
-	box = min(box, pcs_limits.box_max_ns);
-	if (level == PVM_COSCHED_BOOST_NONE)
-		box = 0;
-	r->clamped = level != r->level || box != r->box_ns ||
-		     (level == PVM_COSCHED_BOOST_NICE && nice != r->nice);
-	if (r->level != PVM_COSCHED_BOOST_NONE && r->clamped)
+	pcs_clamp_request(&pcs_limits, PCS_HAVE_SLICE, f->base_nice, r);
+	if (asked != PVM_COSCHED_BOOST_NONE && r->clamped)
 		pcs_count.clamped++;
-	r->level = level;
-	r->nice = nice;
-	r->box_ns = box;
 }
 
 /* Puts level r on p (whose registration is f). */
@@ -455,7 +406,7 @@ static long pcs_ioc_register(struct pcs_file *f, void __user *arg)
 		return -EFAULT;
 	if (reg.abi_version != PVM_COSCHED_ABI_VERSION)
 		return -EPROTONOSUPPORT;
-	if (reg.flags || !pcs_zero(reg.reserved, ARRAY_SIZE(reg.reserved)))
+	if (pcs_check_register(&reg))
 		return -EINVAL;
 	me = get_task_pid(current, PIDTYPE_PID);
 	mutex_lock(&pcs_lock);
@@ -495,15 +446,10 @@ out:
 /* Copies REPORT's peers in and checks them: 0, -EFAULT or -EINVAL. */
 static int pcs_copy_peers(const struct pvm_cosched_report *rep, s32 *peers)
 {
-	u32 i;
-
 	if (copy_from_user(peers, u64_to_user_ptr(rep->peers_ptr),
 			   rep->npeers * sizeof(*peers)))
 		return -EFAULT;
-	for (i = 0; i < rep->npeers; i++)
-		if (peers[i] <= 0)
-			return -EINVAL;
-	return 0;
+	return pcs_check_peers(peers, rep->npeers);
 }
 
 static long pcs_ioc_report(struct pcs_file *f, void __user *arg)
@@ -518,10 +464,7 @@ static long pcs_ioc_report(struct pcs_file *f, void __user *arg)
 		return -EPERM;
 	if (copy_from_user(&rep, arg, sizeof(rep)))
 		return -EFAULT;
-	if (rep.flags || !pcs_zero(rep.reserved, ARRAY_SIZE(rep.reserved)) ||
-	    rep.npeers > PVM_COSCHED_MAX_PEERS)
-		return -EINVAL;
-	err = pcs_check_request(rep.level, rep.nice, rep.box_ns);
+	err = pcs_check_report(&rep);
 	if (err)
 		return err;
 	err = pcs_copy_peers(&rep, peers);
@@ -582,10 +525,7 @@ static long pcs_ioc_boost(struct pcs_file *f, void __user *arg)
 		return -EPERM;
 	if (copy_from_user(&b, arg, sizeof(b)))
 		return -EFAULT;
-	if (b.flags || !pcs_zero(b.reserved, ARRAY_SIZE(b.reserved)) ||
-	    b.pid <= 0)
-		return -EINVAL;
-	err = pcs_check_request(b.level, b.nice, b.box_ns);
+	err = pcs_check_boost(&b);
 	if (err)
 		return err;
 	r = (struct pcs_request){ b.level, b.nice, b.box_ns };
@@ -646,19 +586,6 @@ static long pcs_ioc_stats(struct pcs_file *f, void __user *arg)
 	st.limits = pcs_limits;
 	mutex_unlock(&pcs_lock);
 	return copy_to_user(arg, &st, sizeof(st)) ? -EFAULT : 0;
-}
-
-/* Checks new limits against the ranges of the uapi header. */
-static bool pcs_limits_valid(const struct pvm_cosched_limits *l)
-{
-	return l->nice_floor >= MIN_NICE && l->nice_floor <= 0 &&
-	       l->allow_rt <= 1 &&
-	       l->box_max_ns >= NSEC_PER_USEC && l->box_max_ns <= NSEC_PER_SEC &&
-	       l->budget_pct >= 1 && l->budget_pct <= 100 && !l->pad &&
-	       l->budget_window_ns >= 10 * NSEC_PER_MSEC &&
-	       l->budget_window_ns <= 10 * NSEC_PER_SEC &&
-	       l->cooldown_ns <= 10 * NSEC_PER_SEC &&
-	       pcs_zero(l->reserved, ARRAY_SIZE(l->reserved));
 }
 
 /* New limits apply to the next request; boosts in force keep theirs. */

@@ -1,0 +1,154 @@
+/*
+ * fuzz_kmod_args.c - libFuzzer target for the kernel module's checks of
+ * its ioctl arguments and its clamp of a boost to the limits
+ * (kmod/pvm_cosched_checks.h, the same code the module runs), built in
+ * user space.
+ *
+ * Input: byte 0 holds flags (bit 0: the kernel honours slices), byte 1
+ * the task's base nice (-20 + byte % 40), then the raw bytes of a
+ * struct pvm_cosched_limits, a struct pvm_cosched_register, a struct
+ * pvm_cosched_report, a struct pvm_cosched_boost and the report's peer
+ * pids, each zero-filled where the input ends.  Every request the checks
+ * accept is clamped to the limits (when those are valid), and what comes
+ * out must be a boost the limits allow: a known level no stronger than
+ * the one asked, RT only if allowed, a slice only where the kernel has
+ * them, a nice between the floor and the base, a box of 1 ns up to
+ * box_max_ns (0 at NONE); clamping it again must change nothing.  A
+ * broken invariant aborts, which libFuzzer reports as a crash.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int32_t s32;
+typedef uint32_t u32;
+typedef uint64_t u64;
+#define MIN_NICE	(-20)
+#define MAX_NICE	19
+#define NSEC_PER_USEC	1000ULL
+#define NSEC_PER_MSEC	1000000ULL
+#define NSEC_PER_SEC	1000000000ULL
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+#include "uapi/pvm_cosched.h"
+#include "pvm_cosched_checks.h"
+
+#define CHECK(cond)	do { if (!(cond)) abort(); } while (0)
+
+/* Copies the next `size' bytes of the input into `out', zero-filled
+ * past its end. */
+static void take(const uint8_t **data, size_t *left, void *out, size_t size)
+{
+	size_t n = *left < size ? *left : size;
+
+	memset(out, 0, size);
+	memcpy(out, *data, n);
+	*data += n;
+	*left -= n;
+}
+
+/* The invariants of a request the checks accepted, clamped to valid
+ * limits `l' (see the top). */
+static void check_clamp(const struct pvm_cosched_limits *l, bool have_slice,
+			s32 base_nice, s32 level, s32 nice, u64 box_ns)
+{
+	struct pcs_request r = { level, nice, box_ns, false };
+	struct pcs_request again;
+
+	pcs_clamp_request(l, have_slice, base_nice, &r);
+	CHECK(r.level >= PVM_COSCHED_BOOST_NONE &&
+	      r.level <= PVM_COSCHED_BOOST_RT);
+	CHECK(r.level <= level);	/* never a stronger kind than asked */
+	CHECK(r.level != PVM_COSCHED_BOOST_RT || l->allow_rt);
+	CHECK(r.level != PVM_COSCHED_BOOST_SLICE || have_slice);
+	if (r.level == PVM_COSCHED_BOOST_NICE) {
+		CHECK(r.nice >= l->nice_floor && r.nice >= MIN_NICE);
+		CHECK(r.nice < base_nice);
+		CHECK(level == PVM_COSCHED_BOOST_RT || r.nice >= nice);
+	}
+	if (r.level == PVM_COSCHED_BOOST_NONE)
+		CHECK(r.box_ns == 0);
+	else
+		CHECK(r.box_ns >= 1 && r.box_ns <= l->box_max_ns &&
+		      r.box_ns <= box_ns);
+	CHECK(r.clamped == (r.level != level || r.box_ns != box_ns ||
+			    (r.level == PVM_COSCHED_BOOST_NICE &&
+			     r.nice != nice)));
+	/* what is in force passes the checks and is a fixed point */
+	if (r.level != PVM_COSCHED_BOOST_NONE) {
+		CHECK(pcs_check_request(r.level, r.nice, r.box_ns) == 0);
+		again = r;
+		pcs_clamp_request(l, have_slice, base_nice, &again);
+		CHECK(!again.clamped && again.level == r.level &&
+		      again.box_ns == r.box_ns &&
+		      (r.level != PVM_COSCHED_BOOST_NICE ||
+		       again.nice == r.nice));
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct pvm_cosched_limits l;
+	struct pvm_cosched_register reg;
+	struct pvm_cosched_report rep;
+	struct pvm_cosched_boost b;
+	s32 peers[PVM_COSCHED_MAX_PEERS];
+	bool have_slice, valid;
+	s32 base_nice;
+	int rc;
+
+	if (size < 2)
+		return 0;
+	have_slice = data[0] & 1;
+	base_nice = MIN_NICE + data[1] % 40;
+	data += 2;
+	size -= 2;
+	take(&data, &size, &l, sizeof(l));
+	take(&data, &size, &reg, sizeof(reg));
+	take(&data, &size, &rep, sizeof(rep));
+	take(&data, &size, &b, sizeof(b));
+	take(&data, &size, peers, sizeof(peers));
+
+	valid = pcs_limits_valid(&l);
+	if (valid) {
+		CHECK(l.nice_floor >= MIN_NICE && l.nice_floor <= 0);
+		CHECK(l.box_max_ns >= NSEC_PER_USEC &&
+		      l.box_max_ns <= NSEC_PER_SEC);
+		CHECK(l.budget_pct >= 1 && l.budget_pct <= 100);
+		/* the module's budget, window * pct / 100, cannot overflow */
+		CHECK(l.budget_window_ns <= UINT64_MAX / l.budget_pct);
+	}
+
+	rc = pcs_check_register(&reg);
+	CHECK(rc == 0 || rc == -EINVAL);
+	CHECK((rc == 0) == (reg.flags == 0 && reg.reserved[0] == 0 &&
+			    reg.reserved[1] == 0));
+
+	rc = pcs_check_report(&rep);
+	CHECK(rc == 0 || rc == -EINVAL);
+	if (rc == 0) {
+		CHECK(rep.npeers <= PVM_COSCHED_MAX_PEERS && rep.flags == 0);
+		rc = pcs_check_peers(peers, rep.npeers);
+		CHECK(rc == 0 || rc == -EINVAL);
+		for (u32 i = 0; rc == 0 && i < rep.npeers; i++)
+			CHECK(peers[i] > 0);
+		if (valid)
+			check_clamp(&l, have_slice, base_nice, rep.level,
+				    rep.nice, rep.box_ns);
+	}
+
+	rc = pcs_check_boost(&b);
+	CHECK(rc == 0 || rc == -EINVAL);
+	if (rc == 0) {
+		CHECK(b.pid > 0 && b.flags == 0);
+		CHECK(b.level == PVM_COSCHED_BOOST_NONE || b.box_ns > 0);
+		CHECK(b.nice >= MIN_NICE && b.nice <= MAX_NICE);
+		if (valid)
+			check_clamp(&l, have_slice, base_nice, b.level, b.nice,
+				    b.box_ns);
+	}
+	return 0;
+}

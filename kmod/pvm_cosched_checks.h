@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pvm_cosched_checks.h - the module's checks of its ioctl arguments and
+ * its clamp of a boost request to the limits: pure functions of their
+ * arguments, with no kernel state, so that the same code runs in the
+ * module (pvm_cosched.c) and, built in user space, in the fuzz target
+ * fuzz/fuzz_kmod_args.c.
+ *
+ * The includer supplies the kernel's names this file uses: s32, u32, u64,
+ * bool, EINVAL, MIN_NICE, MAX_NICE, NSEC_PER_USEC, NSEC_PER_MSEC,
+ * NSEC_PER_SEC and ARRAY_SIZE, then uapi/pvm_cosched.h.
+ */
+#ifndef PVM_COSCHED_CHECKS_H
+#define PVM_COSCHED_CHECKS_H
+
+/* A boost request once copied in: REPORT's and BOOST's common part. */
+struct pcs_request {
+	s32 level;
+	s32 nice;
+	u64 box_ns;
+	bool clamped;
+};
+
+/* True if `reserved' (n words) is all zero. */
+static inline bool pcs_zero(const __u64 *reserved, int n)
+{
+	while (n--)
+		if (reserved[n])
+			return false;
+	return true;
+}
+
+/* Checks a request's level, nice and box: 0 or -EINVAL. */
+static inline int pcs_check_request(s32 level, s32 nice, u64 box_ns)
+{
+	if (level < PVM_COSCHED_BOOST_NONE || level > PVM_COSCHED_BOOST_RT)
+		return -EINVAL;
+	if (nice < MIN_NICE || nice > MAX_NICE)
+		return -EINVAL;
+	if (level != PVM_COSCHED_BOOST_NONE && box_ns == 0)
+		return -EINVAL;
+	return 0;
+}
+
+/* Checks REGISTER's input fields other than the ABI version: 0 or
+ * -EINVAL.
+ */
+static inline int pcs_check_register(const struct pvm_cosched_register *reg)
+{
+	if (reg->flags || !pcs_zero(reg->reserved, ARRAY_SIZE(reg->reserved)))
+		return -EINVAL;
+	return 0;
+}
+
+/* Checks REPORT's fixed fields (its peers are checked once copied in,
+ * pcs_check_peers): 0 or -EINVAL.
+ */
+static inline int pcs_check_report(const struct pvm_cosched_report *rep)
+{
+	if (rep->flags || !pcs_zero(rep->reserved, ARRAY_SIZE(rep->reserved)) ||
+	    rep->npeers > PVM_COSCHED_MAX_PEERS)
+		return -EINVAL;
+	return pcs_check_request(rep->level, rep->nice, rep->box_ns);
+}
+
+/* Checks REPORT's peer pids (n of them, n <= PVM_COSCHED_MAX_PEERS):
+ * 0 or -EINVAL.
+ */
+static inline int pcs_check_peers(const s32 *peers, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (peers[i] <= 0)
+			return -EINVAL;
+	return 0;
+}
+
+/* Checks BOOST's fields: 0 or -EINVAL. */
+static inline int pcs_check_boost(const struct pvm_cosched_boost *b)
+{
+	if (b->flags || !pcs_zero(b->reserved, ARRAY_SIZE(b->reserved)) ||
+	    b->pid <= 0)
+		return -EINVAL;
+	return pcs_check_request(b->level, b->nice, b->box_ns);
+}
+
+/* Checks new limits against the ranges of the uapi header. */
+static inline bool pcs_limits_valid(const struct pvm_cosched_limits *l)
+{
+	return l->nice_floor >= MIN_NICE && l->nice_floor <= 0 &&
+	       l->allow_rt <= 1 &&
+	       l->box_max_ns >= NSEC_PER_USEC && l->box_max_ns <= NSEC_PER_SEC &&
+	       l->budget_pct >= 1 && l->budget_pct <= 100 && !l->pad &&
+	       l->budget_window_ns >= 10 * NSEC_PER_MSEC &&
+	       l->budget_window_ns <= 10 * NSEC_PER_SEC &&
+	       l->cooldown_ns <= 10 * NSEC_PER_SEC &&
+	       pcs_zero(l->reserved, ARRAY_SIZE(l->reserved));
+}
+
+/* Clamps checked request r to limits l, for a task whose base nice is
+ * base_nice, on a kernel that honours slices (have_slice) or not: RT not
+ * allowed becomes NICE at the floor, SLICE without slices becomes NONE,
+ * a nice is raised to the floor (NONE if that is no lower than the
+ * base), the box is cut to box_max_ns (0 at NONE).  r->clamped says
+ * whether anything changed.
+ */
+static inline void pcs_clamp_request(const struct pvm_cosched_limits *l,
+				     bool have_slice, s32 base_nice,
+				     struct pcs_request *r)
+{
+	s32 level = r->level, nice = r->nice;
+	u64 box = r->box_ns;
+
+	if (level == PVM_COSCHED_BOOST_RT && !l->allow_rt) {
+		level = PVM_COSCHED_BOOST_NICE;
+		nice = l->nice_floor;
+	}
+	if (level == PVM_COSCHED_BOOST_SLICE && !have_slice)
+		level = PVM_COSCHED_BOOST_NONE;
+	if (level == PVM_COSCHED_BOOST_NICE) {
+		if (nice < l->nice_floor)
+			nice = l->nice_floor;
+		if (nice >= base_nice)
+			level = PVM_COSCHED_BOOST_NONE;
+	}
+	if (box > l->box_max_ns)
+		box = l->box_max_ns;
+	if (level == PVM_COSCHED_BOOST_NONE)
+		box = 0;
+	r->clamped = level != r->level || box != r->box_ns ||
+		     (level == PVM_COSCHED_BOOST_NICE && nice != r->nice);
+	r->level = level;
+	r->nice = nice;
+	r->box_ns = box;
+}
+
+#endif /* PVM_COSCHED_CHECKS_H */
