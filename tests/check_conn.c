@@ -18,60 +18,19 @@
 
 #define BIG	(8 << 20)
 
-static uint32_t checksum(const unsigned char *p, size_t n)
-{
-	uint32_t h = 2166136261u;
-
-	while (n--)
-		h = (h ^ *p++) * 16777619u;
-	return h;
-}
-
-static void fill(unsigned char *p, size_t n, unsigned seed)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		p[i] = (unsigned char)(seed + i * 31 + (i >> 9));
-}
-
-/* Forks a process that enrols as its own task; returns its tid through
- * a pipe.  The child runs fn(parent_tid) and exits with its result. */
-static int fork_task(int (*fn)(int), int parent, pid_t *pid)
-{
-	int fds[2], tid = 0;
-
-	ck_assert_int_eq(pipe(fds), 0);
-	*pid = fork();
-	ck_assert_int_ge(*pid, 0);
-	if (*pid == 0) {
-		int me = pvm_mytid(), rc;
-
-		if (write(fds[1], &me, sizeof(me)) < 0)
-			_exit(3);
-		rc = fn(parent);
-		pvm_exit();
-		_exit(rc);
-	}
-	close(fds[1]);
-	ck_assert_int_eq(read(fds[0], &tid, sizeof(tid)), sizeof(tid));
-	close(fds[0]);
-	return tid;
-}
-
 static int exchange_child(int parent)
 {
 	unsigned char *out = malloc(BIG), *in = malloc(BIG);
 	int ok;
 
-	fill(out, BIG, 7);
+	vm_fill(out, BIG, 7);
 	pvm_initsend(PvmDataRaw);
 	pvm_pkbyte((char *)out, BIG, 1);
 	if (pvm_send(parent, 1) < 0)
 		return 1;
 	if (pvm_recv(parent, 2) <= 0 || pvm_upkbyte((char *)in, BIG, 1) < 0)
 		return 1;
-	fill(out, BIG, 9);
+	vm_fill(out, BIG, 9);
 	ok = memcmp(in, out, BIG) == 0;
 	free(in);
 	free(out);
@@ -84,16 +43,16 @@ START_TEST(large_messages_both_ways_do_not_deadlock)
 	unsigned char *out = malloc(BIG), *in = malloc(BIG);
 	pid_t pid;
 
-	kid = fork_task(exchange_child, me, &pid);
+	kid = vm_fork_task(exchange_child, me, &pid);
 	/* Both sides send 8 MiB before either receives. */
-	fill(out, BIG, 9);
+	vm_fill(out, BIG, 9);
 	pvm_initsend(PvmDataRaw);
 	pvm_pkbyte((char *)out, BIG, 1);
 	ck_assert_int_eq(pvm_send(kid, 2), PvmOk);
 	ck_assert_int_gt(pvm_recv(kid, 1), 0);
 	ck_assert_int_eq(pvm_upkbyte((char *)in, BIG, 1), PvmOk);
-	fill(out, BIG, 7);
-	ck_assert_uint_eq(checksum(in, BIG), checksum(out, BIG));
+	vm_fill(out, BIG, 7);
+	ck_assert_uint_eq(vm_checksum(in, BIG), vm_checksum(out, BIG));
 	waitpid(pid, &st, 0);
 	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	free(in);
@@ -129,14 +88,14 @@ START_TEST(sender_killed_mid_message_loses_only_that_message)
 	struct timespec ts = { 0, 200 * 1000 * 1000 };
 	pid_t big, small;
 
-	fork_task(huge_sender, me, &big);
+	vm_fork_task(huge_sender, me, &big);
 	nanosleep(&ts, NULL);
 	/* Read part of the stream so the frame is really half-delivered. */
 	ck_assert_int_eq(pvm_nrecv(-1, 5), 0);
 	kill(big, SIGKILL);
 	waitpid(big, &st, 0);
 	ck_assert_int_eq(pvm_nrecv(-1, 5), 0);
-	fork_task(small_sender, me, &small);
+	vm_fork_task(small_sender, me, &small);
 	ck_assert_int_gt(pvm_recv(-1, 6), 0);
 	ck_assert_int_eq(pvm_upkint(&v, 1, 1), PvmOk);
 	ck_assert_int_eq(v, 4242);
@@ -170,7 +129,7 @@ START_TEST(circuits_are_reused_across_many_messages)
 	int me = pvm_mytid(), kid, i, v, st, *fds, nfd_before, nfd_after = -2;
 	pid_t pid;
 
-	kid = fork_task(echo_child, me, &pid);
+	kid = vm_fork_task(echo_child, me, &pid);
 	nfd_before = -1;
 	for (i = 0; i < 50; i++) {
 		pvm_initsend(PvmDataDefault);

@@ -56,23 +56,6 @@ static void set_mode(int sockets_only)
 		unsetenv("COPVM_SHM");
 }
 
-static uint32_t checksum(const unsigned char *p, size_t n)
-{
-	uint32_t h = 2166136261u;
-
-	while (n--)
-		h = (h ^ *p++) * 16777619u;
-	return h;
-}
-
-static void fill(unsigned char *p, size_t n, unsigned seed)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		p[i] = (unsigned char)(seed * 7 + i * 31 + (i >> 11));
-}
-
 /* A field ("VmRSS:", "VmSize:") of /proc/self/status in KiB, or -1. */
 static long status_kb(const char *field)
 {
@@ -105,48 +88,11 @@ static int ring_maps(void)
 	return n;
 }
 
-/* Forks a process that enrols as its own task and runs fn(parent_tid);
- * its tid comes back through a pipe. */
-static int fork_task(int (*fn)(int), int parent, pid_t *pid)
-{
-	int fds[2], tid = 0;
-
-	ck_assert_int_eq(pipe(fds), 0);
-	*pid = fork();
-	ck_assert_int_ge(*pid, 0);
-	if (*pid == 0) {
-		int me, rc;
-
-		close(fds[0]);
-		me = pvm_mytid();
-		if (write(fds[1], &me, sizeof(me)) < 0)
-			_exit(3);
-		close(fds[1]);
-		rc = fn(parent);
-		pvm_exit();
-		_exit(rc);
-	}
-	close(fds[1]);
-	ck_assert_int_eq(read(fds[0], &tid, sizeof(tid)), sizeof(tid));
-	close(fds[0]);
-	ck_assert_int_gt(tid, 0);
-	return tid;
-}
-
-static void wait_ok(pid_t pid)
-{
-	int st;
-
-	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
-	ck_assert(WIFEXITED(st));
-	ck_assert_int_eq(WEXITSTATUS(st), 0);
-}
-
 /* Sends `n' bytes with their length and checksum. */
 static int send_block(int tid, int tag, const unsigned char *p, size_t n)
 {
 	int len = (int)n;
-	unsigned int sum = checksum(p, n);
+	unsigned int sum = vm_checksum(p, n);
 
 	pvm_initsend(PvmDataRaw);
 	pvm_pkint(&len, 1, 1);
@@ -169,7 +115,7 @@ static long recv_block(unsigned char *buf, size_t cap)
 		return -1;
 	if (len && pvm_upkbyte((char *)buf, len, 1) < 0)
 		return -1;
-	return checksum(buf, len) == sum ? len : -1;
+	return vm_checksum(buf, len) == sum ? len : -1;
 }
 
 /* ---- a sender stuck in the middle of a message ---- */
@@ -182,7 +128,7 @@ static int big_sender(int parent)
 
 	if (!p)
 		return 1;
-	fill(p, BIG, 5);
+	vm_fill(p, BIG, 5);
 	vm_send_int(parent, TAG_ECHO, 1);
 	if (vm_recv_int(parent, TAG_ECHO) != 2)
 		return 1;
@@ -212,8 +158,8 @@ START_TEST(a_stopped_sender_mid_message_blocks_no_receive)
 
 	set_mode(_i);
 	me = pvm_mytid();
-	kid = fork_task(big_sender, me, &pid);
-	other = fork_task(other_sender, me, &opid);
+	kid = vm_fork_task(big_sender, me, &pid);
+	other = vm_fork_task(other_sender, me, &opid);
 	ck_assert_int_eq(pvm_notify(PvmTaskExit, TAG_NOTE, 1, &other), PvmOk);
 	ck_assert_int_eq(vm_recv_int(kid, TAG_ECHO), 1);
 	base = status_kb("VmSize:");
@@ -244,7 +190,7 @@ START_TEST(a_stopped_sender_mid_message_blocks_no_receive)
 	ck_assert_int_gt(pvm_recv(-1, TAG_NOTE), 0);
 	ck_assert_int_eq(pvm_upkint(&who, 1, 1), PvmOk);
 	ck_assert_int_eq(who, other);
-	wait_ok(opid);
+	vm_wait_ok(opid);
 	/* let it go on: the message arrives whole */
 	ck_assert_int_eq(kill(pid, SIGCONT), 0);
 	ck_assert_int_gt(pvm_recv(kid, TAG_DATA), 0);
@@ -252,7 +198,7 @@ START_TEST(a_stopped_sender_mid_message_blocks_no_receive)
 	if (!_i)
 		ck_assert_int_gt(ring_maps(), 0);	/* it came by ring */
 	vm_send_int(kid, TAG_EXIT, 0);
-	wait_ok(pid);
+	vm_wait_ok(pid);
 	free(in);
 	pvm_exit();
 }
@@ -316,11 +262,11 @@ START_TEST(a_ring_that_cannot_be_mapped_or_made_leaves_the_socket)
 	unsetenv("COPVM_SHM");
 	unsetenv("COPVM_SHM_FAULT");
 	me = pvm_mytid();
-	kid = fork_task(_i ? create_fault_child : map_fault_child, me, &pid);
+	kid = vm_fork_task(_i ? create_fault_child : map_fault_child, me, &pid);
 	/* twice: the second round runs after any switch could have come */
 	for (round = 0; round < 2; round++) {
 		for (i = 0; i < NSIZES; i++) {
-			fill(out, sizes[i], (unsigned)i + round);
+			vm_fill(out, sizes[i], (unsigned)i + round);
 			ck_assert_int_eq(send_block(kid, TAG_DATA, out,
 						    sizes[i]), PvmOk);
 			ck_assert_int_gt(pvm_recv(kid, TAG_ECHO), 0);
@@ -333,7 +279,7 @@ START_TEST(a_ring_that_cannot_be_mapped_or_made_leaves_the_socket)
 	 * "create" the child made none and ours is mapped. */
 	ck_assert_int_eq(ring_maps(), 1);
 	vm_send_int(kid, TAG_EXIT, 0);
-	wait_ok(pid);
+	vm_wait_ok(pid);
 	free(in);
 	free(out);
 	pvm_exit();
@@ -375,7 +321,7 @@ START_TEST(a_million_messages_leave_memory_flat)
 
 	set_mode(_i);
 	me = pvm_mytid();
-	kid = fork_task(many_sender, me, &pid);
+	kid = vm_fork_task(many_sender, me, &pid);
 	for (i = 0; i < NMSG; i++) {
 		ck_assert_int_gt(pvm_recv(kid, TAG_DATA), 0);
 		ck_assert_int_eq(pvm_upkint(&v, 1, 1), PvmOk);
@@ -388,7 +334,7 @@ START_TEST(a_million_messages_leave_memory_flat)
 	rss1 = status_kb("VmRSS:");
 	srss0 = vm_recv_int(kid, TAG_ECHO);
 	srss1 = vm_recv_int(kid, TAG_ECHO);
-	wait_ok(pid);
+	vm_wait_ok(pid);
 	printf("%s: receiver VmRSS %ld -> %ld KiB, sender %d -> %d KiB\n",
 	       _i ? "sockets" : "rings", rss0, rss1, srss0, srss1);
 	ck_assert_int_gt(rss0, 0);
@@ -442,9 +388,9 @@ START_TEST(single_copy_sizes_arrive_intact_read_or_refused)
 	unsetenv("COPVM_SHM_FAULT");
 	setenv("COPVM_SHM_SINGLECOPY", "1", 1);
 	me = pvm_mytid();
-	kid = fork_task(kids[_i], me, &pid);
+	kid = vm_fork_task(kids[_i], me, &pid);
 	for (i = 0; i < NCOPY; i++) {
-		fill(out, copy_sizes[i], (unsigned)i + 11);
+		vm_fill(out, copy_sizes[i], (unsigned)i + 11);
 		ck_assert_int_eq(send_block(kid, TAG_DATA, out, copy_sizes[i]),
 				 PvmOk);
 		ck_assert_int_gt(pvm_recv(kid, TAG_ECHO), 0);
@@ -453,7 +399,7 @@ START_TEST(single_copy_sizes_arrive_intact_read_or_refused)
 	}
 	ck_assert_int_eq(ring_maps(), 2);	/* a ring each way */
 	vm_send_int(kid, TAG_EXIT, 0);
-	wait_ok(pid);
+	vm_wait_ok(pid);
 	unsetenv("COPVM_SHM_SINGLECOPY");
 	free(in);
 	free(out);
@@ -483,7 +429,7 @@ START_TEST(a_sender_killed_during_single_copy_gives_notify_only)
 	unsetenv("COPVM_SHM");
 	setenv("COPVM_SHM_SINGLECOPY", "1", 1);
 	me = pvm_mytid();
-	kid = fork_task(copy_sender, me, &pid);
+	kid = vm_fork_task(copy_sender, me, &pid);
 	ck_assert_int_eq(pvm_notify(PvmTaskExit, TAG_EXIT, 1, &kid), PvmOk);
 	ck_assert_int_eq(vm_recv_int(kid, TAG_ECHO), 1);
 	vm_send_int(kid, TAG_ECHO, 2);

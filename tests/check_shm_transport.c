@@ -49,23 +49,6 @@ static void set_mode(int sockets_only)
 		unsetenv("COPVM_SHM");
 }
 
-static uint32_t checksum(const unsigned char *p, size_t n)
-{
-	uint32_t h = 2166136261u;
-
-	while (n--)
-		h = (h ^ *p++) * 16777619u;
-	return h;
-}
-
-static void fill(unsigned char *p, size_t n, unsigned seed)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		p[i] = (unsigned char)(seed * 7 + i * 31 + (i >> 11));
-}
-
 /* Mappings of ring segments in this process. */
 static int ring_maps(void)
 {
@@ -98,49 +81,12 @@ static int open_fds(void)
 	return n - 1;	/* the DIR's own fd */
 }
 
-/* Forks a process that enrols as its own task and runs fn(parent_tid);
- * its tid comes back through a pipe. */
-static int fork_task(int (*fn)(int), int parent, pid_t *pid)
-{
-	int fds[2], tid = 0;
-
-	ck_assert_int_eq(pipe(fds), 0);
-	*pid = fork();
-	ck_assert_int_ge(*pid, 0);
-	if (*pid == 0) {
-		int me, rc;
-
-		close(fds[0]);
-		me = pvm_mytid();
-		if (write(fds[1], &me, sizeof(me)) < 0)
-			_exit(3);
-		close(fds[1]);
-		rc = fn(parent);
-		pvm_exit();
-		_exit(rc);
-	}
-	close(fds[1]);
-	ck_assert_int_eq(read(fds[0], &tid, sizeof(tid)), sizeof(tid));
-	close(fds[0]);
-	ck_assert_int_gt(tid, 0);
-	return tid;
-}
-
-static void wait_ok(pid_t pid)
-{
-	int st;
-
-	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
-	ck_assert(WIFEXITED(st));
-	ck_assert_int_eq(WEXITSTATUS(st), 0);
-}
-
 /* Sends `n' bytes of pattern `seed' with their length and checksum. */
 static int send_block(int tid, int tag, const unsigned char *p, size_t n,
 		      int seq)
 {
 	int len = (int)n;
-	unsigned int sum = checksum(p, n);
+	unsigned int sum = vm_checksum(p, n);
 
 	pvm_initsend(PvmDataRaw);
 	pvm_pkint(&seq, 1, 1);
@@ -163,7 +109,7 @@ static long recv_block(unsigned char *buf, int *seq)
 		return -1;
 	if (len && pvm_upkbyte((char *)buf, len, 1) < 0)
 		return -1;
-	return checksum(buf, len) == sum ? len : -1;
+	return vm_checksum(buf, len) == sum ? len : -1;
 }
 
 /* Echoes every block back until TAG_EXIT; exits 1 on a bad one. */
@@ -201,9 +147,9 @@ START_TEST(every_size_to_16mib_arrives_intact_both_ways)
 	set_mode(_i);
 	me = pvm_mytid();
 	ck_assert_int_gt(me, 0);
-	kid = fork_task(echo_child, me, &pid);
+	kid = vm_fork_task(echo_child, me, &pid);
 	for (i = 0; i < NSIZES; i++) {
-		fill(out, sizes[i], (unsigned)i);
+		vm_fill(out, sizes[i], (unsigned)i);
 		ck_assert_int_eq(send_block(kid, TAG_DATA, out, sizes[i], i),
 				 PvmOk);
 		ck_assert_int_gt(pvm_recv(kid, TAG_ECHO), 0);
@@ -217,7 +163,7 @@ START_TEST(every_size_to_16mib_arrives_intact_both_ways)
 	else
 		ck_assert_int_gt(ring_maps(), 0);
 	vm_send_int(kid, TAG_EXIT, 0);
-	wait_ok(pid);
+	vm_wait_ok(pid);
 	free(in);
 	free(out);
 	pvm_exit();
@@ -236,7 +182,7 @@ static int mixed_sender(int parent)
 
 		r = r * 1103515245u + 12345u;
 		n = (i % 10 == 9) ? 200000 + r % 90000 : (r >> 8) % 3000;
-		fill(buf, n, r);
+		vm_fill(buf, n, r);
 		if (send_block(parent, TAG_DATA, buf, n, i) < 0)
 			return 1;
 	}
@@ -253,7 +199,7 @@ START_TEST(mixed_sizes_from_many_senders_keep_order_per_sender)
 	set_mode(_i);
 	me = pvm_mytid();
 	for (k = 0; k < NSENDERS; k++)
-		kids[k] = fork_task(mixed_sender, me, &pids[k]);
+		kids[k] = vm_fork_task(mixed_sender, me, &pids[k]);
 	for (n = 0; n < NSENDERS * PER_SENDER; n++) {
 		int bufid = pvm_recv(-1, TAG_DATA), bytes, tag, src;
 
@@ -268,7 +214,7 @@ START_TEST(mixed_sizes_from_many_senders_keep_order_per_sender)
 	}
 	for (k = 0; k < NSENDERS; k++) {
 		ck_assert_int_eq(next[k], PER_SENDER);
-		wait_ok(pids[k]);
+		vm_wait_ok(pids[k]);
 	}
 	free(buf);
 	pvm_exit();
@@ -291,9 +237,9 @@ START_TEST(peer_with_rings_off_gets_all_over_the_socket)
 
 	unsetenv("COPVM_SHM");
 	me = pvm_mytid();
-	kid = fork_task(rings_off_echo_child, me, &pid);
+	kid = vm_fork_task(rings_off_echo_child, me, &pid);
 	for (i = 0; i < NSIZES && sizes[i] <= (1 << 20); i++) {
-		fill(out, sizes[i], (unsigned)i + 3);
+		vm_fill(out, sizes[i], (unsigned)i + 3);
 		ck_assert_int_eq(send_block(kid, TAG_DATA, out, sizes[i], i),
 				 PvmOk);
 		ck_assert_int_gt(pvm_recv(kid, TAG_ECHO), 0);
@@ -303,7 +249,7 @@ START_TEST(peer_with_rings_off_gets_all_over_the_socket)
 	/* the child declined ours and never offered one */
 	ck_assert_int_eq(ring_maps(), 0);
 	vm_send_int(kid, TAG_EXIT, 0);
-	wait_ok(pid);
+	vm_wait_ok(pid);
 	free(in);
 	free(out);
 	pvm_exit();
@@ -335,7 +281,7 @@ START_TEST(sender_killed_mid_message_gives_notify_only)
 
 	set_mode(_i);
 	me = pvm_mytid();
-	kid = fork_task(stuck_sender, me, &pid);
+	kid = vm_fork_task(stuck_sender, me, &pid);
 	ck_assert_int_eq(pvm_notify(PvmTaskExit, TAG_EXIT, 1, &kid), PvmOk);
 	ck_assert_int_eq(vm_recv_int(kid, TAG_ECHO), 1);
 	vm_send_int(kid, TAG_ECHO, 2);
@@ -389,7 +335,7 @@ START_TEST(no_fd_or_segment_is_left_after_exit)
 	ck_assert_int_eq(maps0, 0);
 	me = pvm_mytid();
 	for (k = 0; k < 3; k++) {
-		kid = fork_task(short_echo_child, me, &pid);
+		kid = vm_fork_task(short_echo_child, me, &pid);
 		for (i = 0; i < 10; i++) {
 			vm_send_int(kid, TAG_DATA, k + i);
 			ck_assert_int_eq(vm_recv_int(kid, TAG_ECHO), k + i + 1);
@@ -398,7 +344,7 @@ START_TEST(no_fd_or_segment_is_left_after_exit)
 			ck_assert_int_eq(ring_maps(), 0);
 		else
 			ck_assert_int_gt(ring_maps(), 0);
-		wait_ok(pid);
+		vm_wait_ok(pid);
 	}
 	pvm_exit();
 	ck_assert_int_eq(ring_maps(), 0);
@@ -428,7 +374,7 @@ START_TEST(a_program_polling_getfds_hears_of_ring_messages)
 
 	set_mode(_i);
 	me = pvm_mytid();
-	kid = fork_task(paced_sender, me, &pid);
+	kid = vm_fork_task(paced_sender, me, &pid);
 	for (i = 0; i < 20; i++) {
 		vm_send_int(kid, TAG_DATA, i);
 		/* as a select()-driven program does: nrecv, else wait on the
@@ -449,7 +395,7 @@ START_TEST(a_program_polling_getfds_hears_of_ring_messages)
 	}
 	if (!_i)
 		ck_assert_int_gt(ring_maps(), 0);
-	wait_ok(pid);
+	vm_wait_ok(pid);
 	pvm_exit();
 }
 END_TEST
@@ -473,7 +419,7 @@ START_TEST(sends_to_a_killed_receiver_end_its_ring)
 
 	unsetenv("COPVM_SHM");
 	me = pvm_mytid();
-	kid = fork_task(echo_then_sleep_child, me, &pid);
+	kid = vm_fork_task(echo_then_sleep_child, me, &pid);
 	for (i = 0; i < 10; i++) {
 		vm_send_int(kid, TAG_DATA, i);
 		ck_assert_int_eq(vm_recv_int(kid, TAG_ECHO), i);

@@ -1,6 +1,7 @@
 /*
  * vm_fixture.c - see vm_fixture.h.
  */
+#include <check.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,4 +91,56 @@ int vm_recv_int(int tid, int tag)
 	if (b > 0)
 		pvm_upkint(&v, 1, 1);
 	return v;
+}
+
+int vm_fork_task(int (*fn)(int parent), int parent, pid_t *pid)
+{
+	int fds[2], tid = 0;
+
+	ck_assert_int_eq(pipe(fds), 0);
+	*pid = fork();
+	ck_assert_int_ge(*pid, 0);
+	if (*pid == 0) {
+		int me, rc;
+
+		close(fds[0]);
+		me = pvm_mytid();
+		if (write(fds[1], &me, sizeof(me)) < 0)
+			_exit(3);
+		close(fds[1]);
+		rc = fn(parent);
+		pvm_exit();
+		_exit(rc);
+	}
+	close(fds[1]);
+	ck_assert_int_eq(read(fds[0], &tid, sizeof(tid)), sizeof(tid));
+	close(fds[0]);
+	ck_assert_int_gt(tid, 0);
+	return tid;
+}
+
+void vm_wait_ok(pid_t pid)
+{
+	int st;
+
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFEXITED(st));
+	ck_assert_int_eq(WEXITSTATUS(st), 0);
+}
+
+uint32_t vm_checksum(const unsigned char *p, size_t n)
+{
+	uint32_t h = 2166136261u;
+
+	while (n--)
+		h = (h ^ *p++) * 16777619u;
+	return h;
+}
+
+void vm_fill(unsigned char *p, size_t n, unsigned seed)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (unsigned char)(seed * 7 + i * 31 + (i >> 11));
 }

@@ -10,6 +10,10 @@
 #ifndef COPVM_VM_FIXTURE_H
 #define COPVM_VM_FIXTURE_H
 
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
 /* Creates the directories and sets the environment. */
 void vm_fixture_setup(void);
 /* Kills the daemon started under the fixture and removes its files. */
@@ -22,5 +26,17 @@ const char *vm_fixture_tmp(void);
 void vm_send_int(int tid, int tag, int v);
 /* Receives an int from `tid' with `tag'; -12345 when the receive fails. */
 int vm_recv_int(int tid, int tag);
+
+
+/* Forks a process that enrols as its own task and exits with
+ * fn(parent); returns its tid (received through a pipe), *pid its pid.
+ * A failure fails the calling Check test. */
+int vm_fork_task(int (*fn)(int parent), int parent, pid_t *pid);
+/* Reaps `pid' and fails the calling Check test unless it exited 0. */
+void vm_wait_ok(pid_t pid);
+/* FNV-1a of `n' bytes: equal data, equal sums. */
+uint32_t vm_checksum(const unsigned char *p, size_t n);
+/* Fills `n' bytes with a pattern that `seed' changes. */
+void vm_fill(unsigned char *p, size_t n, unsigned seed);
 
 #endif
