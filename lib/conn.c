@@ -9,8 +9,9 @@
  * frames to the link's hooks (conn.h); while a handshake is under way
  * (l->gate) the bytes go to the link's owner instead.
  *
- * The pump looks at every pipe that can be looked at without a system
- * call (poll_ready), then waits in poll() on the pipes' and the
+ * The pump lets the endpoints bring their pipes' in-memory state up to
+ * date (prepare: io_uring reaps its completions), looks at every pipe
+ * that can be looked at without a system call (poll_ready), then waits in poll() on the pipes' and the
  * endpoints' fds; before a wait that may block it arms such pipes (their
  * transport then wakes an fd in the poll set).  While such pipes exist, a
  * round of a receive's spin (pvmi_pump_spin) or one with input already
@@ -408,6 +409,11 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 			return PvmSysErr;
 		}
 	}
+	/* input that sits in memory is found now; what comes after this
+	 * stays where poll() sees it (transport.h, poll_ready) */
+	for (i = 0; i < nep; i++)
+		if (endpoints[i]->prepare)
+			endpoints[i]->prepare();
 	for (i = 0; i < nlinks; i++) {
 		if (links[i]->role == LINK_OUT || links[i]->connecting)
 			continue;

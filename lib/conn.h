@@ -84,6 +84,11 @@ struct pvmi_conn_endpoint {
 	int fd;				/* -1: not listening (yet) */
 	/* `fd' is readable: accept what waits (may add links). */
 	void (*accept)(void);
+	/* Before a pump round looks at the links: brings the in-memory
+	 * input state of this module's pipes up to date (io_uring: reaps
+	 * its completion queue), so that their poll_ready() and arm() need
+	 * only read it.  May be NULL. */
+	void (*prepare)(void);
 	/* After every pump round (e.g. expiring handshakes); may be NULL. */
 	void (*round)(void);
 	/* Everything closes; with `unlink_tid' != 0 the endpoint's name of

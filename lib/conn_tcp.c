@@ -71,6 +71,7 @@ static void ring_close(int unlink_tid);
 static struct pvmi_conn_endpoint ring_ep = {
 	.fd = -1,
 	.accept = pvmi_uring_reap,
+	.prepare = pvmi_uring_reap,
 	.close = ring_close,
 };
 

@@ -4,7 +4,8 @@
  * virtual machine, so that it runs as any user: frames of every size
  * from 0 B to 16 MiB with checksums and in order, from uring to uring,
  * uring to plain sockets and back (the two share the wire); a blocked
- * waiter woken through the ring's fd; a peer that sends garbage; a
+ * waiter woken through the ring's fd; a look at one pipe that must leave
+ * another's input where poll() sees it; a peer that sends garbage; a
  * sender killed in the middle of a frame; a receiver killed while our
  * send waits in the kernel; a pipe closed with requests in the kernel;
  * and the choice of backend: COPVM_URING=0, and io_uring_setup refused
@@ -260,11 +261,66 @@ START_TEST(test_blocked_waiter_woken_through_ring_fd)
 	ck_assert_int_ge(poll(p, 2, 5000), 1);
 	ck_assert(p[0].revents & POLLIN);
 	pb.tp->arm(&pb, 0);
+	/* what the pump does first in a round (the endpoint's prepare) */
+	pvmi_uring_reap();
 	ck_assert_int_eq(pb.tp->poll_ready(&pb), 1);
 	ck_assert_int_eq(pb.tp->progress(&pb), 1);
 	ck_assert_int_eq(g.n, 1);
 	close(a);
 	pb.tp->close(&pb);
+}
+END_TEST
+
+/* A look at one pipe (poll_ready, arm) leaves another pipe's completion
+ * in the queue whose fd poll() watches.  It used to reap the whole
+ * queue: the pump had looked at pipe 1, looked at pipe 2, which took
+ * pipe 1's completion out of the queue, and slept in poll() with pipe
+ * 1's message in memory (a group server hung with a barrier request). */
+START_TEST(test_a_look_at_one_pipe_leaves_anothers_input_to_poll)
+{
+	struct pvmi_pipe p1, p2;
+	struct got g1 = { 0 }, g2 = { 0 };
+	struct pollfd p;
+	unsigned char hdr[PVMI_FRAME_HDR_LEN];
+	struct pvmi_frame f = { .magic = PVMI_FRAME_MAGIC, .len = 0,
+				.tag = 0, .kind = PVMI_KIND_USER };
+	int a1, b1, a2, b2;
+
+	if (!have_ring())
+		return;
+	tcp_pair(&a1, &b1);
+	tcp_pair(&a2, &b2);
+	pvmi_pipe_init(&p1, b1, &pvmi_transport_uring, &sink, &g1);
+	pvmi_pipe_init(&p2, b2, &pvmi_transport_uring, &sink, &g2);
+	/* both recvs go into the kernel */
+	ck_assert_int_eq(p1.tp->progress(&p1), 0);
+	ck_assert_int_eq(p2.tp->progress(&p2), 0);
+	/* the pump's round: prepare, then a look at pipe 1: nothing yet */
+	pvmi_uring_reap();
+	ck_assert_int_eq(p1.tp->arm(&p1, 1), 0);
+	/* pipe 1's frame completes now, before the look at pipe 2 */
+	pvmi_frame_encode(&f, hdr);
+	ck_assert_int_eq(write(a1, hdr, sizeof(hdr)), (int)sizeof(hdr));
+	p.fd = pvmi_uring_fd();
+	p.events = POLLIN;
+	ck_assert_int_eq(poll(&p, 1, 5000), 1);
+	ck_assert_int_eq(p2.tp->poll_ready(&p2), 0);
+	ck_assert_int_eq(p2.tp->arm(&p2, 1), 0);
+	/* the pump would block now: poll() must still see pipe 1's input */
+	p.revents = 0;
+	ck_assert_int_eq(poll(&p, 1, 0), 1);
+	ck_assert(p.revents & POLLIN);
+	p1.tp->arm(&p1, 0);
+	p2.tp->arm(&p2, 0);
+	pvmi_uring_reap();
+	ck_assert_int_eq(p1.tp->poll_ready(&p1), 1);
+	ck_assert_int_eq(p1.tp->progress(&p1), 1);
+	ck_assert_int_eq(g1.n, 1);
+	ck_assert_int_eq(g2.n, 0);
+	close(a1);
+	close(a2);
+	p1.tp->close(&p1);
+	p2.tp->close(&p2);
 }
 END_TEST
 
@@ -567,6 +623,7 @@ static Suite *uring_suite(void)
 	tcase_add_test(tc, test_every_size_uring_to_sockets_and_back);
 	tcase_add_test(tc, test_many_small_frames_in_order);
 	tcase_add_test(tc, test_blocked_waiter_woken_through_ring_fd);
+	tcase_add_test(tc, test_a_look_at_one_pipe_leaves_anothers_input_to_poll);
 	tcase_add_test(tc, test_garbage_is_a_protocol_error);
 	tcase_add_test(tc, test_sender_killed_mid_frame);
 	tcase_add_test(tc, test_receiver_killed_with_send_in_flight);

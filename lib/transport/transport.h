@@ -144,7 +144,12 @@ struct pvmi_transport {
 	int (*progress)(struct pvmi_pipe *p);
 	/* A look for input that makes no system call: 1 when progress()
 	 * would find something, 0 when it would not.  NULL when only poll()
-	 * on p->fd can tell (sockets); the caller then polls the fd. */
+	 * on p->fd can tell (sockets); the caller then polls the fd.  It
+	 * reads this pipe's state only, and changes no other pipe's answer:
+	 * a pump that looked at pipe A, then at B, then blocks, must not
+	 * find that looking at B took A's input out of sight of poll().  A
+	 * transport with a queue shared by its pipes moves that queue into
+	 * its pipes' state in its endpoint's prepare() (conn.h). */
 	int (*poll_ready)(struct pvmi_pipe *p);
 	/* Before the caller blocks in poll() (on == 1): asks to be woken
 	 * through a wait fd the caller already polls, and returns 1 when

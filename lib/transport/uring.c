@@ -34,8 +34,10 @@
  *     the request in the kernel, and the caller's body stays lent to it
  *     until a later send() reaps the completion.
  * Completions are reaped from the shared completion queue with no system
- * call (poll_ready(), pvmi_uring_reap()): a receive's spin (lib/wait.c)
- * sees a recv complete without entering the kernel.
+ * call (pvmi_uring_reap(), which conn.c's pump runs first in every round
+ * through the ring endpoint's prepare; poll_ready() then reads a pipe's
+ * flag only): a receive's spin (lib/wait.c) sees a recv complete
+ * without entering the kernel.
  *
  * Waiting: the pipe's wait fd stays the socket (readable when no recv
  * of ours is in the kernel); the ring's fd, readable while completions
@@ -449,15 +451,17 @@ static int uring_send(struct pvmi_pipe *p, struct pvmi_tx *tx)
 	}
 }
 
-/* 1 when a completed recv of `p' waits (transport.h, poll_ready); no
- * system call. */
+/* 1 when a completed recv of `p' was reaped and waits (transport.h,
+ * poll_ready).  It does not reap: reaping here would move the
+ * completions of other pipes out of the queue whose fd poll() watches,
+ * after the pump had looked at them (a task then slept with a message
+ * in memory).  The pump reaps first, in the ring endpoint's prepare. */
 static int uring_poll_ready(struct pvmi_pipe *p)
 {
 	struct uring_pipe *u = p->priv;
 
 	if (!u || !ours())
 		return 0;
-	pvmi_uring_reap();
 	return u->rx.done;
 }
 
