@@ -230,6 +230,17 @@ void pvmi_conn_close_all(int unlink_tid)
 
 static int link_read(struct link *l);
 
+/* Lets every endpoint bring its pipes' in-memory input state up to date
+ * (its prepare hook, conn.h). */
+static void prepare_all(void)
+{
+	int i;
+
+	for (i = 0; i < nendpoints; i++)
+		if (endpoints[i]->prepare)
+			endpoints[i]->prepare();
+}
+
 static void accept_all(void)
 {
 	int i;
@@ -252,6 +263,7 @@ void pvmi_conn_drain_peers(void)
 	int i;
 
 	accept_all();
+	prepare_all();
 	for (i = 0; i < nlinks; i++) {
 		if ((links[i]->role != LINK_IN &&
 		     links[i]->role != LINK_BOTH) ||
@@ -411,9 +423,7 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 	}
 	/* input that sits in memory is found now; what comes after this
 	 * stays where poll() sees it (transport.h, poll_ready) */
-	for (i = 0; i < nep; i++)
-		if (endpoints[i]->prepare)
-			endpoints[i]->prepare();
+	prepare_all();
 	for (i = 0; i < nlinks; i++) {
 		if (links[i]->role == LINK_OUT || links[i]->connecting)
 			continue;
