@@ -230,15 +230,16 @@ void pvmi_conn_close_all(int unlink_tid)
 
 static int link_read(struct link *l);
 
-/* Lets every endpoint bring its pipes' in-memory input state up to date
- * (its prepare hook, conn.h). */
-static void prepare_all(void)
+/* Lets every endpoint bring its pipes' in-memory state up to date (its
+ * prepare hook, conn.h); 1 when one says the round must not block. */
+static int prepare_all(void)
 {
-	int i;
+	int i, hot = 0;
 
 	for (i = 0; i < nendpoints; i++)
-		if (endpoints[i]->prepare)
-			endpoints[i]->prepare();
+		if (endpoints[i]->prepare && endpoints[i]->prepare())
+			hot = 1;
+	return hot;
 }
 
 static void accept_all(void)
@@ -423,7 +424,7 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 	}
 	/* input that sits in memory is found now; what comes after this
 	 * stays where poll() sees it (transport.h, poll_ready) */
-	prepare_all();
+	hot = prepare_all();
 	for (i = 0; i < nlinks; i++) {
 		if (links[i]->role == LINK_OUT || links[i]->connecting)
 			continue;

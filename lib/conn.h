@@ -85,10 +85,11 @@ struct pvmi_conn_endpoint {
 	/* `fd' is readable: accept what waits (may add links). */
 	void (*accept)(void);
 	/* Before a pump round looks at the links: brings the in-memory
-	 * input state of this module's pipes up to date (io_uring: reaps
-	 * its completion queue), so that their poll_ready() and arm() need
-	 * only read it.  May be NULL. */
-	void (*prepare)(void);
+	 * state of this module's pipes up to date (io_uring: reaps its
+	 * completion queue), so that their poll_ready() and arm() need only
+	 * read it.  Returns 1 when it moved something the round must not
+	 * block on (a send's completion), else 0.  May be NULL. */
+	int (*prepare)(void);
 	/* After every pump round (e.g. expiring handshakes); may be NULL. */
 	void (*round)(void);
 	/* Everything closes; with `unlink_tid' != 0 the endpoint's name of

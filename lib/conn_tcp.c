@@ -67,11 +67,26 @@ static struct pvmi_conn_endpoint tcp_ep = {
 
 static void ring_close(int unlink_tid);
 
+/* The ring's fd was readable: its completions go to their pipes. */
+static void ring_accept(void)
+{
+	pvmi_uring_reap();
+}
+
+/* A pump round starts: the completions go to their pipes; 1 when there
+ * were some (a send's completion is waited for with the socket's
+ * POLLOUT, which may not come while the peer reads nothing: the round
+ * must not block once the completion is taken off the ring). */
+static int ring_prepare(void)
+{
+	return pvmi_uring_reap() > 0;
+}
+
 /* The io_uring ring's fd: readable while completions wait. */
 static struct pvmi_conn_endpoint ring_ep = {
 	.fd = -1,
-	.accept = pvmi_uring_reap,
-	.prepare = pvmi_uring_reap,
+	.accept = ring_accept,
+	.prepare = ring_prepare,
 	.close = ring_close,
 };
 

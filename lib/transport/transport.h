@@ -252,8 +252,8 @@ int pvmi_uring_usable(void);
  * ring. */
 int pvmi_uring_fd(void);
 /* uring.c: moves every waiting completion to the pipe it belongs to;
- * no system call. */
-void pvmi_uring_reap(void);
+ * no system call.  Returns how many it moved. */
+int pvmi_uring_reap(void);
 /* uring.c: tears the ring down once no pipe uses it (everything
  * closes); a forked child forgets its parent's ring the same way. */
 void pvmi_uring_release(void);

@@ -208,13 +208,13 @@ int pvmi_uring_fd(void)
 }
 
 /* Moves every completion to its request (transport.h). */
-void pvmi_uring_reap(void)
+int pvmi_uring_reap(void)
 {
 	struct io_uring_cqe *cqe;
 	unsigned int head, n = 0;
 
 	if (!ours())
-		return;
+		return 0;
 	io_uring_for_each_cqe(&ring, head, cqe) {
 		struct uring_op *op = io_uring_cqe_get_data(cqe);
 
@@ -227,6 +227,7 @@ void pvmi_uring_reap(void)
 	}
 	if (n)
 		io_uring_cq_advance(&ring, n);
+	return (int)n;
 }
 
 /* Tears the ring down once no pipe uses it (transport.h). */

@@ -32,8 +32,9 @@ int pvmi_uring_fd(void)
 }
 
 /* Nothing to reap (transport.h). */
-void pvmi_uring_reap(void)
+int pvmi_uring_reap(void)
 {
+	return 0;
 }
 
 /* Nothing to release (transport.h). */
