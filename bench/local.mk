@@ -156,6 +156,10 @@ uninstall-bench-netns:
 .PHONY: install-bench-netns uninstall-bench-netns
 
 # The coscheduling probe's cost per message (docs/results/cosched/).
+noinst_PROGRAMS += bench/ctx_cost
+bench_ctx_cost_SOURCES = bench/ctx_cost.c
+bench_ctx_cost_CPPFLAGS = $(BENCH_CPPFLAGS)
+bench_ctx_cost_LDADD = bench/libbenchutil.la lib/libpvm3.la
 noinst_PROGRAMS += bench/probe_cost
 bench_probe_cost_SOURCES = bench/probe_cost.c
 bench_probe_cost_LDADD = lib/libpvm3.la

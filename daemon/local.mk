@@ -10,6 +10,7 @@ daemon_pvmd_SOURCES = \
 	daemon/dispatch.c \
 	daemon/ops.c \
 	daemon/tasks.c \
+	daemon/contexts.c \
 	daemon/session.c \
 	daemon/spawn.c \
 	daemon/place.c \

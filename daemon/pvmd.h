@@ -328,10 +328,14 @@ void pvmd_task_unlink_all(void);
 int pvmd_session_start(void);
 void pvmd_session_end(void);
 void pvmd_session_write(struct pvmi_wbuf *w);
-/* Allocates a context for `owner'; returns it or PvmOutOfRes. */
+/* contexts.c: allocates a context for task `owner'; returns it,
+ * PvmNoMem, or PvmOutOfRes when every number is in use. */
 int pvmd_ctx_new(int owner);
-/* Frees context `ctx'; PvmOk or PvmBadParam. */
+/* contexts.c: frees context `ctx'; PvmOk, or PvmNotFound (as stock) if
+ * it was not allocated. */
 int pvmd_ctx_free(int ctx);
+/* contexts.c: frees every context of task `owner' (it left). */
+void pvmd_ctx_free_owner(int owner);
 /* Handles REGISTER and EXIT. */
 void pvmd_op_register(struct pvmd_conn *c, struct pvmi_rbuf *r);
 void pvmd_op_exit(struct pvmd_conn *c, struct pvmi_rbuf *r);

@@ -1,6 +1,6 @@
 /*
- * tasks.c - the task table, task ids, contexts, and the REGISTER and
- * EXIT requests.
+ * tasks.c - the task table, task ids, and the REGISTER and EXIT
+ * requests (contexts: contexts.c).
  *
  * Tids of this host are dtid | n with n counting up from 1 and wrapping
  * at PVMI_TID_LOCAL_MASK, skipping tids in use, so a tid is reused only
@@ -32,12 +32,6 @@
 #include "auth.h"
 #include "pvmd.h"
 
-struct ctx_ent {
-	struct ctx_ent *next;
-	int ctx;
-	int owner;
-};
-
 /* A message that came (from another host, through the daemons) before
  * its task registered; a local sender's wait in the task's socket. */
 struct pvmd_held {
@@ -50,8 +44,6 @@ struct pvmd_held {
 static struct pvmd_task *tasks;		/* sorted by tid */
 static int ntasks;
 static int next_local = 1;
-static struct ctx_ent *contexts;
-static int next_ctx = 1;
 
 /* Returns the task with tid `tid', or NULL. */
 struct pvmd_task *pvmd_task_find(int tid)
@@ -223,20 +215,6 @@ static void unlink_sock(int tid)
 		pvmd_log("cannot remove %s: %s", path, strerror(errno));
 }
 
-static void free_contexts_of(int owner)
-{
-	struct ctx_ent **pp, *e;
-
-	for (pp = &contexts; (e = *pp);) {
-		if (e->owner == owner) {
-			*pp = e->next;
-			free(e);
-		} else {
-			pp = &e->next;
-		}
-	}
-}
-
 /* Marks the task gone: unlinks it and its socket, drops its mailbox
  * entries, sends the PvmTaskExit notifies on it, frees its contexts.
  * Frees `t'; its connection (if any) stays open but unregistered. */
@@ -269,7 +247,7 @@ void pvmd_task_gone(struct pvmd_task *t, const char *why)
 	} else {
 		pvmd_notify_task_gone(tid);
 	}
-	free_contexts_of(tid);
+	pvmd_ctx_free_owner(tid);
 	pvmd_output_kick();
 }
 
@@ -288,51 +266,6 @@ void pvmd_task_unlink_all(void)
 
 	for (t = tasks; t; t = t->next)
 		unlink_sock(t->tid);
-}
-
-/* Allocates a context for `owner'; returns it or PvmOutOfRes.  Contexts
- * look like tids of this host, so they stay unique across hosts. */
-int pvmd_ctx_new(int owner)
-{
-	struct ctx_ent *e;
-	int i, ctx, used;
-
-	for (i = 0; i < PVMI_TID_LOCAL_MASK; i++) {
-		ctx = pvmd.dtid | next_ctx;
-		if (++next_ctx > PVMI_TID_LOCAL_MASK)
-			next_ctx = 1;
-		used = 0;
-		for (e = contexts; e; e = e->next)
-			if (e->ctx == ctx)
-				used = 1;
-		if (used)
-			continue;
-		e = malloc(sizeof(*e));
-		if (!e)
-			return PvmNoMem;
-		e->ctx = ctx;
-		e->owner = owner;
-		e->next = contexts;
-		contexts = e;
-		return ctx;
-	}
-	return PvmOutOfRes;
-}
-
-/* Frees context `ctx'; PvmOk, or PvmNotFound (as stock) if it was not
- * allocated. */
-int pvmd_ctx_free(int ctx)
-{
-	struct ctx_ent **pp, *e;
-
-	for (pp = &contexts; (e = *pp); pp = &e->next) {
-		if (e->ctx == ctx) {
-			*pp = e->next;
-			free(e);
-			return PvmOk;
-		}
-	}
-	return PvmNotFound;
 }
 
 static void reply_register(struct pvmd_conn *c, struct pvmd_task *t)

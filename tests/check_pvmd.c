@@ -116,6 +116,51 @@ END_TEST
 
 /* ---- spawn ---- */
 
+/* Contexts: thousands stay distinct, look like tids of this host, are
+ * freed once, and go with their owner (daemon/contexts.c). */
+START_TEST(contexts_stay_unique_and_go_with_their_owner)
+{
+	enum { N = 5000 };
+	static int32_t mine[N];
+	int fd, fd2, tid2, i, j, c;
+
+	fd = try_connect();
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(reg_full(fd, 0, NULL, NULL, NULL), 0x40001);
+	fd2 = task_connect(&tid2);
+	for (i = 0; i < N; i++) {
+		mine[i] = call_status(fd, PVMI_OP_NEWCTX, NULL);
+		ck_assert_int_gt(mine[i], 0);
+		ck_assert_int_eq(mine[i] & ~PVMI_TID_LOCAL_MASK, DTID);
+	}
+	/* distinct: sorted, no two equal (insertion sort of a copy) */
+	for (i = 1; i < N; i++)
+		for (j = i; j > 0 && mine[j - 1] > mine[j]; j--) {
+			c = mine[j];
+			mine[j] = mine[j - 1];
+			mine[j - 1] = c;
+		}
+	for (i = 1; i < N; i++)
+		ck_assert_int_ne(mine[i - 1], mine[i]);
+	for (i = 0; i < N; i += 2)
+		ck_assert_int_eq(op_int(fd, PVMI_OP_FREECTX, mine[i]), PvmOk);
+	ck_assert_int_eq(op_int(fd, PVMI_OP_FREECTX, mine[0]), PvmNotFound);
+	/* another task's new contexts are none of those still in use */
+	for (i = 0; i < 100; i++) {
+		c = call_status(fd2, PVMI_OP_NEWCTX, NULL);
+		ck_assert_int_gt(c, 0);
+		for (j = 1; j < N; j += 2)
+			ck_assert_int_ne(c, mine[j]);
+	}
+	/* the owner leaves: its contexts go with it */
+	ck_assert_int_eq(call_status(fd, PVMI_OP_EXIT, NULL), PvmOk);
+	ck_assert_int_eq(op_int(fd2, PVMI_OP_FREECTX, mine[1]), PvmNotFound);
+	ck_assert_int_eq(op_int(fd2, PVMI_OP_FREECTX, mine[N - 1]), PvmNotFound);
+	close(fd);
+	close(fd2);
+}
+END_TEST
+
 static int count_aout(int fd, const char *name)
 {
 	struct pvmi_wbuf w = { 0 };
@@ -1104,6 +1149,7 @@ static Suite *pvmd_suite(void)
 	tcase_add_checked_fixture(tc, start_daemon, stop_daemon);
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, register_and_config);
+	tcase_add_test(tc, contexts_stay_unique_and_go_with_their_owner);
 	tcase_add_test(tc, spawn_files_and_hosts);
 	tcase_add_test(tc, spawn_sockets_tasks_claims);
 	tcase_add_test(tc, claim_needs_this_session);
