@@ -8,9 +8,10 @@
  * another's input where poll() sees it; a peer that sends garbage; a
  * sender killed in the middle of a frame; a receiver killed while our
  * send waits in the kernel; a pipe closed with requests in the kernel;
- * and the choice of backend: COPVM_URING=0, and io_uring_setup refused
- * by a seccomp filter (EPERM, ENOSYS) falling back with no word, or
- * with a warning when COPVM_URING=1 asked for the ring.
+ * and the choice of backend: COPVM_URING=0 and unset (the default) give
+ * sockets, and io_uring_setup refused by a seccomp filter (EPERM,
+ * ENOSYS) falls back with no word under COPVM_URING=auto, or with a
+ * warning when COPVM_URING=1 asked for the ring.
  *
  * Every Check test runs in its own process (CK_FORK), which sets its
  * ring up at its first pvmi_uring_usable().  Tests that need the ring
@@ -502,6 +503,15 @@ START_TEST(test_env_zero_forces_sockets)
 }
 END_TEST
 
+/* COPVM_URING unset: sockets, the default (the ring was slower). */
+START_TEST(test_unset_means_sockets)
+{
+	unsetenv("COPVM_URING");
+	ck_assert_int_eq(pvmi_uring_usable(), 0);
+	ck_assert_int_eq(pvmi_uring_fd(), -1);
+}
+END_TEST
+
 /* Makes io_uring_setup fail with `err' in this process (seccomp);
  * 0, or -1 when the filter cannot be installed here. */
 static int refuse_io_uring(int err)
@@ -555,10 +565,7 @@ static void refused(int err, const char *env)
 {
 	char said[512];
 
-	if (env)
-		setenv("COPVM_URING", env, 1);
-	else
-		unsetenv("COPVM_URING");
+	setenv("COPVM_URING", env ? env : "auto", 1);
 	if (refuse_io_uring(err) < 0) {
 		fprintf(stderr, "check_uring_transport: no seccomp filter "
 			"here, the test checks nothing\n");
@@ -629,6 +636,7 @@ static Suite *uring_suite(void)
 	tcase_add_test(tc, test_receiver_killed_with_send_in_flight);
 	tcase_add_test(tc, test_close_with_requests_in_flight);
 	tcase_add_test(tc, test_env_zero_forces_sockets);
+	tcase_add_test(tc, test_unset_means_sockets);
 	tcase_add_test(tc, test_setup_refused_eperm_falls_back_silently);
 	tcase_add_test(tc, test_setup_refused_enosys_falls_back_silently);
 	tcase_add_test(tc, test_setup_refused_with_env_one_warns);
@@ -642,6 +650,9 @@ int main(void)
 	SRunner *sr = srunner_create(uring_suite());
 	int failed;
 
+	/* the ring where it works (the default is sockets); each test runs
+	 * in its own process, which may set its own */
+	setenv("COPVM_URING", "auto", 1);
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -3,8 +3,13 @@
  * frames sent and received through io_uring, one ring per process shared
  * by every such pipe.
  *
- * The ring is set up at the first circuit, only if COPVM_URING is not 0,
- * and only if it works here: io_uring_setup may be refused (ENOSYS on an
+ * The ring is used only when COPVM_URING asks for it: "1" (a word on
+ * stderr if it cannot be had) or "auto" (silently).  Unset or "0", the
+ * circuits are plain sockets (tcp.c): on a quiet 2-CPU machine the ring
+ * made an 8-byte round trip between two hosts 2.3 times slower than the
+ * sockets (docs/results/uring.md), so it is not the default.  The ring
+ * is set up at the first circuit, and only if it works here:
+ * io_uring_setup may be refused (ENOSYS on an
  * old kernel, EPERM under kernel.io_uring_disabled or a seccomp filter,
  * EINVAL for flags it does not know), the kernel must keep completions it
  * cannot queue (FEAT_NODROP) and read a request's arguments at submission
@@ -87,7 +92,8 @@ struct uring_pipe {
 static struct io_uring ring;
 static int state;		/* 0: not tried, 1: up, -1: refused */
 static int foreign;		/* we are a fork: the ring is the parent's */
-static int mode = -1;		/* COPVM_URING: -1 unread, 0 off, 1 on, 2 auto */
+static int mode = -1;		/* COPVM_URING: -1 unread, 0 off (unset, "0"),
+				 * 1 on ("1"), 2 auto ("auto") */
 static int npipes;
 static int have_fixed;
 static unsigned char slot_used[FIXED_SLOTS];
@@ -184,7 +190,10 @@ int pvmi_uring_usable(void)
 
 	if (mode < 0) {
 		e = getenv("COPVM_URING");
-		mode = (!e || !*e) ? 2 : (strcmp(e, "0") == 0 ? 0 : 1);
+		if (!e || !*e || strcmp(e, "0") == 0)
+			mode = 0;
+		else
+			mode = strcmp(e, "auto") == 0 ? 2 : 1;
 	}
 	if (mode == 0)
 		return 0;

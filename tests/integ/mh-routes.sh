@@ -7,7 +7,7 @@
 # (so that two slaves' daemons must connect to each other).  On copvm the
 # direct runs must have opened a TCP circuit (one more descriptor in
 # pvm_getfds, and one more again for the io_uring ring that drives it
-# unless COPVM_URING=0) and the default runs none (and no ring).
+# when COPVM_URING asks for one) and the default runs none (and no ring).
 # mh-uring.sh runs this test with each backend.
 . "${srcdir:-.}/tests/integ/netns/mh.sh"
 mh_init routes 3
@@ -31,7 +31,10 @@ for t in direct1 default1 direct3 default3; do
 	grep -q CORRUPT "$W/copvm/out/$t.out" && fail "$t: corrupt messages"
 done
 if [ "${IMPL[copvm]}" = copvm ]; then
-	if [ "${COPVM_URING:-}" = 0 ]; then after=4 rings=0; else after=5 rings=1; fi
+	case ${COPVM_URING:-0} in
+	0) after=4 rings=0 ;;
+	*) after=5 rings=1 ;;
+	esac
 	for t in direct1 direct3; do
 		grep -q "descriptors 3 before, $after after" "$W/copvm/out/$t.err" ||
 			fail "$t: no direct circuit on copvm: $(cat "$W/copvm/out/$t.err")"

@@ -2,10 +2,11 @@
 # The io_uring backend of direct routes and its fallback to plain sockets
 # (copvm only; docs/uring.md), on two emulated hosts.  The same three
 # programs run on four machines, each started afresh:
-#   uring    COPVM_URING unset: io_uring works here, so it is used;
-#   sockets  COPVM_URING=0: plain sockets forced;
-#   eperm    every process under a seccomp filter that makes
-#            io_uring_setup fail with EPERM (tests/integ/netns/noring),
+#   uring    COPVM_URING=auto: io_uring works here, so it is used;
+#   sockets  COPVM_URING unset (the default): plain sockets;
+#   eperm    COPVM_URING=auto, and every process under a seccomp filter
+#            that makes io_uring_setup fail with EPERM
+#            (tests/integ/netns/noring),
 #   enosys   ... with ENOSYS (a kernel without io_uring);
 # the last two must fall back to sockets with not a word to the program.
 # The programs (tests/integ/netns/mhcheck.c):
@@ -19,8 +20,8 @@
 #   killreceiver   we flood a task on node2 that stopped itself, so our
 #                  send waits in the kernel; this script kills it: our
 #                  sends return, its exit notify comes, same checks.
-# mh-routes.sh runs with the default (io_uring); `make check-mh-sockets'
-# runs the whole multi-host suite with COPVM_URING=0.
+# mh-routes.sh runs with the default (sockets); `make check-mh-uring'
+# runs the whole multi-host suite with COPVM_URING=1.
 . "${srcdir:-.}/tests/integ/netns/mh.sh"
 mh_init uring 2
 [ "${IMPL[copvm]}" = copvm ] || { log "SKIP: copvm only"; exit 77; }
@@ -67,14 +68,15 @@ backend() {
 	mh_end copvm
 }
 
+COPVM_URING=auto backend uring
 unset COPVM_URING
-backend uring
-COPVM_URING=0 backend sockets
+backend sockets
 for e in EPERM ENOSYS; do
 	printf '#!/bin/sh\nexec "%s" %s "%s" "$@"\n' "$NORING" "$e" "$REAL_PVMD" \
 		>"$W/pvmd-$e"
 	chmod +x "$W/pvmd-$e"
-	COPVM_PVMD=$W/pvmd-$e backend "$(echo "$e" | tr A-Z a-z)" "$NORING" "$e"
+	COPVM_URING=auto COPVM_PVMD=$W/pvmd-$e \
+		backend "$(echo "$e" | tr A-Z a-z)" "$NORING" "$e"
 done
 
 out=$W/copvm/out
