@@ -50,7 +50,9 @@ $(OUT)/%.a:
 LIBS_FZ = $(OUT)/libpvmd.a $(OUT)/libconsole.a $(OUT)/libpvm3.a \
 	$(OUT)/libcommon.a
 
-$(OUT)/fuzz_%: $(SRC)/fuzz/fuzz_%.c $(SRC)/fuzz/fuzz_common.h $(LIBS_FZ)
+# the kernel module's checks are a header only (fuzz_kmod_args)
+$(OUT)/fuzz_%: $(SRC)/fuzz/fuzz_%.c $(SRC)/fuzz/fuzz_common.h $(LIBS_FZ) \
+		$(wildcard $(SRC)/kmod/*.h)
 	$(CLANG) $(CFLAGS_FZ) $(LDFLAGS_FZ) $< -o $@ $(LIBS_FZ) \
 		$(FUZZ_LIBS) -lm -lpthread
 
