@@ -16,6 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../examples/pingpong_reps.h"
+
 #define MAX_SIZES	16
 
 static int cmp_double(const void *a, const void *b)
@@ -23,18 +25,6 @@ static int cmp_double(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return x < y ? -1 : x > y;
-}
-
-/* Round trips for `size' bytes, as pingpong counts them. */
-static int reps_for(int size, int reps)
-{
-	int n = reps;
-
-	if (size > 1024 * 1024 / 2)
-		n = reps / 20;
-	else if (size > 1024)
-		n = reps / 4;
-	return n < 10 ? 10 : n;
 }
 
 int main(int argc, char **argv)
@@ -74,7 +64,7 @@ int main(int argc, char **argv)
 		       "median_us", "mean_us", "p90_us", "MB/s");
 	}
 	for (s = 0; s < nsizes; s++) {
-		n = reps_for(sizes[s], reps);
+		n = pingpong_reps_for(sizes[s], reps);
 		for (i = -n / 10 - 1; i < n; i++) {	/* a warm-up first */
 			if (rank == 0) {
 				t0 = MPI_Wtime();

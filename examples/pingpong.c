@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "pvm3.h"
+#include "pingpong_reps.h"
 
 #define TAG_PING	1
 #define TAG_PONG	2
@@ -129,17 +130,6 @@ static int parse_sizes(const char *arg, int *sizes)
 	return n;
 }
 
-static int reps_for(int size, int reps)
-{
-	int r = reps;
-
-	if (size > 1024 * 1024 / 2)
-		r = reps / 20;
-	else if (size > 1024)
-		r = reps / 4;
-	return r < 10 ? 10 : r;
-}
-
 int main(int argc, char **argv)
 {
 	int sizes[MAX_SIZES] = { 0, 8, 1024, 65536, 1048576 };
@@ -208,7 +198,7 @@ int main(int argc, char **argv)
 
 	out = calloc(1, (size_t)maxsize + 1);
 	in = calloc(1, (size_t)maxsize + 1);
-	times = calloc((size_t)reps_for(0, reps), sizeof(*times));
+	times = calloc((size_t)pingpong_reps_for(0, reps), sizeof(*times));
 	if (out == NULL || in == NULL || times == NULL) {
 		status = 1;
 		goto done;
@@ -219,7 +209,7 @@ int main(int argc, char **argv)
 	printf("%10s %6s %12s %12s %12s %10s\n", "bytes", "reps", "median_us",
 	       "mean_us", "p90_us", "MB/s");
 	for (s = 0; s < nsizes; s++) {
-		int size = sizes[s], n = reps_for(size, reps);
+		int size = sizes[s], n = pingpong_reps_for(size, reps);
 		double sum = 0, median;
 
 		for (i = 0; i < size; i++)
