@@ -1,7 +1,7 @@
 /*
- * wire.c - encoding and decoding of the 32-byte frame header (wire.h).
+ * wire.c - encoding and decoding of the 36-byte frame header (wire.h).
  *
- * The header is eight 32-bit fields in the order of struct pvmi_frame,
+ * The header is nine 32-bit fields in the order of struct pvmi_frame,
  * each big-endian.  Decoding is where a receiver decides whether a byte
  * stream still makes sense: a wrong magic, an unknown kind or a length
  * above PVMI_FRAME_MAX_BODY means the stream is corrupt or hostile, and
@@ -34,7 +34,8 @@ void pvmi_frame_encode(const struct pvmi_frame *f, unsigned char *out)
 	put_be32(out + 16, (uint32_t)f->tag);
 	put_be32(out + 20, (uint32_t)f->ctx);
 	put_be32(out + 24, (uint32_t)f->enc);
-	put_be32(out + 28, f->kind);
+	put_be32(out + 28, (uint32_t)f->wid);
+	put_be32(out + 32, f->kind);
 }
 
 /* Reads a header from `in' into `f'; returns 0, or -1 (with `f' filled
@@ -48,7 +49,8 @@ int pvmi_frame_decode(const unsigned char *in, struct pvmi_frame *f)
 	f->tag = (int32_t)get_be32(in + 16);
 	f->ctx = (int32_t)get_be32(in + 20);
 	f->enc = (int32_t)get_be32(in + 24);
-	f->kind = get_be32(in + 28);
+	f->wid = (int32_t)get_be32(in + 28);
+	f->kind = get_be32(in + 32);
 
 	if (f->magic != PVMI_FRAME_MAGIC)
 		return -1;

@@ -2,7 +2,7 @@
  * wire.h - the frame format shared by libpvm3 and pvmd.
  *
  * Every byte that crosses a socket between two copvm processes (task to
- * task, task to daemon, daemon to daemon) is a frame: a fixed 32-byte
+ * task, task to daemon, daemon to daemon) is a frame: a fixed 36-byte
  * header followed by `len' body bytes, except the handshake that opens a
  * TCP connection (auth.h), which comes before the first frame.  Header fields travel big-endian.
  * A frame carries one whole message; there is no fragmentation above the
@@ -14,8 +14,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PVMI_FRAME_MAGIC	0x43505631u	/* "CPV1" */
-#define PVMI_FRAME_HDR_LEN	32
+/* "CPV2": version 2 added the wait id; a version-1 peer's frames fail
+ * the magic check, so the two never mix silently. */
+#define PVMI_FRAME_MAGIC	0x43505632u
+#define PVMI_FRAME_HDR_LEN	36
 /* Largest body a receiver accepts; larger lengths mean a corrupt stream. */
 #define PVMI_FRAME_MAX_BODY	(1u << 30)
 
@@ -46,6 +48,7 @@ struct pvmi_frame {
 	int32_t tag;		/* message tag, or control op for requests */
 	int32_t ctx;		/* message context */
 	int32_t enc;		/* sender's data encoding (PvmDataDefault...) */
+	int32_t wid;		/* user messages: the wait id of pvm_setminfo */
 	uint32_t kind;		/* enum pvmi_frame_kind */
 };
 

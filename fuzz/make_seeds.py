@@ -53,12 +53,12 @@ put('fuzz_codec', 'spawn_request',
     bytes([5, 2, 0, 0, 1 | (1 << 2), 0]) + x_str('a.out') + x_ints(0) + x_ints(1)
     + x_ints(7, 8) + x_ints(-1))
 
-# fuzz_frame: [read pattern] frames; header: magic len src dst tag ctx enc kind
-def frame(body, src=0x40001, dst=0x40002, tag=1, ctx=0, enc=0, kind=0):
-    return struct.pack('>IIiiiiiI', 0x43505631, len(body), src, dst, tag, ctx,
-                       enc, kind) + body
+# fuzz_frame: [read pattern] frames; header: magic len src dst tag ctx enc wid kind
+def frame(body, src=0x40001, dst=0x40002, tag=1, ctx=0, enc=0, wid=0, kind=0):
+    return struct.pack('>IIiiiiiiI', 0x43505632, len(body), src, dst, tag, ctx,
+                       enc, wid, kind) + body
 
-put('fuzz_frame', 'one_user', bytes([0]) + frame(x_ints(1, 2, 3)))
+put('fuzz_frame', 'one_user', bytes([0]) + frame(x_ints(1, 2, 3), wid=7))
 put('fuzz_frame', 'two_request_reply', bytes([0x45]) + frame(x_str('x'), kind=1)
     + frame(b'', kind=2, tag=3))
 put('fuzz_frame', 'gated', bytes([0x24]) + b'AUTH' + frame(b'abc' * 40, kind=3))

@@ -384,6 +384,7 @@ static int conn_frame(void *arg, const struct pvmi_frame *f,
 	m->dst = f->dst;
 	m->tag = f->tag;
 	m->ctx = f->ctx;
+	m->wid = f->wid;
 	if (f->kind == PVMI_KIND_HELD)
 		return held_keep(l, m);
 	pvmi_conn_deliver(m);

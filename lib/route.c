@@ -250,6 +250,7 @@ static int send_self(const struct pvmi_msg *m, int tag)
 	c->dst = pvmi.mytid;
 	c->tag = tag;
 	c->ctx = pvmi.ctx;
+	c->wid = m->wid;
 	pvmi_conn_deliver(c);
 	return PVMI_ROUTE_NOT_SENT;
 }
@@ -328,21 +329,23 @@ static const unsigned char *prebuilt(struct circuit *c,
 	put_be32(c->hdr + 4, f->len);
 	put_be32(c->hdr + 16, (uint32_t)f->tag);
 	put_be32(c->hdr + 24, (uint32_t)f->enc);
+	put_be32(c->hdr + 28, (uint32_t)f->wid);
 	return c->hdr;
 }
 
-/* The frame of a user message of `len' bytes to `tid'. */
+/* The frame of user message `m' (NULL: no body) to `tid'. */
 static void user_frame(struct pvmi_frame *f, int tid, int tag, int enc,
-		       size_t len)
+		       const struct pvmi_msg *m)
 {
 	memset(f, 0, sizeof(*f));
 	f->magic = PVMI_FRAME_MAGIC;
-	f->len = (uint32_t)len;
+	f->len = m ? (uint32_t)m->len : 0;
 	f->src = pvmi.mytid;
 	f->dst = tid;
 	f->tag = tag;
 	f->ctx = pvmi.ctx;
 	f->enc = enc;
+	f->wid = m ? m->wid : 0;
 	f->kind = PVMI_KIND_USER;
 }
 
@@ -369,7 +372,7 @@ int pvmi_route_send(struct pvmi_msg *m, int tid, int tag)
 
 	if (c->via == VIA_SELF)
 		return send_self(m, tag);
-	user_frame(&f, tid, tag, m->enc, m->len);
+	user_frame(&f, tid, tag, m->enc, m);
 	return send_on(c, &f, NULL, m);
 }
 
@@ -387,7 +390,7 @@ int pvmi_route_stage(const struct pvmi_msg *m, int tid, int tag,
 	for (i = 0; i < m->nfrag; i++)
 		if (!m->frags[i].cap)	/* in place: read at send time */
 			return PVMI_ROUTE_NOT_SENT;
-	user_frame(&f, tid, tag, m->enc, m->len);
+	user_frame(&f, tid, tag, m->enc, m);
 	f.kind = PVMI_KIND_HELD;
 	rc = send_on(c, &f, NULL, m);
 	if (rc != PvmOk)
@@ -409,7 +412,7 @@ int pvmi_route_release(const struct pvmi_route_staged *st, int go)
 
 	if (c->stand_in || !c->link || c->link->serial != st->serial)
 		return PVMI_ROUTE_HELD_LOST;
-	user_frame(&f, st->tid, st->tag, go ? 1 : 0, 0);
+	user_frame(&f, st->tid, st->tag, go ? 1 : 0, NULL);
 	f.ctx = st->ctx;
 	f.kind = PVMI_KIND_RELEASE;
 	return send_on(c, &f, NULL, NULL);

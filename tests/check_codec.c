@@ -27,19 +27,20 @@ static void check_bytes(const unsigned char *got, size_t glen,
 START_TEST(frame_layout)
 {
 	static const unsigned char want[PVMI_FRAME_HDR_LEN] = {
-		0x43, 0x50, 0x56, 0x31,		/* magic "CPV1" */
+		0x43, 0x50, 0x56, 0x32,		/* magic "CPV2" */
 		0x00, 0x00, 0x01, 0x02,		/* len */
 		0x00, 0x04, 0x00, 0x01,		/* src */
 		0xff, 0xff, 0xff, 0xfe,		/* dst = -2 */
 		0x00, 0x00, 0x00, 0x07,		/* tag */
 		0x12, 0x34, 0x56, 0x78,		/* ctx */
 		0x00, 0x00, 0x00, 0x01,		/* enc */
+		0xff, 0xff, 0xff, 0xfd,		/* wid = -3 */
 		0x00, 0x00, 0x00, 0x02,		/* kind */
 	};
 	struct pvmi_frame f = {
 		.magic = PVMI_FRAME_MAGIC, .len = 0x102, .src = 0x40001,
 		.dst = -2, .tag = 7, .ctx = 0x12345678, .enc = 1,
-		.kind = PVMI_KIND_REPLY,
+		.wid = -3, .kind = PVMI_KIND_REPLY,
 	};
 	struct pvmi_frame g;
 	unsigned char buf[PVMI_FRAME_HDR_LEN];
@@ -54,6 +55,7 @@ START_TEST(frame_layout)
 	ck_assert_int_eq(g.tag, f.tag);
 	ck_assert_int_eq(g.ctx, f.ctx);
 	ck_assert_int_eq(g.enc, f.enc);
+	ck_assert_int_eq(g.wid, f.wid);
 	ck_assert_uint_eq(g.kind, f.kind);
 }
 END_TEST

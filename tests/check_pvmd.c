@@ -905,6 +905,41 @@ START_TEST(nonreader_does_not_block)
 }
 END_TEST
 
+/* A user message the daemon routes from one task to another keeps every
+ * header field, the wait id of pvm_setminfo included (issue 13 item 8). */
+START_TEST(a_routed_message_keeps_its_wait_id)
+{
+	static const unsigned char data[5] = "abcd";
+	unsigned char hdr[PVMI_FRAME_HDR_LEN], *body = NULL;
+	struct pvmi_frame f, g;
+	int x, y, fx = task_connect(&x), fy = task_connect(&y);
+
+	memset(&f, 0, sizeof(f));
+	f.magic = PVMI_FRAME_MAGIC;
+	f.len = sizeof(data);
+	f.src = x;
+	f.dst = y;
+	f.tag = 11;
+	f.ctx = 0;
+	f.enc = PvmDataRaw;
+	f.wid = 4242;
+	f.kind = PVMI_KIND_USER;
+	pvmi_frame_encode(&f, hdr);
+	xwrite(fx, hdr, sizeof(hdr));
+	xwrite(fx, data, sizeof(data));
+	ck_assert_int_eq(next_user(fy, 3000, &g, &body), 1);
+	ck_assert_int_eq(g.src, x);
+	ck_assert_int_eq(g.tag, 11);
+	ck_assert_int_eq(g.enc, PvmDataRaw);
+	ck_assert_int_eq(g.wid, 4242);
+	ck_assert_uint_eq(g.len, sizeof(data));
+	ck_assert_mem_eq(body, data, sizeof(data));
+	free(body);
+	close(fx);
+	close(fy);
+}
+END_TEST
+
 /* ---- halting ---- */
 
 static void check_clean_exit(const int32_t *pids, int n)
@@ -1155,6 +1190,7 @@ static Suite *pvmd_suite(void)
 	tcase_add_test(tc, claim_needs_this_session);
 	tcase_add_test(tc, spawn_output_env_debug);
 	tcase_add_test(tc, notify_task_exit);
+	tcase_add_test(tc, a_routed_message_keeps_its_wait_id);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("robustness");

@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "pvm3.h"
+#include "wire.h"
 
 static int enrol(void)
 {
@@ -166,15 +167,15 @@ static void put_be32(unsigned char *p, unsigned v)
 static int big_header(const char *path, int n)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	unsigned char hdr[32] = { 0 };
+	unsigned char hdr[PVMI_FRAME_HDR_LEN] = { 0 };
 	char line[16];
 	int i, s, left, fds[64];
 
 	if (strlen(path) >= sizeof(sa.sun_path) || n > 64)
 		return 2;
 	strcpy(sa.sun_path, path);
-	put_be32(hdr, 0x43505631u);	/* the frame magic, wire.h */
-	put_be32(hdr + 4, 1u << 30);	/* PVMI_FRAME_MAX_BODY */
+	put_be32(hdr, PVMI_FRAME_MAGIC);
+	put_be32(hdr + 4, PVMI_FRAME_MAX_BODY);
 	put_be32(hdr + 16, 7);		/* tag; kind 0: a user message */
 	for (i = 0; i < n; i++) {
 		s = socket(AF_UNIX, SOCK_STREAM, 0);
@@ -200,11 +201,12 @@ static int big_header(const char *path, int n)
 }
 
 /* Sends `n' connections' worth of garbage to `path', each refused by
- * the peer with a log line (the daemon's log cap test). */
+ * the peer with a log line (the daemon's log cap test); 64 bytes, more
+ * than a frame header, so the daemon has a header to refuse. */
 static int junk(const char *path, int n)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	char buf[32];
+	char buf[64];
 	int i, s, count = 0;
 
 	if (strlen(path) >= sizeof(sa.sun_path))

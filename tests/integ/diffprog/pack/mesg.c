@@ -7,7 +7,9 @@
  * pvm_pkstr into a PvmDataInPlace buffer is PvmNotImpl while pvm_packf's
  * %s packs; a received in-place message reports the native encoding;
  * pvm_pkmesg / pvm_upkmesg keep the inner message's header (tag, ctx,
- * src, dst, wait id) and an embedded message counts stock's size.
+ * src, dst, wait id) and an embedded message counts stock's size; the
+ * wait id set with pvm_setminfo also travels with an ordinary send, to
+ * ourselves and from a spawned copy ("mesg child").
  * Prints what it sees; tids are printed as "me", "0" or "other".
  */
 #include <stdio.h>
@@ -44,7 +46,52 @@ static int loop_back(void)
 	return pvm_recv(me, 3);
 }
 
-int main(void)
+/* Packs `v' into a new send buffer whose wait id is `wid'. */
+static int with_wid(int v, int wid)
+{
+	struct pvmminfo mi;
+	int sb = pvm_initsend(PvmDataDefault);
+
+	pvm_pkint(&v, 1, 1);
+	memset(&mi, 0, sizeof(mi));
+	pvm_getminfo(sb, &mi);
+	mi.wid = wid;
+	return pvm_setminfo(sb, &mi);
+}
+
+/* The spawned copy: two messages to its parent, each with a wait id. */
+static int child(void)
+{
+	int parent = pvm_parent();
+
+	with_wid(1, 77);
+	pvm_send(parent, 5);
+	with_wid(2, 78);
+	pvm_send(parent, 5);
+	pvm_exit();
+	return 0;
+}
+
+/* Item 8's wait id on plain sends: to ourselves, then from a child. */
+static void wait_id_travels(void)
+{
+	char *cargv[] = { "child", NULL };
+	int kid, n, v;
+
+	printf("setminfo wid cc=%d\n", with_wid(0, 66));
+	info("wid received from me", loop_back(), 1);
+	n = pvm_spawn("mesg", cargv, PvmTaskDefault, "", 1, &kid);
+	printf("spawned %d\n", n);
+	if (n != 1)
+		return;
+	for (n = 0; n < 2; n++) {
+		info("wid received from child", pvm_recv(kid, 5), 1);
+		pvm_upkint(&v, 1, 1);
+		printf("  data %d\n", v);
+	}
+}
+
+int main(int argc, char **argv)
 {
 	int i = 5, j = 0, cc, sb, rb, inner, outer, enc;
 	struct pvmminfo mi;
@@ -54,6 +101,8 @@ int main(void)
 	me = pvm_mytid();
 	if (me < 0)
 		return 1;
+	if (argc > 1 && !strcmp(argv[1], "child"))
+		return child();
 
 	/* item 9: with PvmAutoErr on, as by default */
 	fprintf(stderr, "initsend(99):\n");
@@ -125,6 +174,7 @@ int main(void)
 		printf("  inner data %d %s\n", j, s);
 		pvm_freebuf(outer);
 	}
+	wait_id_travels();
 	pvm_exit();
 	return 0;
 }
