@@ -15,8 +15,10 @@
  * endpoints' fds; before a wait that may block it arms such pipes (their
  * transport then wakes an fd in the poll set).  While such pipes exist, a
  * round of a receive's spin (pvmi_pump_spin) or one with input already
- * in memory calls poll() only every eighth time, so a spin on a ring is
- * not a string of system calls and the sockets still get their turn.
+ * in memory calls poll() only when POLL_GAP_NS have passed since the
+ * last, so a spin on a ring is not a string of system calls (a same-host
+ * round trip takes about a microsecond) and the sockets still get their
+ * turn within a few microseconds.
  * After a round that neither blocks nor spins (pvm_nrecv, pvm_probe) the
  * rings are left armed, since the caller may next wait on the fds of
  * pvm_getfds(), among them the eventfd the rings' writers then ring.
@@ -37,6 +39,9 @@
 
 #define IOV_INLINE	64
 #define MAX_ENDPOINTS	8	/* three today: daemon, unix, tcp */
+/* While rings are looked at in memory, the longest a round leaves the
+ * sockets unpolled. */
+#define POLL_GAP_NS	4000
 
 static struct link **links;
 static int nlinks, linkcap;
@@ -88,6 +93,14 @@ static long long mono_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static long mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000L + ts.tv_nsec;
 }
 
 /* Rests `ep' for PVMI_REST_MS (conn.h). */
@@ -412,7 +425,8 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 	struct pvmi_conn_endpoint *ep[MAX_ENDPOINTS];
 	int n = 0, i, r, any = 0, max = nlinks + nendpoints + 1;
 	int nep = nendpoints, hot = 0, rings = 0, rest;
-	static unsigned int quiet_rounds;
+	static long last_poll_ns;
+	long now;
 
 	if (max > 32) {
 		pfd = malloc(max * sizeof(*pfd));
@@ -463,12 +477,16 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 	}
 	/* input waiting in memory, or a spin: poll() only now and then, so
 	 * sockets are never starved but a spin is not all system calls */
-	if (rings && (hot || spinning) && (++quiet_rounds % 8)) {
+	now = rings && (hot || spinning) ? mono_ns() : 0;
+	if (now && now - last_poll_ns < POLL_GAP_NS) {
 		for (i = 0; i < n; i++)
 			pfd[i].revents = 0;
 		r = 0;
-	} else
+	} else {
 		r = poll(pfd, n, hot ? 0 : timeout_ms);
+		if (now)
+			last_poll_ns = now;
+	}
 	for (i = 0; i < n; i++)
 		if (map[i])
 			link_arm(map[i], 0);

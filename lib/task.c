@@ -6,10 +6,16 @@
  * call does.  A process created by pvm_spawn finds its reserved tid and an
  * already-listening endpoint in its environment, so messages sent to it
  * before it enrols wait, in order, in that endpoint's backlog.
+ *
+ * Every API call asks whether this process is the one that enrolled (a
+ * forked child is not).  glibc does not cache getpid(), so the pid is
+ * kept here and forgotten in the child by a pthread_atfork handler: the
+ * question costs no system call on the message path.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +54,24 @@ char *pvmdsockfile(void);
 
 static int attached;
 static int ever_attached;	/* a later enrolment keeps the context */
+static pid_t known_pid;		/* 0: not known (or forked since) */
+static int atfork_set;
+
+static void forget_pid(void)
+{
+	known_pid = 0;
+}
+
+/* This process's pid; a system call only the first time and after a
+ * fork. */
+static pid_t self_pid(void)
+{
+	if (!atfork_set)
+		return getpid();
+	if (!known_pid)
+		known_pid = getpid();
+	return known_pid;
+}
 
 /* Connects to the daemon, starting one if none answers. */
 static int connect_daemon(void)
@@ -202,7 +226,9 @@ int pvmi_attach(void)
 {
 	int claimed, lfd, tfd, rc;
 
-	if (attached && pvmi.pid == getpid())
+	if (!atfork_set && pthread_atfork(NULL, NULL, forget_pid) == 0)
+		atfork_set = 1;
+	if (attached && pvmi.pid == self_pid())
 		return PvmOk;
 	if (attached) {
 		/* A fork of an enrolled task: it enrols on its own, with
@@ -212,7 +238,7 @@ int pvmi_attach(void)
 		pvmi_cosched_forget();
 		attached = 0;
 	}
-	pvmi.pid = getpid();
+	pvmi.pid = self_pid();
 	pvmi_conn_set_sink(pvmi_rxq_deliver);
 	lfd = inherited_endpoint(&claimed);
 	tfd = inherited_fd(PVMI_ENV_TCPFD);
@@ -248,7 +274,7 @@ int pvmi_attach(void)
 
 int pvmi_attached(void)
 {
-	return attached && pvmi.pid == getpid();
+	return attached && pvmi.pid == self_pid();
 }
 
 void pvmi_detach(int tell_daemon)

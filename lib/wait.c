@@ -33,8 +33,8 @@ static int spin_skip;
 #define SKIP_AFTER_IDLE_SPIN	32
 /* After a spin cut short because another task wanted the CPU. */
 #define SKIP_AFTER_PREEMPTION	256
-/* Pump calls between two looks at the involuntary switch count. */
-#define PUMPS_PER_LOOK		8
+/* Spinning time between two looks at the involuntary switch count. */
+#define LOOK_GAP_NS		4000
 
 #if defined(__x86_64__) || defined(__i386__)
 #define cpu_relax()	__builtin_ia32_pause()
@@ -62,24 +62,31 @@ static long involuntary_switches(void)
 
 /* Spins until input arrives, the budget or `deadline' runs out, or the
  * CPU turns out to be shared.  Returns what pvmi_pump(0) returned last
- * (0: nothing yet); `*now' is the time the spin ended. */
+ * (0: nothing yet); `*now' is the time the spin ended.  The switch count
+ * is a system call, so it is read every LOOK_GAP_NS of spinning, the
+ * first time after one gap: a partner that answers sooner (a ping-pong
+ * on a dedicated host) costs none. */
 static int spin(long bound, long deadline, long *now)
 {
-	long start = pvmi_now_ns(), t = start, switches;
-	int r, n = 0;
+	long start = pvmi_now_ns(), t = start, switches = -1;
+	long next_look = start + LOOK_GAP_NS;
+	int r;
 
-	switches = involuntary_switches();
 	while (t - start < bound && (deadline < 0 || t < deadline)) {
 		r = pvmi_pump_spin();
 		if (r != 0) {
 			*now = pvmi_now_ns();
 			return r;
 		}
-		if (++n % PUMPS_PER_LOOK == 0 &&
-		    involuntary_switches() != switches) {
-			spin_skip = SKIP_AFTER_PREEMPTION;
-			*now = pvmi_now_ns();
-			return 0;
+		if (t >= next_look) {
+			next_look = t + LOOK_GAP_NS;
+			if (switches < 0) {
+				switches = involuntary_switches();
+			} else if (involuntary_switches() != switches) {
+				spin_skip = SKIP_AFTER_PREEMPTION;
+				*now = pvmi_now_ns();
+				return 0;
+			}
 		}
 		cpu_relax();
 		t = pvmi_now_ns();
