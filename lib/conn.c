@@ -50,6 +50,9 @@ static struct pvmi_conn_endpoint *endpoints[MAX_ENDPOINTS];
 static int nendpoints;
 static void (*sink)(struct pvmi_msg *m);
 static int spinning;		/* in pvmi_pump_spin() */
+static int held;		/* back-pressure: see pvmi_conn_hold() */
+static int wanted_peer = PVMI_WANT_NONE;
+static int writing_peer;	/* peer of the write waiting for room */
 
 static int conn_frame(void *arg, const struct pvmi_frame *f,
 		      unsigned char *body);
@@ -74,6 +77,31 @@ void pvmi_conn_deliver(struct pvmi_msg *m)
 		sink(m);
 	else
 		pvmi_msg_free(m);
+}
+
+/* Holds or releases the input of unwanted links (conn.h). */
+void pvmi_conn_hold(int on)
+{
+	held = on;
+}
+
+/* Sets the peer a held pump still reads; returns the previous one
+ * (conn.h). */
+int pvmi_conn_want(int tid)
+{
+	int old = wanted_peer;
+
+	wanted_peer = tid;
+	return old;
+}
+
+/* Whether a pump reads `l' now (see pvmi_conn_hold()). */
+static int link_wanted(const struct link *l)
+{
+	if (!held || wanted_peer == PVMI_WANT_ANY || l->role == LINK_DAEMON ||
+	    l->gate || !l->peer)
+		return 1;
+	return l->peer == wanted_peer || l->peer == writing_peer;
 }
 
 /* Registers an endpoint once (conn.h). */
@@ -386,6 +414,8 @@ static int conn_frame(void *arg, const struct pvmi_frame *f,
 		pvmi_buf_free(body);
 		return -1;
 	}
+	if (l->role == LINK_IN && !l->peer)
+		l->peer = f->src;	/* one task's circuit: for the hold */
 	if (l->role == LINK_DAEMON)
 		pvmi_conn_drain_peers();
 	m = pvmi_msg_from_body(body, f->len, f->enc);
@@ -441,7 +471,8 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 	 * stays where poll() sees it (transport.h, poll_ready) */
 	hot = prepare_all();
 	for (i = 0; i < nlinks; i++) {
-		if (links[i]->role == LINK_OUT || links[i]->connecting)
+		if (links[i]->role == LINK_OUT || links[i]->connecting ||
+		    !link_wanted(links[i]))
 			continue;
 		if (links[i]->pipe.tp->poll_ready)
 			rings = 1;
@@ -567,7 +598,7 @@ int pvmi_link_write_hdr(struct link *l, struct pvmi_frame *f,
 {
 	struct iovec stackiov[IOV_INLINE], *iov = stackiov;
 	struct pvmi_tx tx;
-	int cnt = nbody + 1, r, rc = PvmOk;
+	int cnt = nbody + 1, r, rc = PvmOk, writing;
 
 	if (cnt > IOV_INLINE && !(iov = malloc(cnt * sizeof(*iov))))
 		return PvmNoMem;
@@ -583,10 +614,14 @@ int pvmi_link_write_hdr(struct link *l, struct pvmi_frame *f,
 	tx.count = cnt;
 	tx.next = 0;
 	l->busy++;
+	writing = writing_peer;
+	if (l->peer)		/* its input is read while we wait for room */
+		writing_peer = l->peer;
 	while ((r = l->pipe.tp->send(&l->pipe, &tx)) == 0) {
 		if (pvmi_link_pump(-1, l->pipe.fd) == PvmSysErr || l->dead)
 			break;
 	}
+	writing_peer = writing;
 	if (r != 1)
 		rc = -1;
 	l->busy--;

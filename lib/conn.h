@@ -103,6 +103,19 @@ struct pvmi_conn_endpoint {
 /* Sets the function that takes every complete incoming user message
  * (ownership passes); before one is set such messages are dropped. */
 void pvmi_conn_set_sink(void (*deliver)(struct pvmi_msg *m));
+
+/* Back-pressure.  While held (the receive queue is over its limit), a
+ * pump reads only the daemon's link, links still in their handshake or
+ * whose peer is not known yet, the links of the peer being written to,
+ * and those of the wanted peer; the others' input waits in their pipes,
+ * so their senders block.  pvmi_conn_drain_peers() reads every link. */
+void pvmi_conn_hold(int on);
+/* The peer whose links a held pump still reads: a tid, PVMI_WANT_ANY
+ * (every link: the hold has no effect) or PVMI_WANT_NONE; returns the
+ * previous value, for nested waits to put back. */
+int pvmi_conn_want(int tid);
+#define PVMI_WANT_ANY	(-1)
+#define PVMI_WANT_NONE	0
 /* Hands message `m' to the sink, as if it had arrived (messages a task
  * sends itself). */
 void pvmi_conn_deliver(struct pvmi_msg *m);

@@ -7,6 +7,15 @@
  * that matches (source, tag, current context), so messages from one
  * sender are received in the order sent.  How a receive waits
  * for input is wait.c's business.
+ *
+ * Back-pressure: the queue counts the bytes it holds.  Above
+ * COPVM_RXQ_MB MiB (default RXQ_DEFAULT_MB; 0: no limit) the pumps read
+ * only what can end the wait under way (conn.h, pvmi_conn_hold): a
+ * receive from one task reads that task's circuits, the daemon's link
+ * and circuits being written to; the other senders' messages wait in
+ * their pipes and those senders block in pvm_send until the queue is
+ * below the limit again.  A receive from any task, one with a match
+ * function (pvm_recvf) or message handlers installed reads everything.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -31,8 +40,14 @@ struct mhf {
 	int (*fn)(int);
 };
 
+/* The receive queue's default limit, MiB. */
+#define RXQ_DEFAULT_MB	256
+
 static struct pvmi_msg *q_head, *q_tail;
 static uint64_t q_seq;
+static size_t q_bytes;		/* body bytes queued */
+static size_t q_limit;		/* bytes; 0: none */
+static int q_limit_known;
 static int (*match_fn)(int, int, int);
 static struct mhf *mhfs;
 static int nmhf, mhfcap, mhf_next_id;
@@ -41,6 +56,40 @@ static int in_handler;
 /* The source stock gives every message a daemon makes for a task
  * (notifies, output records): its TIDPVMD, not the daemon's own tid. */
 #define STOCK_PVMD_SRC	((int)0x80000000u)
+
+/* The limit of the queue in bytes, 0 for none (COPVM_RXQ_MB, read
+ * once). */
+static size_t rxq_limit(void)
+{
+	const char *e;
+	char *end;
+	unsigned long mb;
+
+	if (q_limit_known)
+		return q_limit;
+	q_limit_known = 1;
+	q_limit = (size_t)RXQ_DEFAULT_MB << 20;
+	e = getenv("COPVM_RXQ_MB");
+	if (e && *e) {
+		errno = 0;
+		mb = strtoul(e, &end, 10);
+		if (*end || errno || mb > (SIZE_MAX >> 20))
+			fprintf(stderr, "libpvm: COPVM_RXQ_MB=%s is not a "
+				"number of MiB; using %d\n", e, RXQ_DEFAULT_MB);
+		else
+			q_limit = (size_t)mb << 20;
+	}
+	return q_limit;
+}
+
+/* Tells the pumps whether the queue is over its limit. */
+static void q_account(long delta)
+{
+	size_t limit = rxq_limit();
+
+	q_bytes += delta;
+	pvmi_conn_hold(limit && q_bytes > limit);
+}
 
 /* Queues message `m' for the receives (after output records of
  * pvm_catchout are taken out); a daemon's message gets stock's source. */
@@ -57,6 +106,7 @@ void pvmi_rxq_deliver(struct pvmi_msg *m)
 	else
 		q_head = m;
 	q_tail = m;
+	q_account((long)m->len);
 }
 
 static void q_unlink(struct pvmi_msg *m)
@@ -73,7 +123,9 @@ static void q_unlink(struct pvmi_msg *m)
 	if (q_tail == m)
 		q_tail = prev;
 	m->next = NULL;
+	q_account(-(long)m->len);
 }
+
 
 void pvmi_recv_reset(void)
 {
@@ -94,6 +146,8 @@ void pvmi_rxq_flush(void)
 		pvmi_msg_free(m);
 	}
 	q_tail = NULL;
+	q_bytes = 0;
+	pvmi_conn_hold(0);
 }
 
 static int default_match(const struct pvmi_msg *m, int tid, int tag)
@@ -220,10 +274,23 @@ static int take(struct pvmi_msg *m)
 	return mid;
 }
 
+static int receive_wanting(int tid, int tag, long deadline, int peek);
+
 /* Common body of the receive calls.  `deadline': -1 block, 0 poll once,
  * else absolute monotonic ns.  Returns a buffer id, 0 when nothing
- * matched in time, or an error code. */
+ * matched in time, or an error code.  While the queue is over its
+ * limit, only what can match is read (see the top). */
 static int receive(int tid, int tag, long deadline, int peek)
+{
+	int want = tid > 0 && !match_fn && !nmhf ? tid : PVMI_WANT_ANY;
+	int old = pvmi_conn_want(want), rc;
+
+	rc = receive_wanting(tid, tag, deadline, peek);
+	pvmi_conn_want(old);
+	return rc;
+}
+
+static int receive_wanting(int tid, int tag, long deadline, int peek)
 {
 	struct pvmi_msg *m;
 	int rc, err;

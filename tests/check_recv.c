@@ -7,7 +7,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pvm3.h"
@@ -275,6 +277,125 @@ START_TEST(bad_arguments_get_error_codes)
 }
 END_TEST
 
+/* ---- back-pressure ---- */
+
+#define FLOOD_MSGS	512
+#define FLOOD_LEN	(64 * 1024)
+
+static long long ms_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/* Child B: FLOOD_MSGS messages of FLOOD_LEN bytes, each stamped with its
+ * number, counting in *sent the sends that returned. */
+static void flood(int parent, volatile int *sent)
+{
+	static int body[FLOOD_LEN / sizeof(int)];
+	int i, j;
+
+	for (i = 0; i < FLOOD_MSGS; i++) {
+		for (j = 0; j < (int)(FLOOD_LEN / sizeof(int)); j++)
+			body[j] = i * 7 + j;
+		if (pvm_initsend(PvmDataRaw) < 0 ||
+		    pvm_pkint(body, FLOOD_LEN / sizeof(int), 1) ||
+		    pvm_send(parent, 1))
+			_exit(2);
+		__atomic_store_n(sent, i + 1, __ATOMIC_SEQ_CST);
+	}
+	pvm_exit();
+	_exit(0);
+}
+
+/* Child A: waits until B has sent everything or has stopped making
+ * progress for a second (it is held back), then sends its one message. */
+static void watcher(int parent, volatile int *sent)
+{
+	long long start = ms_now(), since = start;
+	int last = -1, now;
+
+	for (;;) {
+		now = __atomic_load_n(sent, __ATOMIC_SEQ_CST);
+		if (now >= FLOOD_MSGS || ms_now() - start > 40000)
+			break;
+		if (now != last) {
+			last = now;
+			since = ms_now();
+		} else if (now > 0 && ms_now() - since > 1000) {
+			break;
+		}
+		usleep(10000);
+	}
+	if (pvm_mytid() < 0)
+		_exit(2);
+	send_int(parent, 3, now);
+	pvm_exit();
+	_exit(0);
+}
+
+/* With the receive queue limited to 1 MiB, a task waiting for A's
+ * message does not read all of B's flood: B blocks in pvm_send after a
+ * few MiB (queue, ring and socket), not after 32 MiB; once the task
+ * receives from B, every message arrives, whole and in order. */
+START_TEST(a_full_queue_holds_back_senders_not_waited_for)
+{
+	volatile int *sent = mmap(NULL, sizeof(int), PROT_READ | PROT_WRITE,
+				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	static int body[FLOOD_LEN / sizeof(int)];
+	int me, kid[2], fds[2], i, j, n, st;
+	pid_t pid[2];
+
+	ck_assert_ptr_ne((void *)sent, MAP_FAILED);
+	*sent = 0;
+	setenv("COPVM_RXQ_MB", "1", 1);
+	me = pvm_mytid();
+	ck_assert_int_gt(me, 0);
+	for (i = 0; i < 2; i++) {
+		ck_assert_int_eq(pipe(fds), 0);
+		pid[i] = fork();
+		ck_assert_int_ge(pid[i], 0);
+		if (pid[i] == 0) {
+			int t = pvm_mytid();
+
+			if (write(fds[1], &t, sizeof(t)) != sizeof(t))
+				_exit(2);
+			if (i == 0)
+				flood(me, sent);
+			watcher(me, sent);
+		}
+		close(fds[1]);
+		ck_assert_int_eq(read(fds[0], &kid[i], sizeof(int)),
+				 sizeof(int));
+		close(fds[0]);
+	}
+	n = recv_int(kid[1], 3);
+	ck_assert_int_gt(n, 0);
+	ck_assert_msg(n < FLOOD_MSGS, "B sent all %d messages: not held",
+		      FLOOD_MSGS);
+	ck_assert_msg((long)n * FLOOD_LEN <= 8L << 20,
+		      "B got %d messages (%ld KiB) out", n,
+		      (long)n * FLOOD_LEN >> 10);
+	for (i = 0; i < FLOOD_MSGS; i++) {
+		ck_assert_int_gt(pvm_recv(kid[0], 1), 0);
+		ck_assert_int_eq(pvm_upkint(body, FLOOD_LEN / sizeof(int), 1),
+				 PvmOk);
+		for (j = 0; j < (int)(FLOOD_LEN / sizeof(int)); j++)
+			if (body[j] != i * 7 + j)
+				ck_abort_msg("message %d, int %d: %d", i, j,
+					     body[j]);
+	}
+	for (i = 0; i < 2; i++) {
+		waitpid(pid[i], &st, 0);
+		ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	}
+	ck_assert_int_eq(pvm_nrecv(-1, -1), 0);
+	pvm_exit();
+}
+END_TEST
+
 static Suite *recv_suite(void)
 {
 	Suite *s = suite_create("recv");
@@ -292,6 +413,11 @@ static Suite *recv_suite(void)
 	tcase_add_test(tc, recvf_replaces_the_match_function);
 	tcase_add_test(tc, psend_precv_round_trip);
 	tcase_add_test(tc, bad_arguments_get_error_codes);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("back-pressure");
+	tcase_add_unchecked_fixture(tc, vm_fixture_setup, vm_fixture_teardown);
+	tcase_set_timeout(tc, 90);
+	tcase_add_test(tc, a_full_queue_holds_back_senders_not_waited_for);
 	suite_add_tcase(s, tc);
 	return s;
 }
