@@ -57,6 +57,7 @@ EXTRA_DIST += $(MH_TESTS) \
 	tests/integ/bench-mh-barrier.sh \
 	tests/integ/bench-mh-syscalls.sh \
 	tests/integ/bench-mh-mcast.sh \
+	tests/integ/netns/rawpingpong.c \
 	docs/multihost.md
 
 # `make check-mh' runs only these tests; `make check-mh-uring' runs them
