@@ -18,7 +18,7 @@
 #   mhmcast bench -s 8 and -s 65536 (tests/integ/netns/mhmcast.c): node1
 #     multicasts to one task on each of node2..node4 (direct routes), each
 #     answers with a small ack; the time of a round (mcast + 3 acks),
-#     median over the reps;
+#     median over the reps, and of the pvm_mcast call alone;
 #   synch1 -n 4 (examples/synch1.c, PARKBENCH SYNCH1): one task per host,
 #     the mean pvm_barrier time; the group server is wherever the group
 #     library's spawn puts it.
@@ -139,6 +139,13 @@ for s in 8 65536; do
 			awk '$1 == "mcast" { print $9 }' | med)
 	done
 	printf '%-22s %10s %10s %10s %14s\n' "mcast $s B to 3, us" \
+		"${v[stock]}" "${v[sockets]}" "${v[uring]}" \
+		"$(awk -v a="${v[sockets]}" -v b="${v[uring]}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')"
+	for sys in stock sockets uring; do
+		v[$sys]=$(cat "$W/$(side_of $sys)"/out/$sys-mcast$s-*.out 2>/dev/null |
+			awk '$1 == "mcast" { print $13 }' | med)
+	done
+	printf '%-22s %10s %10s %10s %14s\n' "  the pvm_mcast call" \
 		"${v[stock]}" "${v[sockets]}" "${v[uring]}" \
 		"$(awk -v a="${v[sockets]}" -v b="${v[uring]}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')"
 done
