@@ -38,6 +38,12 @@
  *     one itself), and send() returns 1.  Otherwise send() returns 0 with
  *     the request in the kernel, and the caller's body stays lent to it
  *     until a later send() reaps the completion.
+ *   - queue() and submit() batch the sends of a multicast (route.c's
+ *     pvmi_route_mcast, conn.c's pvmi_link_send_many): queue() prepares
+ *     a pipe's sendmsg in the submission queue without entering the
+ *     kernel, and submit() hands everything queued, on every pipe, to
+ *     the kernel in one io_uring_enter; each send() after it then only
+ *     reaps.
  * Completions are reaped from the shared completion queue with no system
  * call (pvmi_uring_reap(), which conn.c's pump runs first in every round
  * through the ring endpoint's prepare; poll_ready() then reads a pipe's
