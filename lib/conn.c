@@ -681,6 +681,102 @@ int pvmi_link_send_hdr(struct link *l, struct pvmi_frame *f,
 	return rc;
 }
 
+/* Starts the send of `tx' on `l' (see pvmi_link_send_many); 1 when it
+ * is done, 0 when it waits (queued or in the kernel), -1 when `l'
+ * broke. */
+static int copy_start(struct link *l, struct pvmi_tx *tx)
+{
+	const struct pvmi_transport *tp = l->pipe.tp;
+	int r = tp->queue ? tp->queue(&l->pipe, tx) :
+			    tp->send(&l->pipe, tx);
+
+	return r < 0 ? -1 : r;
+}
+
+/* Hands every copy left queued to the kernel: the submit() of each
+ * transport concerned, once. */
+static void copies_submit(struct pvmi_link_copy *c, const int *st, int n)
+{
+	int i, j, seen;
+
+	for (i = 0; i < n; i++) {
+		if (st[i] != 0 || !c[i].l->pipe.tp->submit)
+			continue;
+		for (j = 0, seen = 0; j < i && !seen; j++)
+			seen = st[j] == 0 &&
+			       c[j].l->pipe.tp == c[i].l->pipe.tp;
+		if (!seen)	/* a failure shows in the sends below */
+			c[i].l->pipe.tp->submit();
+	}
+}
+
+/* Writes `m' on every link of `c', all started before any is waited
+ * for (conn.h). */
+int pvmi_link_send_many(struct pvmi_link_copy *c, int n,
+			const struct pvmi_msg *m)
+{
+	struct iovec stack[IOV_INLINE], *body, *iov = NULL;
+	struct pvmi_tx *tx = NULL;
+	int *st = NULL;
+	int nb, cnt, i, r, rc = PvmNoMem;
+
+	stack[0].iov_base = NULL;	/* as in pvmi_link_send_hdr() */
+	stack[0].iov_len = 0;
+	nb = body_iov(m, &body, stack, IOV_INLINE);
+	if (nb < 0)
+		return PvmNoMem;
+	cnt = nb + 1;
+	if (n <= 0)
+		goto out_ok;
+	iov = malloc((size_t)n * cnt * sizeof(*iov));
+	tx = malloc((size_t)n * sizeof(*tx));
+	st = malloc((size_t)n * sizeof(*st));
+	if (!iov || !tx || !st)
+		goto out;
+	for (i = 0; i < n; i++) {
+		struct pvmi_tx *t = tx + i;
+		const unsigned char *hdr = c[i].hdr;
+
+		c[i].f.magic = PVMI_FRAME_MAGIC;
+		c[i].f.len = m ? m->len : 0;
+		if (!hdr) {
+			pvmi_frame_encode(&c[i].f, t->hdr);
+			hdr = t->hdr;
+		}
+		t->iov = iov + (size_t)i * cnt;
+		t->iov[0].iov_base = (void *)hdr;
+		t->iov[0].iov_len = sizeof(t->hdr);
+		if (nb)
+			memcpy(t->iov + 1, body, nb * sizeof(*iov));
+		t->count = cnt;
+		t->next = 0;
+		c[i].l->busy++;
+		st[i] = copy_start(c[i].l, t);
+	}
+	copies_submit(c, st, n);
+	for (i = 0; i < n; i++) {
+		struct link *l = c[i].l;
+
+		r = st[i];
+		while (r == 0 && (r = l->pipe.tp->send(&l->pipe, tx + i)) == 0)
+			if (pvmi_link_pump(-1, l->pipe.fd) == PvmSysErr ||
+			    l->dead)
+				break;
+		c[i].rc = r == 1 ? PvmOk : -1;
+	}
+	for (i = 0; i < n; i++)
+		c[i].l->busy--;
+out_ok:
+	rc = PvmOk;
+out:
+	free(st);
+	free(tx);
+	free(iov);
+	if (body != stack)
+		free(body);
+	return rc;
+}
+
 /* The fds the pump waits on, the daemon link first (conn.h). */
 int pvmi_conn_fds(int **fds)
 {

@@ -170,6 +170,23 @@ int pvmi_link_send_hdr(struct link *l, struct pvmi_frame *f,
 int pvmi_link_write_hdr(struct link *l, struct pvmi_frame *f,
 			const unsigned char *hdr, const struct iovec *body,
 			int nbody);
+/* One copy of a message for pvmi_link_send_many(): the link, its frame
+ * and header (NULL: encode f), and what became of it. */
+struct pvmi_link_copy {
+	struct link *l;
+	struct pvmi_frame f;
+	const unsigned char *hdr;
+	int rc;			/* out: PvmOk, or -1 when the link broke
+				 * (the caller drops it) */
+};
+/* Writes message `m' (NULL: empty) on each of the `n' links of `c',
+ * starting every copy before waiting for any: on a transport with
+ * queue() and submit() (transport.h) all of them go to the kernel in
+ * one system call.  Then finishes each as pvmi_link_send_hdr() does,
+ * reading input while it waits.  Returns PvmOk (see each c[i].rc) or
+ * PvmNoMem, when nothing was sent. */
+int pvmi_link_send_many(struct pvmi_link_copy *c, int n,
+			const struct pvmi_msg *m);
 /* Reads everything already waiting on inbound links, accepting new
  * circuits first (see conn.c, "drain_peers"). */
 void pvmi_conn_drain_peers(void);

@@ -341,6 +341,33 @@ int pvmi_conn_tcp_send(struct link *l, struct pvmi_frame *f,
 	return rc;
 }
 
+/* Sends on several direct circuits at once; a broken one gets
+ * PvmNoTask and is dropped (conn_tcp.h). */
+int pvmi_conn_tcp_send_many(struct pvmi_link_copy *c, int n,
+			    const struct pvmi_msg *m)
+{
+	int i, broke = 0, rc = pvmi_link_send_many(c, n, m);
+
+	if (rc != PvmOk)
+		return rc;
+	for (i = 0; i < n; i++) {
+		if (c[i].rc != -1)
+			continue;
+		c[i].l->dead = 1;
+		c[i].rc = PvmNoTask;
+		broke = 1;
+	}
+	if (broke)
+		pvmi_link_sweep();
+	return PvmOk;
+}
+
+/* Non-zero when `l''s transport batches its submissions (conn_tcp.h). */
+int pvmi_conn_tcp_batches(const struct link *l)
+{
+	return l->pipe.tp->queue && l->pipe.tp->submit;
+}
+
 /* Waits for a connecting circuit to be writable; 0, or -1 on failure or
  * when `end' passes.  The link may vanish meanwhile: found by serial. */
 static int wait_connected(unsigned long serial, long long end)

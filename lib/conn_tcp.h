@@ -20,6 +20,16 @@ int pvmi_conn_tcp_usable(const struct link *l);
  * (it is then freed). */
 int pvmi_conn_tcp_send(struct link *l, struct pvmi_frame *f,
 		       const unsigned char *hdr, const struct pvmi_msg *m);
+/* Sends message `m' on the `n' direct circuits of `c' (conn.h,
+ * pvmi_link_send_many: with io_uring, one submission for all), reading
+ * input while it waits; c[i].rc gets PvmOk or PvmNoTask when that
+ * circuit broke (it is then freed).  PvmOk, or PvmNoMem when nothing
+ * was sent. */
+int pvmi_conn_tcp_send_many(struct pvmi_link_copy *c, int n,
+			    const struct pvmi_msg *m);
+/* Non-zero when the circuits of `l''s transport can be sent on together
+ * (pvmi_conn_tcp_send_many() makes one submission for them). */
+int pvmi_conn_tcp_batches(const struct link *l);
 /* Non-zero when an authenticated TCP circuit with task `tid' is up. */
 int pvmi_conn_tcp_up(int tid);
 /* Connects to task `tid' at `addr':`port' and runs the handshake,

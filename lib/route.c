@@ -25,6 +25,12 @@
  * buffer is packed before its destination is known, so body memory is
  * pooled per process, not per circuit.
  *
+ * A multicast (pvm_mcast, pvmi_route_mcast()) sends its copies in the
+ * order of its list, except that the copies for direct circuits whose
+ * transport batches (io_uring) are all started, and submitted to the
+ * kernel in one system call, before the multicast waits for any; each
+ * receiver still gets one copy, so no sender's order changes.
+ *
  * Precommunication (precomm.c) sends a message on its circuit ahead of
  * its pvm_send as a HELD frame (pvmi_route_stage()), which the receiver
  * keeps out of its queue, and later releases or cancels it with a small
@@ -284,21 +290,30 @@ static int send_unix(struct circuit *c, struct pvmi_frame *f,
 	return rc == PvmNoTask ? PVMI_ROUTE_NOT_SENT : rc;
 }
 
+/* The direct circuit of `c' in use, found again if it changed; NULL
+ * when there is none (the task is gone). */
+static struct link *tcp_link(struct circuit *c)
+{
+	struct link *l = c->link;
+
+	if (!l || !pvmi_conn_tcp_usable(l)) {
+		l = pvmi_conn_tcp_link(c->tid);
+		if (l && !c->stand_in)
+			pvmi_link_watch(l, &c->link);
+	}
+	return l;
+}
+
 /* Sends on the direct circuit of `c'; a message for a circuit that is
  * gone is dropped and counts as sent. */
 static int send_tcp(struct circuit *c, struct pvmi_frame *f,
 		    const unsigned char *hdr, const struct pvmi_msg *m)
 {
-	struct link *l = c->link;
+	struct link *l = tcp_link(c);
 	int rc;
 
-	if (!l || !pvmi_conn_tcp_usable(l)) {
-		l = pvmi_conn_tcp_link(c->tid);
-		if (!l)
-			return PvmOk;
-		if (!c->stand_in)
-			pvmi_link_watch(l, &c->link);
-	}
+	if (!l)
+		return PvmOk;
 	rc = pvmi_conn_tcp_send(l, f, hdr, m);
 	return rc == PvmNoTask ? PvmOk : rc;
 }
@@ -374,6 +389,77 @@ int pvmi_route_send(struct pvmi_msg *m, int tid, int tag)
 		return send_self(m, tag);
 	user_frame(&f, tid, tag, m->enc, m);
 	return send_on(c, &f, NULL, m);
+}
+
+/* The copies of a multicast that travel together (pvmi_route_mcast). */
+struct batch {
+	struct pvmi_link_copy *copy;
+	int *who;			/* index of each copy's task */
+	int n;
+};
+
+/* Adds the copy for tids[i] on circuit `c' to `b' when its direct
+ * circuit batches; 1 when taken (or dropped: no circuit, rcs[i] set),
+ * 0 when it must go alone. */
+static int batch_add(struct batch *b, struct circuit *c, int i, int tag,
+		     const struct pvmi_msg *m, int *rcs)
+{
+	struct pvmi_link_copy *k = b->copy + b->n;
+	struct link *l;
+
+	if (!b->copy || c->via != VIA_TCP || c->stand_in)
+		return 0;
+	l = tcp_link(c);
+	if (!l) {
+		rcs[i] = PvmOk;		/* gone: dropped, as send_tcp() */
+		return 1;
+	}
+	if (!pvmi_conn_tcp_batches(l))
+		return 0;
+	k->l = l;
+	user_frame(&k->f, c->tid, tag, m->enc, m->len);
+	k->hdr = prebuilt(c, &k->f);
+	k->rc = PvmOk;
+	b->who[b->n++] = i;
+	return 1;
+}
+
+/* Sends `m' to each of `n' tasks, the direct circuits that batch all
+ * started before any is waited for (route.h). */
+void pvmi_route_mcast(struct pvmi_msg *m, const int *tids, int n, int tag,
+		      int *rcs)
+{
+	struct batch b = { 0 };
+	struct circuit tmp, *c;
+	struct pvmi_frame f;
+	int i, rc;
+
+	if (n > 1) {
+		b.copy = malloc((size_t)n * sizeof(*b.copy));
+		b.who = malloc((size_t)n * sizeof(*b.who));
+		if (!b.copy || !b.who) {	/* then one by one */
+			free(b.copy);
+			b.copy = NULL;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		c = circuit(tids[i], &tmp);
+		if (c->via == VIA_SELF) {
+			rcs[i] = send_self(m, tag);
+			continue;
+		}
+		if (batch_add(&b, c, i, tag, m, rcs))
+			continue;
+		user_frame(&f, tids[i], tag, m->enc, m->len);
+		rcs[i] = send_on(c, &f, NULL, m);
+	}
+	rc = b.n ? pvmi_conn_tcp_send_many(b.copy, b.n, m) : PvmOk;
+	for (i = 0; i < b.n; i++)
+		rcs[b.who[i]] = rc != PvmOk ? rc :
+				b.copy[i].rc == PvmNoTask ? PvmOk :
+				b.copy[i].rc;
+	free(b.copy);
+	free(b.who);
 }
 
 /* Sends `m' to `tid' ahead of its send, held by the receiver

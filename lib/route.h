@@ -24,6 +24,12 @@ void pvmi_route_reset(void);
  * code (PvmSysErr: the daemon is unreachable; PvmNoMem). */
 int pvmi_route_send(struct pvmi_msg *m, int tid, int tag);
 
+/* Sends message `m' with `tag' to each of the `n' tasks of `tids' (valid
+ * tids, no repeats), rcs[i] getting what pvmi_route_send() would return
+ * for tids[i].  The copies for direct circuits over io_uring are all
+ * started, in one submission, before it waits for any (route.c). */
+void pvmi_route_mcast(struct pvmi_msg *m, const int *tids, int n, int tag,
+		      int *rcs);
 /* A message sent ahead of its pvm_send, held by its receiver until
  * released (precommunication, precomm.c). */
 struct pvmi_route_staged {

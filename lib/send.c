@@ -8,7 +8,9 @@
  * through the daemons to a task of another host.  As in stock PVM a send
  * is asynchronous: a message to a task that has already exited, or whose
  * host left the machine, is discarded and the send still succeeds (but
- * fails with PvmSysErr once our own daemon is gone).
+ * fails with PvmSysErr once our own daemon is gone).  pvm_mcast hands its
+ * whole list to route.c at once (pvmi_route_mcast), so that copies on
+ * direct circuits over io_uring leave in one submission.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +32,19 @@ int pvmi_check_task_tid(int tid)
 	return PvmOk;
 }
 
+/* What a route's result `rc' for a message to `tid' means to the
+ * caller: PvmOk, or an error code. */
+static int route_result(int rc, int tid)
+{
+	if (rc == PvmOk)
+		pvmi_cosched_sent(tid);
+	/* a gone task's mail is dropped, unless our daemon is gone too:
+	 * then so is our machine */
+	if (rc == PVMI_ROUTE_NOT_SENT && pvmi_dwatch_daemon_gone())
+		return PvmSysErr;
+	return rc < 0 ? rc : PvmOk;
+}
+
 /* Sends message `m' to `tid' with `tag' in the current context. */
 int pvmi_send_msg(struct pvmi_msg *m, int tid, int tag)
 {
@@ -38,14 +53,7 @@ int pvmi_send_msg(struct pvmi_msg *m, int tid, int tag)
 	rc = pvmi_check_task_tid(tid);
 	if (rc != PvmOk)
 		return rc;
-	rc = pvmi_route_send(m, tid, tag);
-	if (rc == PvmOk)
-		pvmi_cosched_sent(tid);
-	/* a gone task's mail is dropped, unless our daemon is gone too:
-	 * then so is our machine */
-	if (rc == PVMI_ROUTE_NOT_SENT && pvmi_dwatch_daemon_gone())
-		return PvmSysErr;
-	return rc < 0 ? rc : PvmOk;
+	return route_result(pvmi_route_send(m, tid, tag), tid);
 }
 
 /* Looks up the active send buffer after enrolling; PvmOk or an error. */
@@ -86,6 +94,37 @@ PVMI_EXPORT int pvm_send(int tid, int msgtag)
 	return PvmOk;
 }
 
+/* Sends `m' to each task of `tids' once, the caller excepted, all in
+ * one multicast of route.c (its direct circuits over io_uring are
+ * submitted together); PvmOk or the first error, at the API. */
+static int mcast(struct pvmi_msg *m, const int *tids, int ntask, int tag)
+{
+	int stack[2 * 64] = { 0 }, *dst = stack, *rcs, n = 0, i, j, dup, rc;
+
+	if (ntask > 64 && !(dst = malloc(2 * (size_t)ntask * sizeof(*dst))))
+		return pvmi_error("pvm_mcast", PvmNoMem);
+	rcs = dst + ntask;
+	for (i = 0; i < ntask; i++) {
+		if (tids[i] == pvmi.mytid)
+			continue;
+		for (j = 0, dup = 0; j < i && !dup; j++)
+			dup = tids[j] == tids[i];
+		if (!dup)
+			dst[n++] = tids[i];
+	}
+	pvmi_route_mcast(m, dst, n, tag, rcs);
+	rc = PvmOk;
+	for (i = 0; i < n; i++) {
+		int r = route_result(rcs[i], dst[i]);
+
+		if (r < 0 && rc == PvmOk)
+			rc = r;
+	}
+	if (dst != stack)
+		free(dst);
+	return rc < 0 ? pvmi_error("pvm_mcast", rc) : PvmOk;
+}
+
 /* Sends the active send buffer to each of the `ntask' tasks in `tids'
  * (the caller itself excepted). */
 PVMI_EXPORT int pvm_mcast(int *tids, int ntask, int msgtag)
@@ -101,20 +140,7 @@ PVMI_EXPORT int pvm_mcast(int *tids, int ntask, int msgtag)
 	for (i = 0; i < ntask; i++)
 		if (pvmi_check_task_tid(tids[i]) == PvmBadParam)
 			return pvmi_error("pvm_mcast", PvmBadParam);
-	for (i = 0; i < ntask; i++) {
-		int j, dup = 0;
-
-		if (tids[i] == pvmi.mytid)
-			continue;
-		for (j = 0; j < i && !dup; j++)
-			dup = tids[j] == tids[i];
-		if (dup)
-			continue;
-		rc = pvmi_send_msg(m, tids[i], msgtag);
-		if (rc < 0)
-			return pvmi_error("pvm_mcast", rc);
-	}
-	return PvmOk;
+	return mcast(m, tids, ntask, msgtag);
 }
 
 /* Packs `len' elements of `type' from `buf' into a private buffer and

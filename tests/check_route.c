@@ -7,7 +7,9 @@
  * goes is found again; messages to ourselves are queued and never
  * remembered (a forked child has another tid); gone tasks' messages are
  * dropped the way send.c expects; a same-host task out of descriptors is
- * reached through the daemon, for good.
+ * reached through the daemon, for good; a multicast sends its direct
+ * copies as one batch when their transport batches (io_uring), one by
+ * one otherwise.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -31,6 +33,9 @@
 static struct {
 	int link_find, unix_open, unix_send, tcp_up, tcp_open, tcp_link;
 	int tcp_send, daemon_send, delivered, route_calls;
+	int tcp_batches;		/* the circuits batch (io_uring) */
+	int many_calls, many_copies;	/* pvmi_conn_tcp_send_many() */
+	int many_rc;			/* what each copy comes back with */
 	int unix_open_rc, unix_send_rc, tcp_up_rc, tcp_open_rc, call_rc;
 	int tcp_have;			/* an authenticated circuit exists */
 	int unix_busy;			/* the receiver marked itself busy */
@@ -132,6 +137,29 @@ int pvmi_conn_tcp_send(struct link *l, struct pvmi_frame *f,
 	ck_assert_ptr_eq(l, &tcp_link);
 	s.tcp_send++;
 	s.last_dst = f->dst;
+	return PvmOk;
+}
+
+int pvmi_conn_tcp_batches(const struct link *l)
+{
+	return s.tcp_batches;
+}
+
+int pvmi_conn_tcp_send_many(struct pvmi_link_copy *c, int n,
+			    const struct pvmi_msg *m)
+{
+	int i;
+
+	s.many_calls++;
+	s.many_copies += n;
+	for (i = 0; i < n; i++) {
+		ck_assert_ptr_eq(c[i].l, &tcp_link);
+		ck_assert_uint_eq(c[i].f.len, m->len);
+		ck_assert_int_eq(c[i].f.kind, PVMI_KIND_USER);
+		s.last_dst = c[i].f.dst;
+		s.last_tag = c[i].f.tag;
+		c[i].rc = s.many_rc;
+	}
 	return PvmOk;
 }
 
@@ -360,6 +388,50 @@ START_TEST(unconnectable_local_task_goes_through_the_daemon)
 }
 END_TEST
 
+/* A multicast to three tasks of other hosts over direct circuits whose
+ * transport batches: one batch of three copies; the task of this host
+ * still goes on its unix circuit, ourselves queued. */
+START_TEST(mcast_batches_direct_copies_that_can)
+{
+	const int tids[] = { REMOTE, LOCAL, REMOTE + 1, ME, REMOTE + 2 };
+	int rcs[5], i;
+
+	pvmi.route = PvmRouteDirect;
+	s.tcp_open_rc = PvmOk;
+	s.tcp_batches = 1;
+	pvmi_route_mcast(msg, tids, 5, 9, rcs);
+	ck_assert_int_eq(s.many_calls, 1);
+	ck_assert_int_eq(s.many_copies, 3);
+	ck_assert_int_eq(s.tcp_send, 0);
+	ck_assert_int_eq(s.unix_send, 1);
+	ck_assert_int_eq(s.delivered, 1);
+	for (i = 0; i < 5; i++)
+		ck_assert_int_eq(rcs[i], tids[i] == ME ? PVMI_ROUTE_NOT_SENT :
+							 PvmOk);
+	/* a broken circuit: dropped, the send still succeeds */
+	s.many_rc = PvmNoTask;
+	pvmi_route_mcast(msg, tids, 5, 10, rcs);
+	ck_assert_int_eq(s.many_calls, 2);
+	ck_assert_int_eq(rcs[0], PvmOk);
+	ck_assert_int_eq(s.last_tag, 10);
+}
+END_TEST
+
+/* Plain sockets do not batch: each copy is sent on its own. */
+START_TEST(mcast_sends_one_by_one_without_batching)
+{
+	const int tids[] = { REMOTE, REMOTE + 1, REMOTE + 2 };
+	int rcs[3];
+
+	pvmi.route = PvmRouteDirect;
+	s.tcp_open_rc = PvmOk;
+	pvmi_route_mcast(msg, tids, 3, 9, rcs);
+	ck_assert_int_eq(s.many_calls, 0);
+	ck_assert_int_eq(s.tcp_send, 3);
+	ck_assert_int_eq(rcs[0] | rcs[1] | rcs[2], PvmOk);
+}
+END_TEST
+
 static Suite *route_suite(void)
 {
 	Suite *su = suite_create("route");
@@ -378,6 +450,8 @@ static Suite *route_suite(void)
 	tcase_add_test(tc, reset_forgets_every_circuit);
 	tcase_add_test(tc, busy_local_task_goes_through_the_daemon);
 	tcase_add_test(tc, unconnectable_local_task_goes_through_the_daemon);
+	tcase_add_test(tc, mcast_batches_direct_copies_that_can);
+	tcase_add_test(tc, mcast_sends_one_by_one_without_batching);
 	suite_add_tcase(su, tc);
 	return su;
 }

@@ -4,7 +4,9 @@
  * virtual machine, so that it runs as any user: frames of every size
  * from 0 B to 16 MiB with checksums and in order, from uring to uring,
  * uring to plain sockets and back (the two share the wire); a blocked
- * waiter woken through the ring's fd; a look at one pipe that must leave
+ * waiter woken through the ring's fd; a multicast's batch over three
+ * pipes, submitted in one io_uring_enter and delivered whole and in
+ * order; a look at one pipe that must leave
  * another's input where poll() sees it; a peer that sends garbage; a
  * sender killed in the middle of a frame; a receiver killed while our
  * send waits in the kernel; a pipe closed with requests in the kernel;
@@ -325,6 +327,107 @@ START_TEST(test_a_look_at_one_pipe_leaves_anothers_input_to_poll)
 }
 END_TEST
 
+#define NFAN	3	/* pipes of a multicast */
+
+/* One frame of `len' bytes tagged `tag' queued on each of the NFAN
+ * pipes of `tx' (queue(), no system call) and submitted once; the sends
+ * are then finished as conn.c does, reading the receivers meanwhile.
+ * Returns how many io_uring_enter calls submit() made. */
+static unsigned long fan_out(struct pvmi_pipe *tx, struct pvmi_pipe *rx,
+			     size_t len, int tag, unsigned char *body)
+{
+	struct pvmi_frame f = { .magic = PVMI_FRAME_MAGIC, .len = len,
+				.tag = tag, .kind = PVMI_KIND_USER };
+	struct iovec iov[NFAN][2];
+	struct pvmi_tx t[NFAN];
+	unsigned long before;
+	size_t i;
+	int k, r;
+
+	for (i = 0; i < len; i++)
+		body[i] = pattern(i, tag);
+	before = pvmi_uring_submits();
+	for (k = 0; k < NFAN; k++) {
+		pvmi_frame_encode(&f, t[k].hdr);
+		iov[k][0].iov_base = t[k].hdr;
+		iov[k][0].iov_len = sizeof(t[k].hdr);
+		iov[k][1].iov_base = body;
+		iov[k][1].iov_len = len;
+		t[k].iov = iov[k];
+		t[k].count = 2;
+		t[k].next = 0;
+		/* queued, not yet in the kernel */
+		ck_assert_int_eq(tx[k].tp->queue(&tx[k], &t[k]), 0);
+	}
+	ck_assert_uint_eq(pvmi_uring_submits(), before);
+	ck_assert_int_eq(tx[0].tp->submit(), 0);
+	before = pvmi_uring_submits() - before;
+	for (k = 0; k < NFAN; k++) {
+		while ((r = tx[k].tp->send(&tx[k], &t[k])) == 0) {
+			for (i = 0; i < NFAN; i++)
+				ck_assert_int_ge(rx[i].tp->progress(&rx[i]), 0);
+			wait_some(tx[k].fd, rx[k].fd);
+		}
+		ck_assert_int_eq(r, 1);
+	}
+	return before;
+}
+
+/* A multicast's batch (queue() on three pipes, one submit()): a single
+ * io_uring_enter carries all three frames, and every receiver gets
+ * every frame whole and in order, at every size. */
+START_TEST(test_batch_of_three_pipes_one_submission_in_order)
+{
+	static const size_t fan_sizes[] = { 0, 8, 1000, 65536, 1 << 20 };
+	struct pvmi_pipe tx[NFAN], rx[NFAN];
+	struct got g[NFAN];
+	unsigned char *body = malloc(1 << 20);
+	unsigned long at;
+	int a, b, k, i, n = 0;
+
+	ck_assert_ptr_nonnull(body);
+	if (!have_ring()) {
+		free(body);
+		return;
+	}
+	memset(g, 0, sizeof(g));
+	for (k = 0; k < NFAN; k++) {
+		tcp_pair(&a, &b);
+		pvmi_pipe_init(&tx[k], a, &pvmi_transport_uring, &sink, NULL);
+		/* plain sockets: only the sender's submissions are counted */
+		pvmi_pipe_init(&rx[k], b, &pvmi_transport_tcp, &sink, &g[k]);
+	}
+	for (i = 0; i < 5 * (int)(sizeof(fan_sizes) / sizeof(*fan_sizes));
+	     i++) {
+		size_t len = fan_sizes[i % 5];
+
+		at = pvmi_uring_submits();
+		ck_assert_uint_eq(fan_out(tx, rx, len, n++, body), 1);
+		/* small frames all complete within that one call */
+		if (len <= 1000)
+			ck_assert_uint_eq(pvmi_uring_submits(), at + 1);
+	}
+	for (k = 0; k < NFAN; k++) {
+		take(&rx[k], &g[k], n);
+		ck_assert_int_eq(g[k].n, n);
+		ck_assert_int_eq(g[k].bad, 0);
+		tx[k].tp->close(&tx[k]);
+		rx[k].tp->close(&rx[k]);
+	}
+	free(body);
+}
+END_TEST
+
+/* The sockets do not batch: no queue(), no submit() (callers send()). */
+START_TEST(test_sockets_have_no_batch)
+{
+	ck_assert_ptr_null(pvmi_transport_tcp.queue);
+	ck_assert_ptr_null(pvmi_transport_tcp.submit);
+	ck_assert_ptr_nonnull(pvmi_transport_uring.queue);
+	ck_assert_ptr_nonnull(pvmi_transport_uring.submit);
+}
+END_TEST
+
 /* Bytes that are not a frame: -EPROTO, nothing delivered, no crash. */
 START_TEST(test_garbage_is_a_protocol_error)
 {
@@ -631,6 +734,8 @@ static Suite *uring_suite(void)
 	tcase_add_test(tc, test_many_small_frames_in_order);
 	tcase_add_test(tc, test_blocked_waiter_woken_through_ring_fd);
 	tcase_add_test(tc, test_a_look_at_one_pipe_leaves_anothers_input_to_poll);
+	tcase_add_test(tc, test_batch_of_three_pipes_one_submission_in_order);
+	tcase_add_test(tc, test_sockets_have_no_batch);
 	tcase_add_test(tc, test_garbage_is_a_protocol_error);
 	tcase_add_test(tc, test_sender_killed_mid_frame);
 	tcase_add_test(tc, test_receiver_killed_with_send_in_flight);

@@ -30,6 +30,12 @@ tests_integ_netns_mhgroup_SOURCES = tests/integ/netns/mhgroup.c
 tests_integ_netns_mhgroup_LDADD = group/libgpvm3.la lib/libpvm3.la
 tests_integ_netns_mhgroup_LDFLAGS = -no-install
 
+# pvm_mcast to tasks of other hosts: mh-uring.sh and bench-mh-mcast.sh.
+check_PROGRAMS += tests/integ/netns/mhmcast
+tests_integ_netns_mhmcast_SOURCES = tests/integ/netns/mhmcast.c
+tests_integ_netns_mhmcast_LDADD = lib/libpvm3.la
+tests_integ_netns_mhmcast_LDFLAGS = -no-install
+
 # io_uring refused (seccomp) for mh-uring.sh's fallback runs.
 check_PROGRAMS += tests/integ/netns/noring
 tests_integ_netns_noring_SOURCES = tests/integ/netns/noring.c
@@ -50,6 +56,8 @@ EXTRA_DIST += $(MH_TESTS) \
 	tests/integ/bench-mh-pingpong.sh \
 	tests/integ/bench-mh-barrier.sh \
 	tests/integ/bench-mh-syscalls.sh \
+	tests/integ/bench-mh-mcast.sh \
+	tests/integ/netns/rawpingpong.c \
 	docs/multihost.md
 
 # `make check-mh' runs only these tests; `make check-mh-uring' runs them

@@ -37,7 +37,9 @@
  * transport that needs no system call to look for input (shared-memory
  * rings, io_uring's completion queue) provides poll_ready(); one that
  * completes asynchronously (io_uring) returns 0 from send() until the
- * completion.
+ * completion, and one whose one system call can submit the frames of
+ * many pipes (io_uring) provides queue() and submit(), with which a
+ * multicast (pvm_mcast) starts all its copies before it waits for any.
  */
 #ifndef COPVM_TRANSPORT_H
 #define COPVM_TRANSPORT_H
@@ -135,6 +137,20 @@ struct pvmi_transport {
 	 * not yet (call again once p->fd is writable or progress was made;
 	 * keep tx and the body as they are), or a negative errno. */
 	int (*send)(struct pvmi_pipe *p, struct pvmi_tx *tx);
+	/* Batching, for a transport whose submissions are system calls that
+	 * can carry many pipes' requests (io_uring); NULL for the others,
+	 * whose callers just send().  queue() starts frame `tx' as send()
+	 * would, but with no system call: 0 means it waits in memory for
+	 * the next submit(), or for any send() or progress() of this
+	 * transport, which submit everything queued; 1 or a negative errno
+	 * mean what send() says.  submit() hands every frame queued, on
+	 * any pipe of the transport, to the kernel in one system call
+	 * (more only when its queue is full) and returns 0 or a negative
+	 * errno.  After it, the caller finishes each frame with send()
+	 * calls exactly as when send() returned 0, keeping tx and the body
+	 * as they are until send() returns 1. */
+	int (*queue)(struct pvmi_pipe *p, struct pvmi_tx *tx);
+	int (*submit)(void);
 	/* Reads what is waiting without blocking and hands each complete
 	 * frame to the sink.  Returns 1 when anything arrived, 0 when
 	 * nothing did, or a negative errno: -EPIPE at the end of the pipe,
@@ -257,6 +273,9 @@ int pvmi_uring_reap(void);
 /* uring.c: tears the ring down once no pipe uses it (everything
  * closes); a forked child forgets its parent's ring the same way. */
 void pvmi_uring_release(void);
+/* uring.c: how many io_uring_enter calls this process made to submit
+ * requests (0 without a ring); tests and benchmarks count them. */
+unsigned long pvmi_uring_submits(void);
 
 /* The per-user directory "$PVM_TMP/copvm-<uid>"; a static string. */
 const char *pvmi_rundir(void);

@@ -38,6 +38,12 @@
  *     one itself), and send() returns 1.  Otherwise send() returns 0 with
  *     the request in the kernel, and the caller's body stays lent to it
  *     until a later send() reaps the completion.
+ *   - queue() and submit() batch the sends of a multicast (route.c's
+ *     pvmi_route_mcast, conn.c's pvmi_link_send_many): queue() prepares
+ *     a pipe's sendmsg in the submission queue without entering the
+ *     kernel, and submit() hands everything queued, on every pipe, to
+ *     the kernel in one io_uring_enter; each send() after it then only
+ *     reaps.
  * Completions are reaped from the shared completion queue with no system
  * call (pvmi_uring_reap(), which conn.c's pump runs first in every round
  * through the ring endpoint's prepare; poll_ready() then reads a pipe's
@@ -95,6 +101,7 @@ static int foreign;		/* we are a fork: the ring is the parent's */
 static int mode = -1;		/* COPVM_URING: -1 unread, 0 off (unset, "0"),
 				 * 1 on ("1"), 2 auto ("auto") */
 static int npipes;
+static unsigned long submits;	/* io_uring_enter calls that submitted */
 static int have_fixed;
 static unsigned char slot_used[FIXED_SLOTS];
 static int atfork_done;
@@ -257,6 +264,7 @@ static int flush(void)
 
 	while (io_uring_sq_ready(&ring) > 0) {
 		r = io_uring_submit(&ring);
+		submits++;
 		if (r >= 0)
 			continue;
 		if ((r != -EINTR && r != -EBUSY && r != -EAGAIN) ||
@@ -412,12 +420,30 @@ static int uring_progress(struct pvmi_pipe *p)
 	}
 }
 
+/* Queues a sendmsg of what is left of `tx' on `p'; 0 or -EBUSY. */
+static int queue_send(struct pvmi_pipe *p, struct uring_pipe *u,
+		      struct pvmi_tx *tx)
+{
+	struct io_uring_sqe *sqe = sqe_get();
+	int left = tx->count - tx->next;
+
+	if (!sqe)
+		return -EBUSY;		/* the ring refuses work */
+	memset(&u->mh, 0, sizeof(u->mh));
+	u->mh.msg_iov = tx->iov + tx->next;
+	u->mh.msg_iovlen = left > SEND_IOV_MAX ? SEND_IOV_MAX : left;
+	io_uring_prep_sendmsg(sqe, p->fd, &u->mh, MSG_NOSIGNAL | MSG_WAITALL);
+	aim(sqe, u);
+	io_uring_sqe_set_data(sqe, &u->tx);
+	u->tx.busy = 1;
+	return 0;
+}
+
 /* Sends as much of `tx' as the ring takes now (transport.h, send). */
 static int uring_send(struct pvmi_pipe *p, struct pvmi_tx *tx)
 {
-	struct io_uring_sqe *sqe;
 	struct uring_pipe *u;
-	int left, rc, res;
+	int rc, res;
 
 	if (!ours())
 		return -EPIPE;
@@ -438,27 +464,45 @@ static int uring_send(struct pvmi_pipe *p, struct pvmi_tx *tx)
 		}
 		if (tx->next >= tx->count)
 			return 1;
-		if (!u->tx.busy) {
-			sqe = sqe_get();
-			if (!sqe)
-				return -EBUSY;	/* the ring refuses work */
-			left = tx->count - tx->next;
-			memset(&u->mh, 0, sizeof(u->mh));
-			u->mh.msg_iov = tx->iov + tx->next;
-			u->mh.msg_iovlen = left > SEND_IOV_MAX ?
-					   SEND_IOV_MAX : left;
-			io_uring_prep_sendmsg(sqe, p->fd, &u->mh,
-					      MSG_NOSIGNAL | MSG_WAITALL);
-			aim(sqe, u);
-			io_uring_sqe_set_data(sqe, &u->tx);
-			u->tx.busy = 1;
-		}
+		if (!u->tx.busy && (rc = queue_send(p, u, tx)) < 0)
+			return rc;
 		rc = kick();
 		if (rc < 0)
 			return rc;
 		if (!u->tx.done)
 			return 0;	/* in the kernel: reaped later */
 	}
+}
+
+/* Queues frame `tx' on `p' for the next submission, with no system
+ * call (transport.h, queue); 0 once queued, else as send(). */
+static int uring_queue(struct pvmi_pipe *p, struct pvmi_tx *tx)
+{
+	struct uring_pipe *u;
+
+	if (!ours())
+		return -EPIPE;
+	u = state_of(p);
+	if (!u)
+		return -ENOMEM;
+	if (u->tx.busy || u->tx.done || tx->next >= tx->count)
+		return uring_send(p, tx);	/* not a fresh frame */
+	return queue_send(p, u, tx);
+}
+
+/* Hands everything queued to the kernel (transport.h, submit). */
+static int uring_submit(void)
+{
+	if (!ours())
+		return -EPIPE;
+	return flush();
+}
+
+/* io_uring_enter calls that submitted requests, since the process
+ * started (transport.h; tests and benchmarks count them). */
+unsigned long pvmi_uring_submits(void)
+{
+	return submits;
 }
 
 /* 1 when a completed recv of `p' was reaped and waits (transport.h,
@@ -555,6 +599,8 @@ const struct pvmi_transport pvmi_transport_uring = {
 	.accept = pvmi_tcp_accept,
 	.unlisten = pvmi_tcp_unlisten,
 	.send = uring_send,
+	.queue = uring_queue,
+	.submit = uring_submit,
 	.progress = uring_progress,
 	.poll_ready = uring_poll_ready,
 	.arm = uring_arm,

@@ -42,6 +42,12 @@ void pvmi_uring_release(void)
 {
 }
 
+/* No ring, no submission (transport.h). */
+unsigned long pvmi_uring_submits(void)
+{
+	return 0;
+}
+
 /* Never chosen (pvmi_uring_usable() says no); the tcp transport's
  * calls, should anyone take it. */
 const struct pvmi_transport pvmi_transport_uring = {

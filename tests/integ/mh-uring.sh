@@ -20,6 +20,12 @@
 #   killreceiver   we flood a task on node2 that stopped itself, so our
 #                  send waits in the kernel; this script kills it: our
 #                  sends return, its exit notify comes, same checks.
+# and tests/integ/netns/mhmcast.c:
+#   mcast          pvm_mcast of 0 B .. 4 MiB and 300 small messages to 3
+#                  tasks on node2 over direct routes (with the ring, each
+#                  multicast's copies leave in one submission): every copy
+#                  intact and in order, the same output on all four, and
+#                  one ring or none.
 # mh-routes.sh runs with the default (sockets); `make check-mh-uring'
 # runs the whole multi-host suite with COPVM_URING=1.
 . "${srcdir:-.}/tests/integ/netns/mh.sh"
@@ -29,6 +35,11 @@ tool=$(mh_offer_tool copvm)
 NORING=$top_builddir/tests/integ/netns/noring
 [ -x "$NORING" ] || die "$NORING is not built"
 REAL_PVMD=$COPVM_PVMD
+MCAST=$top_builddir/tests/integ/netns/mhmcast
+[ -x "$MCAST" ] || die "$MCAST is not built"
+for i in $(seq "$MH_HOSTS"); do
+	ln -sf "$MCAST" "$W/copvm/hosts/node$i/home/pvm3/bin/LINUX64/mhmcast"
+done
 "$NORING" EPERM true || { log "SKIP: no seccomp filter here"; exit 77; }
 
 # run_killed NAME MARK PATTERN [WRAP...]: runs mhcheck NAME on node1; once
@@ -65,6 +76,7 @@ backend() {
 	mh_run copvm node1 "routes-$backend" -- "$@" "$tool" routes direct
 	run_killed killsender "kill the sender now" child-flood "$@"
 	run_killed killreceiver "kill the receiver now" child-sink "$@"
+	mh_run copvm node1 "mcast-$backend" -- "$@" "$MCAST" check
 	mh_end copvm
 }
 
@@ -82,12 +94,12 @@ done
 out=$W/copvm/out
 for b in uring sockets eperm enosys; do
 	if [ $b = uring ]; then rings=1; after=5; else rings=0; after=4; fi
-	for t in routes killsender killreceiver; do
+	for t in routes killsender killreceiver mcast; do
 		[ "$(cat "$out/$t-$b.rc" 2>/dev/null)" = 0 ] ||
 			fail "$t-$b exited with $(cat "$out/$t-$b.rc" 2>/dev/null): $(cat "$out/$t-$b.err")"
 		grep -q "io_uring rings $rings\$" "$out/$t-$b.err" ||
 			fail "$t-$b: not $rings ring(s): $(cat "$out/$t-$b.err")"
-		grep -v '^mhcheck: ' "$out/$t-$b.err" &&
+		grep -Ev '^mh(check|mcast): ' "$out/$t-$b.err" &&
 			fail "$t-$b: unexpected messages on stderr"
 	done
 	cmp -s "$out/routes-uring.out" "$out/routes-$b.out" ||
@@ -98,6 +110,10 @@ for b in uring sockets eperm enosys; do
 		grep -q "whole messages intact and in order: yes" \
 			"$out/killsender-$b.out" ||
 		fail "killsender-$b: $(cat "$out/killsender-$b.out")"
+	cmp -s "$out/mcast-uring.out" "$out/mcast-$b.out" ||
+		fail "mcast-$b: not the output of mcast-uring: $(diff "$out/mcast-uring.out" "$out/mcast-$b.out")"
+	grep -q "every copy intact and in order: yes" "$out/mcast-$b.out" ||
+		fail "mcast-$b: $(cat "$out/mcast-$b.out")"
 	grep -q "sends returned: yes" "$out/killreceiver-$b.out" &&
 		grep -q "receiver's exit notify: yes" "$out/killreceiver-$b.out" ||
 		fail "killreceiver-$b: $(cat "$out/killreceiver-$b.out")"

@@ -3,7 +3,8 @@
 # bench-mh-pingpong.sh.  Reads lines "SIDE bytes reps median_us mean_us
 # p90_us MB/s" (SIDE stock or copvm, one line per length and run) and
 # prints, per length, the medians over the runs of both sides and their
-# ratios.
+# ratios.  Lines of other sides (bench-mh-pingpong.sh -u, -t: uring,
+# raw) add a second table with every side's median and MB/s.
 use strict;
 use warnings;
 
@@ -36,4 +37,19 @@ for my $b (sort { $a <=> $b } keys %sizes) {
 		of(\%bw, 'stock', $b), of(\%bw, 'copvm', $b),
 		$c > 0 ? sprintf('%.2f', $s / $c) : '-',
 		$cm > 0 ? sprintf('%.2f', $sm / $cm) : '-';
+}
+
+my @extra = grep { $_ ne 'stock' && $_ ne 'copvm' } sort keys %med;
+if (@extra) {
+	my @sides = ('stock', 'copvm', @extra);
+	print "every side: median round trip in microseconds (MB/s)\n";
+	printf "%10s", 'bytes';
+	printf " %20s", $_ for @sides;
+	print "\n";
+	for my $b (sort { $a <=> $b } keys %sizes) {
+		printf "%10d", $b;
+		printf " %20s", sprintf('%.2f (%.1f)', of(\%med, $_, $b),
+					of(\%bw, $_, $b)) for @sides;
+		print "\n";
+	}
 }
