@@ -98,6 +98,14 @@ static void node_sum(const struct csr_list *l, struct node_sum *s)
 	}
 }
 
+/* A transport's name, "-" while unknown, its number if not ours. */
+static const char *xport(int32_t v, char *buf, size_t len)
+{
+	if (v == COSCHED_XPORT_UNKNOWN)
+		return "-";
+	return name_or_num(csr_xport_name(v), v, buf, len);
+}
+
 static void print_req(FILE *out, const char *key, int32_t v, int model)
 {
 	char num[16];
@@ -150,9 +158,11 @@ static void print_raw(FILE *out, const struct csr_list *l, const char *host)
 		print_req(out, "req_model", pg->req_model, 1);
 		print_req(out, "req_p_milli", pg->req_p_milli, 0);
 		print_req(out, "req_interval_ms", pg->req_interval_ms, 0);
-		fprintf(out, " base_nice=%d boost_until_ns=%llu\n",
-			pg->base_nice,
-			(unsigned long long)pg->boost_until_ns);
+		fprintf(out, " base_nice=%d boost_until_ns=%llu local=%s"
+			" tcp=%s\n", pg->base_nice,
+			(unsigned long long)pg->boost_until_ns,
+			xport(pg->local_xport, n1, sizeof(n1)),
+			xport(pg->tcp_xport, n2, sizeof(n2)));
 	}
 	node_sum(l, &s);
 	fprintf(out, "node=%s tasks=%d boosts=%llu peer_boosts=%llu"
@@ -200,12 +210,13 @@ static void print_table(FILE *out, const struct csr_list *l, const char *host)
 	const struct cosched_page *pg;
 	struct node_sum s;
 	char n1[16], n2[16], n3[16], iv[24], spin[24], boost[32], cpu[24];
-	char win[24], tidb[16];
+	char win[24], tidb[16], xp[32], n4[16];
 	int i;
 
-	fprintf(out, "%8s %7s %-5s %5s %8s %9s %-8s %-7s %7s %8s %8s  %s\n",
-		"TID", "PID", "MODEL", "P", "INTERVAL", "F(msg/s)", "BOOST",
-		"BACKEND", "SPIN", "SENDS", "RECVS", "PEERS");
+	fprintf(out, "%8s %7s %-5s %5s %8s %9s %-8s %-7s %-9s %7s %8s %8s"
+		"  %s\n", "TID", "PID", "MODEL", "P", "INTERVAL", "F(msg/s)",
+		"BOOST", "BACKEND", "TRANSPORT", "SPIN", "SENDS", "RECVS",
+		"PEERS");
 	for (i = 0; i < l->n; i++) {
 		pg = &l->pg[i];
 		if (pg->boost == COPVM_BOOST_NICE)
@@ -215,7 +226,10 @@ static void print_table(FILE *out, const struct csr_list *l, const char *host)
 				 name_or_num(csr_boost_name(pg->boost),
 					     pg->boost, n2, sizeof(n2)));
 		snprintf(tidb, sizeof(tidb), "t%x", (unsigned)pg->tid);
-		fprintf(out, "%8s %7d %-5s %u.%03u %8s %9.1f %-8s %-7s %7s"
+		snprintf(xp, sizeof(xp), "%s/%s",
+			 xport(pg->local_xport, n1, sizeof(n1)),
+			 xport(pg->tcp_xport, n4, sizeof(n4)));
+		fprintf(out, "%8s %7d %-5s %u.%03u %8s %9.1f %-8s %-7s %-9s %7s"
 			" %8llu %8llu  ",
 			tidb, pg->pid,
 			name_or_num(csr_model_name(pg->model), pg->model,
@@ -224,7 +238,7 @@ static void print_table(FILE *out, const struct csr_list *l, const char *host)
 			fmt_ms(pg->interval_us, iv, sizeof(iv)), pg->freq,
 			boost,
 			name_or_num(csr_backend_name(pg->backend), pg->backend,
-				    n3, sizeof(n3)),
+				    n3, sizeof(n3)), xp,
 			fmt_ns(pg->spin_ns, spin, sizeof(spin)),
 			(unsigned long long)pg->sends_total,
 			(unsigned long long)pg->recvs_total);

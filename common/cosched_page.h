@@ -91,7 +91,19 @@ struct cosched_page {
 	int32_t pad0;
 
 	struct cosched_peer peers[COSCHED_MAX_PEERS];
+
+	/* The task's transports (COSCHED_XPORT_*), for the observability
+	 * tools; 0 until known.  Appended after version 1's fields: an older
+	 * task's page reads 0 here. */
+	int32_t local_xport;	/* same-host circuits: set at enrolment */
+	int32_t tcp_xport;	/* direct TCP routes: at the first one */
 };
+
+#define COSCHED_XPORT_UNKNOWN	0
+#define COSCHED_XPORT_UNIX	1	/* unix-domain sockets (COPVM_SHM=0) */
+#define COSCHED_XPORT_SHM	2	/* shared-memory rings */
+#define COSCHED_XPORT_TCP	3	/* plain TCP sockets */
+#define COSCHED_XPORT_URING	4	/* TCP driven through io_uring */
 
 _Static_assert(sizeof(struct cosched_page) <= COSCHED_PAGE_SIZE,
 	       "the coscheduling page fits in one page");

@@ -55,6 +55,15 @@ const char *csr_backend_name(int backend)
 	       backend_names[backend] : NULL;
 }
 
+const char *csr_xport_name(int xport)
+{
+	static const char *const names[] = { NULL, "unix", "shm", "tcp",
+					     "uring" };
+
+	return xport > 0 && xport < (int)(sizeof(names) / sizeof(names[0])) ?
+	       names[xport] : NULL;
+}
+
 const char *csr_boost_name(int boost)
 {
 	return boost >= 0 && boost < NBOOSTS ? boost_names[boost] : NULL;

@@ -86,6 +86,9 @@ int csr_set(struct csr_dir *d, int tid, const struct csr_req *r);
 const char *csr_model_name(int model);
 const char *csr_backend_name(int backend);
 const char *csr_boost_name(int boost);
+/* Transport name: "unix", "shm", "tcp", "uring"; NULL for unknown (0)
+ * or out of range. */
+const char *csr_xport_name(int xport);
 
 /* Parses a model name (any case); the COPVM_MODEL_* or -1. */
 int csr_model_parse(const char *name);

@@ -37,6 +37,8 @@
 #include <unistd.h>
 
 #include "auth.h"
+#include "cosched/cosched.h"
+#include "cosched_page.h"
 #include "conn.h"
 #include "conn_tcp.h"
 #include "pvmi.h"
@@ -121,10 +123,13 @@ static void ring_close(int unlink_tid)
  * fd polled from now on, else plain sockets. */
 static const struct pvmi_transport *circuit_tp(void)
 {
-	if (!pvmi_uring_usable())
+	if (!pvmi_uring_usable()) {
+		pvmi_cosched_note_transports(0, COSCHED_XPORT_TCP);
 		return &pvmi_transport_tcp;
+	}
 	ring_ep.fd = pvmi_uring_fd();
 	pvmi_conn_endpoint_add(&ring_ep);
+	pvmi_cosched_note_transports(0, COSCHED_XPORT_URING);
 	return &pvmi_transport_uring;
 }
 

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "cosched/cosched.h"
+#include "cosched_page.h"
 #include "codec.h"
 #include "conn.h"
 #include "conn_tcp.h"
@@ -269,6 +270,8 @@ int pvmi_attach(void)
 	ever_attached = 1;
 	pvmi_compat_sync();
 	pvmi_cosched_attach();
+	pvmi_cosched_note_transports(pvmi_shm_enabled() ? COSCHED_XPORT_SHM :
+					  COSCHED_XPORT_UNIX, 0);
 	return PvmOk;
 }
 

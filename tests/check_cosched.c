@@ -494,6 +494,26 @@ START_TEST(imp_spins_two_context_switches)
 }
 END_TEST
 
+/* The page names the task's same-host transport from its enrolment
+ * (rings unless COPVM_SHM=0), and no TCP one before a direct route. */
+START_TEST(the_page_names_the_transports)
+{
+	struct cosched_page *pg;
+	int me;
+
+	if (_i == 1)
+		setenv("COPVM_SHM", "0", 1);
+	me = pvm_mytid();
+	pg = map_page(me);
+	ck_assert_ptr_nonnull(pg);
+	ck_assert_int_eq(pg->local_xport, _i == 1 ? COSCHED_XPORT_UNIX :
+			 COSCHED_XPORT_SHM);
+	ck_assert_int_eq(pg->tcp_xport, COSCHED_XPORT_UNKNOWN);
+	munmap(pg, COSCHED_PAGE_SIZE);
+	pvm_exit();
+}
+END_TEST
+
 START_TEST(a_model_changed_later_gets_its_backend)
 {
 	struct cosched_page *pg;
@@ -604,6 +624,7 @@ static Suite *cosched_suite(void)
 	tcase_add_loop_test(tc, f_rt_sets_the_rate_of_the_strongest_boost, 0, 2);
 	tcase_add_test(tc, imp_spins_two_context_switches);
 	tcase_add_test(tc, a_model_changed_later_gets_its_backend);
+	tcase_add_loop_test(tc, the_page_names_the_transports, 0, 2);
 	tcase_add_test(tc, missing_agent_falls_back_quietly);
 	tcase_add_loop_test(tc, a_device_that_is_not_the_module_falls_back_quietly,
 			    0, 2);

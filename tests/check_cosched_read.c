@@ -78,6 +78,8 @@ static void fill_page(struct cosched_page *pg, int tid, int pid)
 	pg->req_model = COSCHED_REQ_NONE;
 	pg->req_p_milli = COSCHED_REQ_NONE;
 	pg->req_interval_ms = COSCHED_REQ_NONE;
+	pg->local_xport = COSCHED_XPORT_SHM;
+	pg->tcp_xport = COSCHED_XPORT_URING;
 }
 
 /* Writes `pg' as file `name' of cosched/, padded to a whole page, or cut
@@ -122,6 +124,8 @@ static void make_pages(void)
 	pg.model = COPVM_MODEL_DCS;
 	pg.boost = COPVM_BOOST_NONE;
 	pg.npeers = 0;
+	pg.local_xport = COSCHED_XPORT_UNKNOWN;	/* an older task's page */
+	pg.tcp_xport = COSCHED_XPORT_UNKNOWN;
 	write_page("t40002", &pg, 0);
 	fill_page(&pg, 0x40001, getpid());
 	write_page("t40001", &pg, 0);
@@ -179,6 +183,10 @@ START_TEST(names)
 	ck_assert_str_eq(csr_backend_name(COPVM_BACKEND_AUTO), "auto");
 	ck_assert_str_eq(csr_backend_name(COPVM_BACKEND_KMOD), "kmod");
 	ck_assert_ptr_null(csr_backend_name(COPVM_NBACKENDS));
+	ck_assert_str_eq(csr_xport_name(COSCHED_XPORT_SHM), "shm");
+	ck_assert_str_eq(csr_xport_name(COSCHED_XPORT_URING), "uring");
+	ck_assert_ptr_null(csr_xport_name(COSCHED_XPORT_UNKNOWN));
+	ck_assert_ptr_null(csr_xport_name(99));
 	ck_assert_str_eq(csr_boost_name(COPVM_BOOST_NONE), "none");
 	ck_assert_str_eq(csr_boost_name(COPVM_BOOST_RT), "rt");
 	ck_assert_ptr_null(csr_boost_name(COPVM_BOOST_RT + 1));
@@ -505,14 +513,14 @@ START_TEST(tool_raw_lines)
 		 " peer_boosts=4 demotions=1 boosted_cpu_ns=5000000"
 		 " budget_window_ns=1000000000 boosted_by_peers=2 waiting=0"
 		 " req_model=- req_p_milli=- req_interval_ms=-"
-		 " base_nice=2 boost_until_ns=777000000\n"
+		 " base_nice=2 boost_until_ns=777000000 local=shm tcp=uring\n"
 		 "tid=t40002 pid=%d model=dcs p=0.500 interval_us=10000"
 		 " freq=123.250 boost=none nice=-5 backend=self spin_ns=50000"
 		 " sends=10 recvs=12 peers=- boosts=3"
 		 " peer_boosts=4 demotions=1 boosted_cpu_ns=5000000"
 		 " budget_window_ns=1000000000 boosted_by_peers=2 waiting=0"
 		 " req_model=- req_p_milli=- req_interval_ms=-"
-		 " base_nice=2 boost_until_ns=777000000\n"
+		 " base_nice=2 boost_until_ns=777000000 local=- tcp=-\n"
 		 "node=%s tasks=2 boosts=6 peer_boosts=8 demotions=2"
 		 " boosted_cpu_ns=10000000 budget_window_ns=1000000000"
 		 " budget_pct=1.0 skipped=8\n",
@@ -530,6 +538,9 @@ START_TEST(tool_table)
 	ck_assert_ptr_nonnull(strstr(out, "TID"));
 	ck_assert_ptr_nonnull(strstr(out, "  t40001 "));
 	ck_assert_ptr_nonnull(strstr(out, " nice -5 "));
+	ck_assert_ptr_nonnull(strstr(out, " TRANSPORT "));
+	ck_assert_ptr_nonnull(strstr(out, " shm/uring "));
+	ck_assert_ptr_nonnull(strstr(out, " -/- "));
 	ck_assert_ptr_nonnull(strstr(out, "t40002,t40003\n"));
 	ck_assert_ptr_nonnull(strstr(out, "10.0ms / 1.00s (1.0%)"));
 	ck_assert_ptr_nonnull(strstr(out, "(8 stale or foreign pages skipped)"));

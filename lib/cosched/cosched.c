@@ -461,6 +461,19 @@ static void load_dcs_params(void)
 	}
 }
 
+/* Records the transports in the page (cosched.h). */
+void pvmi_cosched_note_transports(int local, int tcp)
+{
+	struct cosched_page *pg = pvmi_cosched_page;
+
+	if (!pg)
+		return;
+	if (local)
+		pg->local_xport = local;
+	if (tcp)
+		pg->tcp_xport = tcp;
+}
+
 /* The thresholds below f_rt keep their ratios to it: a lower f_rt
  * lowers the nice and slice thresholds with it. */
 static void load_thresholds(void)

@@ -22,6 +22,9 @@ extern struct cosched_page *pvmi_cosched_page;
 /* Starts coscheduling for the just-enrolled task: settings, page,
  * backend.  Never fails the enrolment: on any error the task runs LIN. */
 void pvmi_cosched_attach(void);
+/* Records the task's transports in its page (COSCHED_XPORT_*; 0 leaves
+ * a field as it is), for the observability tools; no page, no record. */
+void pvmi_cosched_note_transports(int local, int tcp);
 /* Undoes every boost and removes the page (pvm_exit, detach). */
 void pvmi_cosched_detach(void);
 /* In a forked child: drops the parent's page and backend state without

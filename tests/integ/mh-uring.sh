@@ -106,6 +106,9 @@ for b in uring sockets eperm enosys; do
 		fail "routes-$b: not the output of routes-uring: $(diff "$out/routes-uring.out" "$out/routes-$b.out")"
 	grep -q "descriptors 3 before, $after after" "$out/routes-$b.err" ||
 		fail "routes-$b: not $after descriptors: $(cat "$out/routes-$b.err")"
+	# what copvm-cosched shows: COSCHED_XPORT_URING 4, _TCP 3
+	grep -q "page tcp transport $((rings ? 4 : 3))\$" "$out/routes-$b.err" ||
+		fail "routes-$b: the page names another transport: $(cat "$out/routes-$b.err")"
 	grep -q "sender's exit notify: yes" "$out/killsender-$b.out" &&
 		grep -q "whole messages intact and in order: yes" \
 			"$out/killsender-$b.out" ||

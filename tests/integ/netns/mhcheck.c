@@ -32,7 +32,9 @@
  * Exit status 0, or 1 when something went wrong (said on stderr).
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +42,7 @@
 #include <unistd.h>
 
 #include "pvm3.h"
+#include "cosched_page.h"
 
 #define TAG_DATA	11
 #define TAG_ECHO	12
@@ -407,6 +410,27 @@ static int uring_fds(void)
 	return count;
 }
 
+/* The TCP transport this task's coscheduling page names
+ * (COSCHED_XPORT_*), -1 without a page (stock PVM). */
+static int page_tcp_xport(void)
+{
+	const char *tmp = getenv("PVM_TMP");
+	char path[512];
+	int fd, v = -1;
+
+	snprintf(path, sizeof(path), "%s/copvm-%u/" COSCHED_DIR "/"
+		 COSCHED_PAGE_FMT, tmp && *tmp ? tmp : "/tmp",
+		 (unsigned)getuid(), (unsigned)pvm_mytid());
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	if (pread(fd, &v, sizeof(v), offsetof(struct cosched_page,
+					       tcp_xport)) != sizeof(v))
+		v = -1;
+	close(fd);
+	return v;
+}
+
 static void do_routes(int direct)
 {
 	static const int sizes[] = { 0, 1, 7, 1000, 4096, 65536, 100003,
@@ -463,6 +487,7 @@ static void do_routes(int direct)
 	fprintf(stderr, "mhcheck: descriptors %d before, %d after\n", fds0,
 		fds1);
 	fprintf(stderr, "mhcheck: io_uring rings %d\n", uring_fds());
+	fprintf(stderr, "mhcheck: page tcp transport %d\n", page_tcp_xport());
 	pvm_initsend(PvmDataDefault);
 	pvm_send(child, TAG_EXIT);
 	free(out);
