@@ -28,7 +28,7 @@
  *   soak faults [-w PER_HOST] [-t SECONDS] [-m MAX]
  *          PER_HOST workers (default 3) on every host of the machine but
  *          the master's own, for SECONDS (default 40); the master prints
- *          a "TASK tid dtid pid" line per worker and "READY" once every
+ *          a "TASK tid dtid pid host" line per worker and "READY" once every
  *          worker has asked for its notifies, and the one running it may
  *          then kill tasks and daemons (SIGKILL)
  * Output: "WORKER" and "MASTER" lines with each one's counts and the
@@ -761,8 +761,13 @@ int main(int argc, char **argv)
 		if (pvm_recv(tids[i], TAG_READY) < 0)
 			return 1;
 		pvm_upkint(&pids[i], 1, 1);
-		printf("TASK %x %x %d\n", tids[i], pvm_tidtohost(tids[i]),
-		       pids[i]);
+		int dt = pvm_tidtohost(tids[i]);
+		const char *name = "?";
+
+		for (j = 0; j < nhosts; j++)
+			if (hosts[j].hi_tid == dt)
+				name = hosts[j].hi_name;
+		printf("TASK %x %x %d %s\n", tids[i], dt, pids[i], name);
 	}
 	printf("READY workers=%d hosts=%d max=%d window=%d quota=%ld\n", n,
 	       nhosts, max, window, quota);
