@@ -190,3 +190,4 @@ noinst_PROGRAMS += bench/soak
 bench_soak_SOURCES = bench/soak.c
 bench_soak_LDADD = lib/libpvm3.la
 bench_soak_LDFLAGS = -no-install
+EXTRA_DIST += bench/soak-faults.sh

@@ -37,6 +37,7 @@ SOAK=$builddir/bench/soak
 COPVM_PVMD=$builddir/daemon/pvmd
 LIBDIR=$builddir/lib/.libs
 
+cmdline="bench/soak-faults.sh $*"
 messages=10000000
 seconds=40
 kills=3
@@ -226,8 +227,8 @@ report_a() {
 	rc=$(cat "$out.rc")
 	echo "## Phase A: $messages mixed messages on one host"
 	echo
-	echo "Command: \`bench/soak-faults.sh -A -n $messages\`, which runs"
-	echo "\`bench/soak count -n $messages -i 5 -d PVMD_PID\` (4 workers, all to all)."
+	echo "This phase runs \`bench/soak count -n $messages -i 5 -d PVMD_PID\`"
+	echo "(4 workers, all to all) on a daemon of its own."
 	echo
 	echo '```'
 	grep -E '^(READY|ELAPSED|RSS|RESULT)' "$out.out"
@@ -319,6 +320,8 @@ A_FAILED=0
 	echo "commit $(git -C "$srcdir" rev-parse --short HEAD 2>/dev/null || echo '?'),"
 	echo "$(nproc) CPUs, Linux $(uname -r), seed $seed."
 	echo
+	echo "Run as: \`$cmdline\` (from the top build directory, as $(id -un))."
+	echo
 } >"$work/report"
 
 if [ "${phases#*A}" != "$phases" ]; then
@@ -330,7 +333,6 @@ if [ "${phases#*B}" != "$phases" ]; then
 	{
 		echo "## Phase B: kill -9 of workers and a daemon, 4 hosts"
 		echo
-		echo "Command: \`bench/soak-faults.sh -B -t $seconds -k $kills -r $rounds -s $seed\`."
 		echo "Each round: a fresh machine of node1..node4 (network namespaces),"
 		echo "\`bench/soak faults -w 3 -t $seconds\` on node1 (3 workers on each of"
 		echo "node2..node4, all to all), $kills random workers killed in the"

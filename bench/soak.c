@@ -494,7 +494,7 @@ static int worker(void)
 	long quota, since_progress = 0;
 	uint64_t rng;
 	struct peer *p;
-	struct timeval tmo = { 20, 0 };
+	struct timeval tmo = { 60, 0 };	/* silence that means a hang */
 
 	w.me = pvm_mytid();
 	w.master = pvm_parent();
