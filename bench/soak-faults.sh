@@ -236,8 +236,8 @@ report_a() {
 	echo
 	echo "Exit status $rc$( [ "$rc" = 0 ] && echo ': every message arrived once, in order, intact.')"
 	echo
-	echo "Resident memory (KiB) over the run, every 5 s (one line in"
-	echo "$(( $(grep -c '^SAMPLE' "$out.out") / 20 + 1 )) shown; the RSS lines above use all samples after the first 10 % of the messages):"
+	echo "Resident memory (KiB), sampled every 5 s (every"
+	echo "$(( $(grep -c '^SAMPLE' "$out.out") / 20 + 1 ))th sample shown; the RSS lines above use every sample taken after the first 10 % of the messages):"
 	echo
 	echo '| t (s) | messages sent | master | largest worker | all workers | pvmd |'
 	echo '|------:|--------------:|-------:|---------------:|------------:|-----:|'
