@@ -95,11 +95,12 @@ int pvmi_conn_want(int tid)
 	return old;
 }
 
-/* Whether a pump reads `l' now (see pvmi_conn_hold()). */
+/* Whether a pump reads `l' now (see pvmi_conn_hold()): a link being
+ * written (busy: a TCP circuit carries both ways) is read too. */
 static int link_wanted(const struct link *l)
 {
 	if (!held || wanted_peer == PVMI_WANT_ANY || l->role == LINK_DAEMON ||
-	    l->gate || !l->peer)
+	    l->gate || !l->peer || l->busy)
 		return 1;
 	return l->peer == wanted_peer || l->peer == writing_peer;
 }

@@ -10,7 +10,10 @@
  * END; stock prints EOF, and so do we) and each prefixed
  * "[t<tid>] " when PvmShowTids is on, as pvm_catchout(3PVM) describes.
  * pvm_exit waits until every task whose output we catch (children we
- * spawned, and grandchildren that report to us) has ended its output.
+ * spawned, and grandchildren that report to us) has ended its output,
+ * or its host has left the machine (its end can never come then: a
+ * HostDelete notify in the library's context says so, asked for once
+ * per host of a child; grandchildren's hosts are not watched).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +22,7 @@
 #include "bufcache.h"
 #include "codec.h"
 #include "msg.h"
+#include "proto.h"
 #include "pvmi.h"
 #include "recv.h"
 #include "task.h"
@@ -38,6 +42,10 @@ struct partial {
 static FILE *catch_file;
 static struct partial *parts;
 static int nparts;
+static int32_t *watched;	/* hosts whose HostDelete we asked for */
+static int nwatched;
+
+static void host_gone(int dtid);
 
 static struct partial *partial_for(int tid)
 {
@@ -134,9 +142,19 @@ int pvmi_output_take(struct pvmi_msg *m)
 	size_t len;
 	int tid, n;
 
-	if (m->ctx != PVMI_SYS_CTX || m->tag != PVMI_TAG_OUTPUT)
+	if (m->ctx != PVMI_SYS_CTX ||
+	    (m->tag != PVMI_TAG_OUTPUT && m->tag != PVMI_TAG_HOSTGONE))
 		return 0;
 	body = pvmi_msg_flatten(m, &len);
+	if (body && m->tag == PVMI_TAG_HOSTGONE) {
+		pvmi_r_init(&r, body, len);
+		tid = pvmi_r_int(&r);
+		if (!r.failed)
+			host_gone(tid);
+		pvmi_buf_free(body);
+		pvmi_msg_free(m);
+		return 1;
+	}
 	if (body) {
 		pvmi_r_init(&r, body, len);
 		tid = pvmi_r_int(&r);
@@ -160,14 +178,59 @@ int pvmi_output_take(struct pvmi_msg *m)
 	return 1;
 }
 
+/*
+ * Asks our daemon, once per host, for a HostDelete notify of host `dtid'
+ * in the library's context: when a host goes, the EOF of its tasks'
+ * output can never come, and pvm_exit must not wait for it.
+ */
+static void watch_host(int dtid)
+{
+	struct pvmi_wbuf w = { 0 };
+	struct pvmi_rbuf r;
+	int32_t *n, t = dtid;
+	int i;
+
+	if (dtid == PVMI_TID_HOST(pvmi.mytid))
+		return;			/* ours goes with us */
+	for (i = 0; i < nwatched; i++)
+		if (watched[i] == dtid)
+			return;
+	n = realloc(watched, (nwatched + 1) * sizeof(*n));
+	if (!n)
+		return;
+	watched = n;
+	watched[nwatched++] = dtid;
+	pvmi_w_int(&w, PvmHostDelete);
+	pvmi_w_int(&w, PVMI_TAG_HOSTGONE);
+	pvmi_w_int(&w, PVMI_SYS_CTX);
+	pvmi_w_int(&w, 1);
+	pvmi_w_ints(&w, &t, 1);
+	(void)pvmi_request(PVMI_OP_NOTIFY, &w, &r);
+}
+
+/* Host `dtid' left the machine: ends the output of its tasks. */
+static void host_gone(int dtid)
+{
+	int i;
+
+	for (i = 0; i < nwatched; i++)
+		if (watched[i] == dtid)
+			watched[i] = watched[--nwatched];
+	for (i = 0; i < nparts; i++)
+		if (parts[i].open && PVMI_TID_HOST(parts[i].tid) == dtid)
+			end_output(parts[i].tid);
+}
+
 void pvmi_output_expect(int tid)
 {
 	struct partial *p;
 
 	if (catch_file && pvmi.outtid == pvmi.mytid &&
 	    pvmi.outctx == PVMI_SYS_CTX && (p = partial_for(tid)) &&
-	    !p->closed)
+	    !p->closed) {
 		p->open = 1;
+		watch_host(PVMI_TID_HOST(tid));
+	}
 }
 
 static int any_open(void)
@@ -192,6 +255,9 @@ void pvmi_output_drain(void)
 	free(parts);
 	parts = NULL;
 	nparts = 0;
+	free(watched);
+	watched = NULL;
+	nwatched = 0;
 }
 
 /* Sends the output of tasks the caller spawns from now on to `ff' (NULL:

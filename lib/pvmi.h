@@ -55,6 +55,7 @@ extern struct pvmi_state pvmi;
  * user receives never match this context. */
 #define PVMI_SYS_CTX		0x7ffffff0
 #define PVMI_TAG_OUTPUT		0x7ffffff1
+#define PVMI_TAG_HOSTGONE	0x7ffffff2	/* HostDelete, for output.c */
 /* Also reserved, by libgpvm3: context 0x7fffff00 and the mailbox class
  * "###_COPVM_GROUP_SERVER_###" (group/gs_proto.h). */
 

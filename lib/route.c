@@ -417,7 +417,7 @@ static int batch_add(struct batch *b, struct circuit *c, int i, int tag,
 	if (!pvmi_conn_tcp_batches(l))
 		return 0;
 	k->l = l;
-	user_frame(&k->f, c->tid, tag, m->enc, m->len);
+	user_frame(&k->f, c->tid, tag, m->enc, m);
 	k->hdr = prebuilt(c, &k->f);
 	k->rc = PvmOk;
 	b->who[b->n++] = i;
@@ -450,7 +450,7 @@ void pvmi_route_mcast(struct pvmi_msg *m, const int *tids, int n, int tag,
 		}
 		if (batch_add(&b, c, i, tag, m, rcs))
 			continue;
-		user_frame(&f, tids[i], tag, m->enc, m->len);
+		user_frame(&f, tids[i], tag, m->enc, m);
 		rcs[i] = send_on(c, &f, NULL, m);
 	}
 	rc = b.n ? pvmi_conn_tcp_send_many(b.copy, b.n, m) : PvmOk;

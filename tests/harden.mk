@@ -1,7 +1,8 @@
 # Hardening tests (issue 15): a run directory or PVM_TMP another user
 # controls, a foreign daemon, the auto-started daemon's descriptors, stale
 # task identities after a daemon's death, a stopped daemon, a task at
-# its descriptor limit flooded with connections.  They drive
+# its descriptor limit flooded with connections; and a few seconds of
+# the soak benchmark's load (bench/soak, bench/soak-faults.sh).  They drive
 # tests/tools/hprobe against private daemons (PVM_TMP of their own); the
 # cases needing a second user skip (77) unless run as root.
 if HAVE_CHECK
@@ -25,7 +26,8 @@ HARDEN_TESTS = \
 	tests/integ/stale-session.sh \
 	tests/integ/fd-flood.sh \
 	tests/integ/big-frame.sh \
-	tests/integ/log-cap.sh
+	tests/integ/log-cap.sh \
+	tests/integ/soak-smoke.sh
 TESTS += $(HARDEN_TESTS)
 EXTRA_DIST += $(HARDEN_TESTS) \
 	tests/integ/harden-lib.sh \
