@@ -57,11 +57,13 @@ static int writing_peer;	/* peer of the write waiting for room */
 static int conn_frame(void *arg, const struct pvmi_frame *f,
 		      unsigned char *body);
 static long conn_gate(void *arg, const unsigned char *data, size_t len);
+static int conn_paused(void *arg);
 
 /* What every pipe hands its frames and handshake bytes to. */
 static const struct pvmi_pipe_sink conn_sink = {
 	.frame = conn_frame,
 	.gate = conn_gate,
+	.paused = conn_paused,
 };
 
 /* Sets the taker of incoming user messages (conn.h). */
@@ -433,6 +435,12 @@ static int conn_frame(void *arg, const struct pvmi_frame *f,
 		return held_keep(l, m);
 	pvmi_conn_deliver(m);
 	return 0;
+}
+
+/* A held link reads no further than the frame it completed. */
+static int conn_paused(void *arg)
+{
+	return !link_wanted(arg);
 }
 
 /* Handshake bytes from the pipe of link `arg': its owner's. */

@@ -221,12 +221,6 @@ START_TEST(mixed_sizes_from_many_senders_keep_order_per_sender)
 }
 END_TEST
 
-/* A child that turns rings off for itself, then echoes. */
-static int rings_off_echo_child(int parent)
-{
-	setenv("COPVM_SHM", "0", 1);
-	return echo_child(parent);
-}
 
 START_TEST(peer_with_rings_off_gets_all_over_the_socket)
 {
@@ -237,7 +231,11 @@ START_TEST(peer_with_rings_off_gets_all_over_the_socket)
 
 	unsetenv("COPVM_SHM");
 	me = pvm_mytid();
-	kid = vm_fork_task(rings_off_echo_child, me, &pid);
+	/* the child reads COPVM_SHM when it enrols, in vm_fork_task (we
+	 * read it at ours, so it changes nothing here) */
+	setenv("COPVM_SHM", "0", 1);
+	kid = vm_fork_task(echo_child, me, &pid);
+	unsetenv("COPVM_SHM");
 	for (i = 0; i < NSIZES && sizes[i] <= (1 << 20); i++) {
 		vm_fill(out, sizes[i], (unsigned)i + 3);
 		ck_assert_int_eq(send_block(kid, TAG_DATA, out, sizes[i], i),

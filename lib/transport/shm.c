@@ -324,12 +324,14 @@ static ssize_t shm_sock_read(int fd, void *buf, size_t len)
 static int frame_sink(void *arg, const struct pvmi_frame *f,
 		      unsigned char *body);
 static long gate_sink(void *arg, const unsigned char *data, size_t len);
+static int paused_sink(void *arg);
 
 /* What a receiving pipe's stream hands its frames to: RING frames are
  * ours, the rest the owner's. */
 static const struct pvmi_pipe_sink shm_sink = {
 	.frame = frame_sink,
 	.gate = gate_sink,
+	.paused = paused_sink,
 };
 
 /* The pipe's state, made on first use; NULL when out of memory. */
@@ -521,6 +523,14 @@ static int ring_take(struct shm_pipe *s)
 	return -EPROTO;
 }
 
+/* Whether the owner of pipe `arg' takes no more frames for now. */
+static int paused_sink(void *arg)
+{
+	struct shm_pipe *s = state(arg);
+
+	return s && s->up && s->up->paused && s->up->paused(s->up_arg);
+}
+
 /* After the switch: the ring's records, then the socket's end. */
 static int ring_progress(struct pvmi_pipe *p, struct shm_pipe *s, int any)
 {
@@ -532,8 +542,11 @@ static int ring_progress(struct pvmi_pipe *p, struct shm_pipe *s, int any)
 		shm_ring_disarm(&s->ring);
 		s->armed = 0;
 	}
-	while ((rc = ring_take(s)) > 0)
+	while ((rc = ring_take(s)) > 0) {
 		any = 1;
+		if (paused_sink(p))
+			break;	/* the rest waits in the ring */
+	}
 	if (rc == -ECONNRESET)
 		return -EPIPE;
 	if (rc < 0)

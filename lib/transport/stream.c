@@ -9,7 +9,8 @@
  * the pipe is gated (a handshake under way) the staged bytes go to the
  * sink's gate instead, and those after the handshake are framed.  A send
  * writes the header and the body's iovecs with writev, as far as the
- * socket takes them, and resumes where it stopped.
+ * socket takes them, and resumes where it stopped.  Progress reads until
+ * the socket is empty, or until the sink says it is paused.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -155,6 +156,8 @@ int pvmi_stream_progress(struct pvmi_pipe *p)
 			rc = pvmi_stream_took(p, n);
 			if (rc < 0)
 				return rc;
+			if (p->sink->paused && p->sink->paused(p->arg))
+				return any;
 		}
 		if (n == 0)
 			return -EPIPE;

@@ -65,6 +65,11 @@ struct pvmi_pipe_sink {
 	 * It clears p->gated when the handshake is done; the bytes after
 	 * it are then read as frames. */
 	long (*gate)(void *arg, const unsigned char *data, size_t len);
+	/* Optional: non-zero when the owner takes no more frames from this
+	 * pipe for now (back-pressure).  progress() then returns after the
+	 * read that completed a frame; the rest stays in the socket or the
+	 * ring, where poll() and poll_ready still see it. */
+	int (*paused)(void *arg);
 };
 
 /* One circuit.  The owner sets sink, arg and gated; the rest belongs to

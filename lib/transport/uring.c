@@ -393,8 +393,11 @@ static int uring_progress(struct pvmi_pipe *p)
 				rc = pvmi_stream_took(p, res);
 				if (rc < 0)
 					return rc;
-				/* a full buffer: more is likely waiting */
-				more = (size_t)res == u->want;
+				/* a full buffer: more is likely waiting; a
+				 * paused owner gets it after the next recv */
+				more = (size_t)res == u->want &&
+				       !(p->sink->paused &&
+					 p->sink->paused(p->arg));
 			}
 		}
 		if (u->rx.busy) {

@@ -69,7 +69,7 @@ mh_tool() {
 	local exe=$W/stock/mhcheck
 	if [ ! -x "$exe" ]; then
 		${CC:-cc} -O2 -o "$exe" "$top_srcdir/tests/integ/netns/mhcheck.c" \
-			-I/usr/include -lpvm3 >&2 || die "cannot build mhcheck for stock"
+			-I/usr/include -I"$top_srcdir/common" -lpvm3 >&2 || die "cannot build mhcheck for stock"
 	fi
 	echo "$exe"
 }
