@@ -23,9 +23,19 @@
  * timed round trips (after `warm' untimed ones); "-" when the counting
  * interposer is not preloaded.
  *
- * usage: vcc_pingpong [-r reps] [-w warm] [-s size,size,...] [-I]
+ * -X makes each round an exchange instead: both tasks send, then both
+ * receive (the halo-exchange pattern; messages larger than a ring make
+ * each sender wait for room while its own input waits to be read).
+ *
+ * -P pins the parent to CPU 0 and the child to CPU 1.  Unpinned, the
+ * scheduler's wake-affine placement puts both tasks on one CPU in some
+ * runs and not in others, and the small-message round trip is bimodal
+ * (about 1 us apart, about 7 us together on this machine).
+ *
+ * usage: vcc_pingpong [-r reps] [-w warm] [-s size,size,...] [-I] [-P] [-X]
  */
 #include <dlfcn.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +77,16 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Runs this process on CPU `cpu' only; 0, or -1 when refused. */
+static int pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
 /* The interposer's counter, or NULL when it is not preloaded. */
 static unsigned long (*alloc_count)(void);
 
@@ -80,13 +100,13 @@ static void pack(char *buf, int len)
 /* The child: per size, echoes `reps' messages back. */
 static int child(void)
 {
-	int parent = pvm_parent(), len, n, i, info[2];
+	int parent = pvm_parent(), len, n, i, info[3];
 	char *buf;
 
 	for (;;) {
 		if (pvm_recv(parent, TAG_SIZE) < 0)
 			return 1;
-		pvm_upkint(info, 2, 1);
+		pvm_upkint(info, 3, 1);
 		len = info[0];
 		n = info[1];
 		if (len < 0)
@@ -95,9 +115,16 @@ static int child(void)
 		if (!buf)
 			return 1;
 		for (i = 0; i < n; i++) {
+			if (info[2]) {	/* exchange: ours goes first */
+				pack(buf, len);
+				if (pvm_send(parent, TAG_PONG) < 0)
+					return 1;
+			}
 			if (pvm_recv(parent, TAG_PING) < 0)
 				return 1;
 			pvm_upkbyte(buf, len, 1);
+			if (info[2])
+				continue;
 			pack(buf, len);
 			if (pvm_send(parent, TAG_PONG) < 0)
 				return 1;
@@ -107,20 +134,21 @@ static int child(void)
 }
 
 /* Times `reps' round trips of `len' bytes after `warm' untimed ones. */
-static int run_size(int tid, int len, int reps, int warm, int precomm)
+static int run_size(int tid, int len, int reps, int warm, int precomm,
+		    int exchange)
 {
 	double *t = malloc(reps * sizeof(*t)), t0;
 	char *buf = calloc(1, len ? len : 1);
 	unsigned long a0 = 0, a1 = 0;
 	double c0 = 0, c1;
-	int i, info[2] = { len, reps + warm };
+	int i, info[3] = { len, reps + warm, exchange };
 
 	if (!t || !buf)
 		return 1;
 	for (i = 0; i < len; i++)
 		buf[i] = (char)i;
 	pvm_initsend(PvmDataDefault);
-	pvm_pkint(info, 2, 1);
+	pvm_pkint(info, 3, 1);
 	pvm_send(tid, TAG_SIZE);
 	pack(buf, len);
 	for (i = 0; i < reps + warm; i++) {
@@ -161,19 +189,22 @@ static int run_size(int tid, int len, int reps, int warm, int precomm)
 int main(int argc, char **argv)
 {
 	int sizes[MAX_SIZES] = { 8, 1024, 16384, 65536, 1048576 };
-	int nsizes = 5, reps = 2000, warm = 200, precomm = 0, opt, tid, i;
-	int rc = 0, info[2] = { -1, 0 };
+	int nsizes = 5, reps = 2000, warm = 200, precomm = 0, pin = 0, opt;
+	int tid, i;
+	int rc = 0, exchange = 0, info[3] = { -1, 0, 0 };
 	char self[4096], *s, *args[3] = { NULL, NULL, NULL };
 	ssize_t n;
 
 	alloc_count = (unsigned long (*)(void))dlsym(RTLD_DEFAULT,
 						     "alloc_count_calls");
-	if (argc > 1 && !strcmp(argv[argc - 1], CHILD_ARG)) {
+	if (argc > 1 && !strcmp(argv[1], CHILD_ARG)) {
+		if (argc > 2 && pin_to(1) < 0)
+			return 1;
 		rc = child();
 		pvm_exit();
 		return rc;
 	}
-	while ((opt = getopt(argc, argv, "r:w:s:I")) != -1) {
+	while ((opt = getopt(argc, argv, "r:w:s:IPX")) != -1) {
 		switch (opt) {
 		case 'r':
 			reps = atoi(optarg);
@@ -190,19 +221,32 @@ int main(int argc, char **argv)
 		case 'I':
 			precomm = 1;
 			break;
+		case 'P':
+			pin = 1;
+			break;
+		case 'X':
+			exchange = 1;
+			break;
 		default:
 			fprintf(stderr, "usage: %s [-r reps] [-w warm] "
-				"[-s sizes] [-I]\n", argv[0]);
+				"[-s sizes] [-I] [-P] [-X]\n", argv[0]);
 			return 2;
 		}
 	}
 	if (reps < 1 || warm < 0 || pvm_mytid() < 0)
 		return 1;
+	/* after enrolling: a daemon we started stays unpinned */
+	if (pin && pin_to(0) < 0) {
+		perror("vcc_pingpong: sched_setaffinity");
+		pvm_exit();
+		return 1;
+	}
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n <= 0)
 		return 1;
 	self[n] = '\0';
 	args[0] = CHILD_ARG;
+	args[1] = pin ? "pinned" : NULL;
 	if (pvm_spawn(self, args, PvmTaskDefault, "", 1, &tid) != 1) {
 		fprintf(stderr, "vcc_pingpong: spawn failed\n");
 		pvm_exit();
@@ -211,10 +255,11 @@ int main(int argc, char **argv)
 	for (i = 0; i < nsizes && !rc; i++) {
 		int r = sizes[i] >= 1048576 ? reps / 10 : reps;
 
-		rc = run_size(tid, sizes[i], r > 10 ? r : 10, warm, precomm);
+		rc = run_size(tid, sizes[i], r > 10 ? r : 10, warm, precomm,
+			      exchange);
 	}
 	pvm_initsend(PvmDataDefault);
-	pvm_pkint(info, 2, 1);
+	pvm_pkint(info, 3, 1);
 	pvm_send(tid, TAG_SIZE);
 	pvm_exit();
 	return rc;

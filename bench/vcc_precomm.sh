@@ -5,15 +5,20 @@
 # prints per variant and size the median over the runs of each run's
 # median round trip and of its CPU time per round trip, and the change.  Not a test: read the figures.
 #
-# usage: bench/vcc_precomm.sh [-n runs] [-r reps]   (from the build dir)
+# -P pins the two tasks to CPUs 0 and 1 (vcc_pingpong -P): unpinned,
+# small round trips are bimodal from run to run (one CPU or two).
+#
+# usage: bench/vcc_precomm.sh [-n runs] [-r reps] [-P]   (from the build dir)
 set -u
 runs=5
 reps=2000
-while getopts n:r: opt; do
+pin=
+while getopts n:r:P opt; do
 	case $opt in
 	n) runs=$OPTARG ;;
 	r) reps=$OPTARG ;;
-	*) echo "usage: $0 [-n runs] [-r reps]" >&2; exit 2 ;;
+	P) pin=-P ;;
+	*) echo "usage: $0 [-n runs] [-r reps] [-P]" >&2; exit 2 ;;
 	esac
 done
 top_builddir=$(pwd)
@@ -30,10 +35,10 @@ trap '"$top_builddir/tests/tools/pvmhalt" >/dev/null 2>&1; grep -H . "$out"/* > 
 vsizes=8,1024,16384,65536,1048576
 psizes=4096,16384,65536,1048576
 for i in $(seq "$runs"); do
-	COPVM_VCC=1 "$pp" -r "$reps" -s $vsizes > "$out/vcc_on.$i" || exit 1
-	COPVM_VCC=0 "$pp" -r "$reps" -s $vsizes > "$out/vcc_off.$i" || exit 1
-	COPVM_VCC=1 "$pp" -r "$reps" -s $psizes > "$out/pre_off.$i" || exit 1
-	COPVM_VCC=1 "$pp" -r "$reps" -s $psizes -I > "$out/pre_on.$i" || exit 1
+	COPVM_VCC=1 "$pp" $pin -r "$reps" -s $vsizes > "$out/vcc_on.$i" || exit 1
+	COPVM_VCC=0 "$pp" $pin -r "$reps" -s $vsizes > "$out/vcc_off.$i" || exit 1
+	COPVM_VCC=1 "$pp" $pin -r "$reps" -s $psizes > "$out/pre_off.$i" || exit 1
+	COPVM_VCC=1 "$pp" $pin -r "$reps" -s $psizes -I > "$out/pre_on.$i" || exit 1
 done
 
 # median LABEL SIZE [FIELD]: median over the runs of FIELD (3: the
@@ -58,7 +63,7 @@ compare() {
 	done
 	echo
 }
-echo "vcc_pingpong, $runs runs x $reps round trips (1 MiB: reps/10),"
+echo "vcc_pingpong${pin:+ $pin}, $runs runs x $reps round trips (1 MiB: reps/10),"
 echo "median over runs of the median round trip (us); change = (a-b)/b"
 echo
 compare vcc_on vcc_off $vsizes "VCC on (a) vs off (b): round trip" 3

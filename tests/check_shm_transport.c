@@ -254,6 +254,51 @@ START_TEST(peer_with_rings_off_gets_all_over_the_socket)
 }
 END_TEST
 
+#define CROSS_BYTES	(6 << 20)
+#define CROSS_ROUNDS	8
+
+/* Sends CROSS_BYTES to `peer' and receives as much from it, both ways at
+ * once, CROSS_ROUNDS times; 0 when every block arrived intact. */
+static int cross_rounds(int peer, unsigned int seed)
+{
+	unsigned char *out = malloc(CROSS_BYTES), *in = malloc(CROSS_BYTES);
+	int r, seq, bad = 0;
+
+	for (r = 0; r < CROSS_ROUNDS && !bad; r++) {
+		vm_fill(out, CROSS_BYTES, seed + r);
+		if (send_block(peer, TAG_DATA, out, CROSS_BYTES, r) < 0 ||
+		    pvm_recv(peer, TAG_DATA) <= 0 ||
+		    recv_block(in, &seq) != CROSS_BYTES || seq != r)
+			bad = 1;
+	}
+	free(in);
+	free(out);
+	return bad;
+}
+
+static int cross_child(int parent)
+{
+	return cross_rounds(parent, 100);
+}
+
+/* Both tasks send a message several times the ring's size before either
+ * receives: each sender, waiting for room, reads its own input, and
+ * every block arrives whole, in order. */
+START_TEST(large_messages_crossing_arrive_intact)
+{
+	int me, kid;
+	pid_t pid;
+
+	unsetenv("COPVM_SHM");
+	me = pvm_mytid();
+	kid = vm_fork_task(cross_child, me, &pid);
+	ck_assert_int_eq(cross_rounds(kid, 200), 0);
+	ck_assert_int_gt(ring_maps(), 0);	/* it came by ring */
+	vm_wait_ok(pid);
+	pvm_exit();
+}
+END_TEST
+
 /* Says hello, waits for the answer, then sends 64 MiB that nobody reads
  * yet: it blocks in the middle of the message and is killed there. */
 static int stuck_sender(int parent)
@@ -452,6 +497,7 @@ static Suite *shm_transport_suite(void)
 			    mixed_sizes_from_many_senders_keep_order_per_sender,
 			    0, 2);
 	tcase_add_test(tc, peer_with_rings_off_gets_all_over_the_socket);
+	tcase_add_test(tc, large_messages_crossing_arrive_intact);
 	tcase_add_loop_test(tc, sender_killed_mid_message_gives_notify_only,
 			    0, 2);
 	tcase_add_loop_test(tc, no_fd_or_segment_is_left_after_exit, 0, 2);

@@ -46,7 +46,9 @@
  * up to ROOM_WAIT_NS for room (spinning for the coscheduling model's
  * bound, then sleeping on the eventfd and the reader's pidfd) and then
  * returns 0, so conn.c reads its own input in between: two tasks sending
- * large messages to each other cannot deadlock.
+ * large messages to each other cannot deadlock.  While it waits, its own
+ * receiving rings are armed too, and input for it ends the wait at once:
+ * the peer may be waiting for that input to be read before it reads.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -126,7 +128,15 @@ struct shm_pipe {
 	unsigned char *body;
 	size_t got;
 	unsigned char *stage;		/* one REC_WHOLE record */
+	struct pvmi_pipe *pipe;		/* ours, while on the readers list */
+	int room_armed;			/* armed by arm_readers() */
+	struct shm_pipe *next_reader;
 };
+
+/* Receiving pipes with a ring.  A sender waiting for room arms them, so
+ * that input for this task ends the wait too: the peer it waits for may
+ * be waiting for us to read (two tasks exchanging large messages). */
+static struct shm_pipe *readers;
 
 /* fds that came with socket bytes, kept until the RING frame is read. */
 #define STASH_MAX	32
@@ -388,6 +398,9 @@ static int take_ring(struct pvmi_pipe *p, struct shm_pipe *s)
 	s->peer_wake = stash[i].fds[1];
 	s->have_ring = 1;
 	s->draining = 1;
+	s->pipe = p;
+	s->next_reader = readers;
+	readers = s;
 	s->pid = getpid();
 	shm_ring_connect(&s->ring, pvmi_shm_wake_fd(), s->peer_wake);
 	shm_ring_set_spin(&s->ring, 0);
@@ -627,6 +640,7 @@ static int make_ring(struct shm_pipe *s, int peer_wake)
 	s->peer_wake = peer_wake;
 	s->copy_min = copy_min();
 	shm_ring_connect(&s->ring, pvmi_shm_wake_fd(), peer_wake);
+	shm_ring_set_doorbell_ends_wait(&s->ring, 1);
 	pvmi_frame_encode(&f, s->offer);
 	s->offer_sent = 0;
 	return 0;
@@ -736,8 +750,31 @@ static void tx_advance(struct pvmi_tx *tx, size_t n)
 	}
 }
 
+/* Arms the rings of every reader whose owner takes input now (on), or
+ * disarms those it armed; 1 when one of them has input already. */
+static int arm_readers(int on)
+{
+	struct shm_pipe *r;
+	int any = 0;
+
+	for (r = readers; r; r = r->next_reader) {
+		if (!on) {
+			if (r->room_armed)
+				shm_arm(r->pipe, 0);
+			r->room_armed = 0;
+		} else if (!paused_sink(r->pipe)) {
+			if (r->armed)	/* by pvm_nrecv: left so */
+				any |= shm_poll_ready(r->pipe);
+			else
+				any |= shm_arm(r->pipe, 1);
+			r->room_armed = r->armed;
+		}
+	}
+	return any;
+}
+
 /* One record into the ring, waiting a little for room: 1 sent, 0 no
- * room yet, or a negative errno. */
+ * room yet (or input to read first), or a negative errno. */
 static int ring_put(struct shm_pipe *s, uint32_t tag, const void *buf,
 		    size_t len)
 {
@@ -747,7 +784,10 @@ static int ring_put(struct shm_pipe *s, uint32_t tag, const void *buf,
 		long spin = pvmi_cosched_spin_ns(SHM_RING_DEFAULT_SPIN_NS);
 
 		shm_ring_set_spin(&s->ring, spin);
-		rc = shm_ring_send(&s->ring, tag, buf, len, ROOM_WAIT_NS);
+		if (!arm_readers(1))
+			rc = shm_ring_send(&s->ring, tag, buf, len,
+					   ROOM_WAIT_NS);
+		arm_readers(0);
 	}
 	if (rc == -ETIMEDOUT || rc == -EAGAIN)
 		return 0;
@@ -882,6 +922,12 @@ static void shm_close(struct pvmi_pipe *p)
 	if (p->fd >= 0)
 		stash_drop(p->fd);
 	if (s) {
+		struct shm_pipe **r = &readers;
+
+		while (*r && *r != s)
+			r = &(*r)->next_reader;
+		if (*r)
+			*r = s->next_reader;
 		/* a fork closing its parent's circuits leaves the rings be */
 		if (s->have_ring && s->pid == getpid())
 			shm_ring_close(&s->ring);

@@ -191,6 +191,12 @@ void shm_ring_set_spin(struct shm_ring *r, long spin_ns)
 		r->spin_ns = spin_ns < 0 ? 0 : spin_ns;
 }
 
+void shm_ring_set_doorbell_ends_wait(struct shm_ring *r, int on)
+{
+	if (r)
+		r->doorbell_ends_wait = on != 0;
+}
+
 void shm_ring_set_single_copy(struct shm_ring *r, size_t min_bytes)
 {
 	if (r)
@@ -279,15 +285,15 @@ static void wake_if_armed(struct shm_ring *r, uint32_t *armed)
 typedef int (*ready_fn)(struct shm_ring *r, uint32_t arg);
 
 /* Sleeps in poll() on our eventfd and the peer's pidfd until a wake-up,
- * the peer's death or `deadline' (-1: none).  0, -ETIMEDOUT, or
- * -ECONNRESET when the peer is gone. */
+ * the peer's death or `deadline' (-1: none).  1 after a wake-up on our
+ * eventfd, else 0, -ETIMEDOUT, or -ECONNRESET when the peer is gone. */
 static int block(struct shm_ring *r, long deadline)
 {
 	struct pollfd p[2];
 	struct timespec ts, *tsp = NULL;
 	long slice = -1, t;
 	uint64_t count;
-	int n = 0, wake = -1, peer = -1, rc;
+	int n = 0, wake = -1, peer = -1, rc, rang = 0;
 
 	learn_peer(r);
 	if (r->wake_fd >= 0) {
@@ -325,6 +331,7 @@ static int block(struct shm_ring *r, long deadline)
 		/* a doorbell: whoever reads it looks at everything again */
 		if (read(r->wake_fd, &count, sizeof(count)) < 0)
 			(void)count;
+		rang = 1;
 	}
 	if (peer >= 0 && rc > 0 && (p[peer].revents & POLLIN))
 		return -ECONNRESET;
@@ -333,14 +340,15 @@ static int block(struct shm_ring *r, long deadline)
 		return -ECONNRESET;
 	if (deadline >= 0 && now_ns() >= deadline)
 		return -ETIMEDOUT;
-	return 0;
+	return rang;
 }
 
 /* Waits until `ready' holds: spins for the spin bound, then arms, checks
- * again, and blocks.  0, -EAGAIN (`timeout_ns' 0), -ETIMEDOUT, or
- * -ECONNRESET once the peer is gone and `ready' still does not hold. */
+ * again, and blocks.  0, -EAGAIN (`timeout_ns' 0, or a wake-up that did
+ * not make it hold when `doorbell_ends'), -ETIMEDOUT, or -ECONNRESET
+ * once the peer is gone and `ready' still does not hold. */
 static int wait_until(struct shm_ring *r, ready_fn ready, uint32_t arg,
-		      uint32_t *armed, long timeout_ns)
+		      uint32_t *armed, long timeout_ns, int doorbell_ends)
 {
 	long start, deadline, end, t;
 	unsigned int n = 0;
@@ -379,6 +387,8 @@ static int wait_until(struct shm_ring *r, ready_fn ready, uint32_t arg,
 			return 0;
 		if (rc < 0)
 			return rc;
+		if (rc > 0 && doorbell_ends)
+			return -EAGAIN;
 	}
 }
 
@@ -445,7 +455,8 @@ static void put_record(struct shm_ring *r, uint32_t tag, uint32_t flags,
 static int wait_room(struct shm_ring *r, uint32_t need, long timeout_ns)
 {
 	int rc = wait_until(r, room_or_closed, need, &r->hdr->prod_armed,
-			    timeout_ns);
+			    timeout_ns,
+			    timeout_ns >= 0 && r->doorbell_ends_wait);
 
 	if (rc == -ECONNRESET ||
 	    load_acquire(&r->hdr->consumer_closed) != 0)
@@ -482,7 +493,7 @@ static int send_single_copy(struct shm_ring *r, uint32_t tag,
 	at = r->pos;
 	/* the buffer must stay ours to read until the answer: no timeout */
 	rc = wait_until(r, consumed_or_closed, at, &r->hdr->prod_armed,
-			SHM_WAIT_FOREVER);
+			SHM_WAIT_FOREVER, 0);
 	if ((int32_t)(load_acquire(&r->hdr->tail) - at) < 0)
 		return -EPIPE;
 	if (load_relaxed(&r->hdr->single_copy_status) == 0) {
@@ -525,7 +536,7 @@ int shm_ring_copy_answer(struct shm_ring *r, long timeout_ns)
 		return -EINVAL;
 	at = r->copy_at;
 	rc = wait_until(r, consumed_or_closed, at, &r->hdr->prod_armed,
-			timeout_ns);
+			timeout_ns, timeout_ns >= 0 && r->doorbell_ends_wait);
 	if (rc == -EAGAIN || rc == -ETIMEDOUT)
 		return 0;
 	if ((int32_t)(load_acquire(&r->hdr->tail) - at) < 0)
@@ -607,7 +618,7 @@ static struct shm_rec *wait_record(struct shm_ring *r, long timeout_ns,
 	int rc;
 
 	rc = wait_until(r, record_or_closed, 0, &r->hdr->cons_armed,
-			timeout_ns);
+			timeout_ns, 0);
 	rec = front(r);
 	if (rec)
 		return rec;

@@ -141,6 +141,7 @@ struct shm_ring {
 	uint64_t single_copies;		/* messages sent single-copy */
 	uint32_t copy_at;		/* producer: end of the pending
 					 * offer_copy record, 0: none */
+	int doorbell_ends_wait;		/* see shm_ring_set_doorbell_ends_wait */
 };
 
 /* What the next message is, from shm_ring_peek. */
@@ -167,6 +168,11 @@ int shm_ring_connect(struct shm_ring *r, int wake_fd, int peer_wake_fd);
 /* Sets how long a wait spins before it blocks, ns (0: block at once);
  * the caller takes it from the coscheduling model. */
 void shm_ring_set_spin(struct shm_ring *r, long spin_ns);
+/* Producer: with `on', a wake-up of our eventfd that brings no room ends
+ * a timed wait for room with -EAGAIN.  The eventfd serves all of a
+ * task's rings, so the wake-up may be input the caller must read before
+ * the room can come.  Off by default. */
+void shm_ring_set_doorbell_ends_wait(struct shm_ring *r, int on);
 /* Producer: messages of `min_bytes' or more go single-copy (0: never).
  * Consumer: non-zero accepts single-copy records (0: refuses them, and
  * the producer falls back to chunks).  Off by default. */
