@@ -26,6 +26,12 @@
  * the circuits (route.c) ask pvmi_vcc_enabled() for the same switch.
  *
  * Every buffer carries a small header in front of it naming its class.
+ * A pooled buffer's body starts on a cache line (BUF_ALIGN): reused, it
+ * keeps its address, and memcpy's `rep movsb' on this machine's AMD CPU
+ * ran 2-3x slower at some offsets (16-20 KB round trips 8-15 us instead
+ * of 5 with VCC on, docs/results/vcc_precomm.txt, session 8).  A plain
+ * heap block (class BUF_LARGE, and every buffer with VCC off) is a
+ * malloc block with the header first, grown with realloc.
  * The pools are guarded by a spin lock and the counters are atomic, so a
  * buffer may be freed on another thread than the one that made it.
  */
@@ -46,6 +52,7 @@
 #define BUF_IDLE_MS_DEFAULT	1000
 #define BUF_LARGE		0xffu	/* class of a plain heap block */
 #define BUF_MAGIC		0x42554643u	/* "BUFC" */
+#define BUF_ALIGN		64	/* a pooled body's alignment */
 
 /* In front of every buffer; 16 bytes keep the body aligned. */
 struct bufhdr {
@@ -141,11 +148,20 @@ static unsigned class_of(size_t n)
 	return c;
 }
 
+/* Frees the memory of buffer `h' (NULL is ignored). */
+static void block_free(struct bufhdr *h)
+{
+	if (h && h->cls != BUF_LARGE)
+		free((char *)(h + 1) - BUF_ALIGN);
+	else
+		free(h);
+}
+
 /* Empties pool `p' into the heap; the lock is held. */
 static void pool_empty(struct pool *p, int cls)
 {
 	while (p->n > 0) {
-		free(p->free[--p->n]);
+		block_free(p->free[--p->n]);
 		cached_bytes -= 1L << (cls + BUF_MIN_SHIFT);
 	}
 }
@@ -166,8 +182,16 @@ static void sweep(long now)
 static struct bufhdr *heap_block(unsigned cls, size_t n)
 {
 	size_t cap = cls == BUF_LARGE ? n : 1UL << (cls + BUF_MIN_SHIFT);
-	struct bufhdr *h = malloc(sizeof(*h) + cap);
+	struct bufhdr *h;
+	void *b;
 
+	if (cls == BUF_LARGE) {
+		h = malloc(sizeof(*h) + cap);
+	} else if (posix_memalign(&b, BUF_ALIGN, BUF_ALIGN + cap) == 0) {
+		h = (struct bufhdr *)((char *)b + BUF_ALIGN) - 1;
+	} else {
+		h = NULL;
+	}
 	if (!h)
 		return NULL;
 	__atomic_add_fetch(&heap_allocs, 1, __ATOMIC_RELAXED);
@@ -230,7 +254,7 @@ static void release(struct bufhdr *h)
 		}
 		unlock_pools();
 	}
-	free(h);
+	block_free(h);
 }
 
 /* Resizes body buffer `p', or makes one (bufcache.h). */

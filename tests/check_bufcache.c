@@ -6,6 +6,7 @@
  * the off switch, and the message objects msg.c keeps.
  */
 #include <check.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -121,6 +122,33 @@ START_TEST(pools_reuse_buffers_without_the_heap)
 	a = pvmi_buf_alloc(10);
 	ck_assert_ptr_eq(pvmi_buf_realloc(a, 200), a);
 	pvmi_buf_free(a);
+}
+END_TEST
+
+/* A pooled body starts on a 64-byte line, in every class, whether new
+ * or reused; freeing and trimming give the memory back cleanly (ASan). */
+START_TEST(pooled_bodies_start_on_a_cache_line)
+{
+	size_t n;
+	void *a, *b;
+
+	pvmi_bufcache_setup(1, 60000);
+	for (n = 1; n <= (2UL << 20); n = n * 3 + 1) {
+		a = pvmi_buf_alloc(n);
+		ck_assert_ptr_nonnull(a);
+		ck_assert_uint_eq((uintptr_t)a % 64, 0);
+		memset(a, 0x5a, n);
+		pvmi_buf_free(a);
+		b = pvmi_buf_alloc(n);
+		ck_assert_ptr_eq(b, a);
+		b = pvmi_buf_realloc(b, n * 2 + 1);
+		ck_assert_ptr_nonnull(b);
+		ck_assert_uint_eq((uintptr_t)b % 64, 0);
+		ck_assert_int_eq(((unsigned char *)b)[n - 1], 0x5a);
+		pvmi_buf_free(b);
+	}
+	pvmi_bufcache_trim();
+	ck_assert_int_eq(pvmi_bufcache_bytes(), 0);
 }
 END_TEST
 
@@ -249,6 +277,7 @@ static Suite *bufcache_suite(void)
 	tcase_add_test(tc, realloc_keeps_contents_and_count);
 	tcase_add_test(tc, message_bodies_come_from_it_and_go_back);
 	tcase_add_test(tc, pools_reuse_buffers_without_the_heap);
+	tcase_add_test(tc, pooled_bodies_start_on_a_cache_line);
 	tcase_add_test(tc, pools_are_bounded);
 	tcase_add_test(tc, pools_shrink_when_idle);
 	tcase_add_test(tc, switch_off_uses_the_heap_every_time);
