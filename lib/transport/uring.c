@@ -44,6 +44,18 @@
  *     kernel, and submit() hands everything queued, on every pipe, to
  *     the kernel in one io_uring_enter; each send() after it then only
  *     reaps.
+ * The ring is made with DEFER_TASKRUN (and SINGLE_ISSUER, TASKRUN_FLAG;
+ * a kernel before 6.1 refuses them, and gets a plain ring): the work that
+ * finishes a recv which had to wait for data runs when this task next
+ * looks, not by interrupting it.  Without it every such completion
+ * interrupted the receiver's spin (an IPI and task work on its way back
+ * to user space), and an 8-byte round trip between two hosts took 42 us
+ * against 13 over sockets; with it, 19 (docs/results/uring.md, session
+ * 8).  The kernel raises IORING_SQ_TASKRUN when work waits, and
+ * pvmi_uring_reap() then enters the kernel (io_uring_get_events) before
+ * it reaps; a task blocked in poll() on the ring's fd is woken as before.
+ * Only the task that made the ring submits to it: a forked child makes
+ * its own (mark_foreign), and PVM calls are not made from threads.
  * Completions are reaped from the shared completion queue with no system
  * call (pvmi_uring_reap(), which conn.c's pump runs first in every round
  * through the ring endpoint's prepare; poll_ready() then reads a pipe's
@@ -168,9 +180,17 @@ static int setup(void)
 		atfork_done = 1;
 	}
 	memset(&par, 0, sizeof(par));
-	par.flags = IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP;
+	par.flags = IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP |
+		    IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
+		    IORING_SETUP_TASKRUN_FLAG;
 	par.cq_entries = RING_CQ;
 	r = io_uring_queue_init_params(RING_SQ, &ring, &par);
+	if (r == -EINVAL) {	/* before 6.1: a plain ring */
+		memset(&par, 0, sizeof(par));
+		par.flags = IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP;
+		par.cq_entries = RING_CQ;
+		r = io_uring_queue_init_params(RING_SQ, &ring, &par);
+	}
 	if (r < 0)
 		return r;
 	if (!(par.features & IORING_FEAT_NODROP) ||
@@ -231,6 +251,9 @@ int pvmi_uring_reap(void)
 
 	if (!ours())
 		return 0;
+	/* deferred work (see the top) waits to post its completions */
+	if (IO_URING_READ_ONCE(*ring.sq.kflags) & IORING_SQ_TASKRUN)
+		io_uring_get_events(&ring);
 	io_uring_for_each_cqe(&ring, head, cqe) {
 		struct uring_op *op = io_uring_cqe_get_data(cqe);
 
