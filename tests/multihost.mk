@@ -21,7 +21,8 @@ endif
 # built by the tests, like pvmrun).  -no-install: a real executable with a
 # run path to our library, which remote daemons can spawn.
 check_PROGRAMS += tests/integ/netns/mhcheck
-tests_integ_netns_mhcheck_SOURCES = tests/integ/netns/mhcheck.c
+tests_integ_netns_mhcheck_SOURCES = tests/integ/netns/mhcheck.c \
+	tests/integ/netns/mhutil.h
 tests_integ_netns_mhcheck_LDADD = lib/libpvm3.la
 tests_integ_netns_mhcheck_LDFLAGS = -no-install
 # The same for the group test (mh-group.sh) and bench-mh-barrier.sh.
@@ -32,7 +33,8 @@ tests_integ_netns_mhgroup_LDFLAGS = -no-install
 
 # pvm_mcast to tasks of other hosts: mh-uring.sh and bench-mh-mcast.sh.
 check_PROGRAMS += tests/integ/netns/mhmcast
-tests_integ_netns_mhmcast_SOURCES = tests/integ/netns/mhmcast.c
+tests_integ_netns_mhmcast_SOURCES = tests/integ/netns/mhmcast.c \
+	tests/integ/netns/mhutil.h
 tests_integ_netns_mhmcast_LDADD = lib/libpvm3.la
 tests_integ_netns_mhmcast_LDFLAGS = -no-install
 

@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "pvm3.h"
+#include "mhutil.h"
 #include "cosched_page.h"
 
 #define TAG_DATA	11
@@ -99,15 +100,6 @@ static void print_sorted(char **lines, int n)
 	}
 }
 
-static unsigned checksum(const unsigned char *p, int n)
-{
-	unsigned s = 2166136261u;
-	int i;
-
-	for (i = 0; i < n; i++)
-		s = (s ^ p[i]) * 16777619u;
-	return s;
-}
 
 static int spawn_on(const char *host, char **args, int n, int *tids)
 {
@@ -386,29 +378,6 @@ static void do_tasks(void)
 	pvm_mcast(tids, 8, TAG_DONE);
 }
 
-/* How many io_uring instances this process has open (Linux: their fds
- * read "anon_inode:[io_uring]"); 0 for stock PVM. */
-static int uring_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *e;
-	char path[300], link[64];
-	ssize_t n;
-	int count = 0;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d)) != NULL) {
-		snprintf(path, sizeof(path), "/proc/self/fd/%s", e->d_name);
-		n = readlink(path, link, sizeof(link) - 1);
-		if (n <= 0)
-			continue;
-		link[n] = 0;
-		count += strcmp(link, "anon_inode:[io_uring]") == 0;
-	}
-	closedir(d);
-	return count;
-}
 
 /* The TCP transport this task's coscheduling page names
  * (COSCHED_XPORT_*), -1 without a page (stock PVM). */

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "pvm3.h"
+#include "mhutil.h"
 
 #define TAG_DATA	41	/* seq, len, checksum, bytes (check) */
 #define TAG_BENCH	42	/* bytes; answered with TAG_ACK */
@@ -51,15 +52,6 @@ static void bad(const char *what)
 	failed = 1;
 }
 
-static unsigned checksum(const unsigned char *p, int n)
-{
-	unsigned s = 2166136261u;
-	int i;
-
-	for (i = 0; i < n; i++)
-		s = (s ^ p[i]) * 16777619u;
-	return s;
-}
 
 static double now_us(void)
 {
@@ -134,28 +126,6 @@ static int spawn_children(int *tids, int n)
 	return got;
 }
 
-/* How many io_uring instances this process has open (0 for stock). */
-static int uring_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *e;
-	char path[300], link[64];
-	ssize_t n;
-	int count = 0;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d)) != NULL) {
-		snprintf(path, sizeof(path), "/proc/self/fd/%s", e->d_name);
-		n = readlink(path, link, sizeof(link) - 1);
-		if (n <= 0)
-			continue;
-		link[n] = 0;
-		count += strcmp(link, "anon_inode:[io_uring]") == 0;
-	}
-	closedir(d);
-	return count;
-}
 
 /* Multicasts message `seq' of `len' bytes from `out' to the receivers. */
 static void send_data(int *tids, int n, int seq, int len, unsigned char *out)
