@@ -128,7 +128,9 @@ SchedulerType=sched/builtin
 SelectType=select/linear
 SlurmdParameters=config_overrides
 ReturnToService=2
-KillWait=5
+# Slurm's default: the time copvm-slurm's halt has after scancel's
+# SIGTERM before SIGKILL (5 s cut it short on a busy machine)
+KillWait=30
 MessageTimeout=20
 InactiveLimit=0
 MinJobAge=300
