@@ -19,25 +19,21 @@
  * circuits' sockets are registered as fixed files when the kernel lets us
  * (saves a file lookup per request).
  *
- * Framing is stream.c's: a recv is aimed where stream.c would read next
- * (the staging buffer, or straight into the body of a large frame) and
- * its completion is handed to stream.c as if read() had returned it.
- * Each pipe has at most one recv and one send in the ring:
- *   - progress() hands on what completed and queues the next recv.
- *     It submits that recv at once only when the last one filled its
- *     buffer (more is waiting, bulk data); otherwise the recv goes into
- *     the kernel with the next submission: a send's (one system call
- *     then carries the reply and the re-armed recv, as in a ping-pong),
- *     or the next progress(), which always submits a recv still queued
- *     and so reads what is already waiting, as stream.c does (conn.c's
- *     drain_peers relies on it).  While our recv is queued the socket
- *     itself is readable when bytes come; once it is in the kernel the
- *     ring's fd is, and a look at the ring costs no system call.
- *   - A send is submitted at once; on a socket with room it completes
- *     within the submission (MSG_WAITALL: the kernel finishes a short
- *     one itself), and send() returns 1.  Otherwise send() returns 0 with
- *     the request in the kernel, and the caller's body stays lent to it
- *     until a later send() reaps the completion.
+ * What goes through the ring is the sending; receiving is stream.c's,
+ * on the socket, as for tcp.c.  Measured between two namespace hosts
+ * (docs/results/uring.md, session 9; a raw program with no PVM, 8-byte
+ * round trips): a recv in the ring costs 1.3 us more than a nonblocking
+ * recv() on the socket (the poll callback, the task work and the
+ * completion), and a multishot recv with provided buffers no less; a
+ * lone send costs 0.4 us more in the ring than a sendmsg.  The ring is
+ * cheaper only when one system call carries several requests, or when a
+ * send must wait for room.  So:
+ *   - send() with nothing of ours in the ring tries one sendmsg on the
+ *     socket (stream.c); what the socket did not take goes into the ring
+ *     as one IORING_OP_SENDMSG with MSG_WAITALL, which the kernel
+ *     finishes as room comes, with no further call of ours.  send() then
+ *     returns 0, and the caller's body stays lent to the kernel until a
+ *     later send() reaps the completion (transport.h).
  *   - queue() and submit() batch the sends of a multicast (route.c's
  *     pvmi_route_mcast, conn.c's pvmi_link_send_many): queue() prepares
  *     a pipe's sendmsg in the submission queue without entering the
@@ -46,31 +42,25 @@
  *     reaps.
  * The ring is made with DEFER_TASKRUN (and SINGLE_ISSUER, TASKRUN_FLAG;
  * a kernel before 6.1 refuses them, and gets a plain ring): the work that
- * finishes a recv which had to wait for data runs when this task next
- * looks, not by interrupting it.  Without it every such completion
- * interrupted the receiver's spin (an IPI and task work on its way back
- * to user space), and an 8-byte round trip between two hosts took 42 us
- * against 13 over sockets; with it, 19 (docs/results/uring.md, session
- * 8).  The kernel raises IORING_SQ_TASKRUN when work waits, and
- * pvmi_uring_reap() then enters the kernel (io_uring_get_events) before
- * it reaps; a task blocked in poll() on the ring's fd is woken as before.
+ * finishes a send which had to wait for room runs when this task next
+ * looks, not by interrupting it.  The kernel raises IORING_SQ_TASKRUN
+ * when work waits, and pvmi_uring_reap() then enters the kernel
+ * (io_uring_get_events) before it reaps.
  * Only the task that made the ring submits to it: a forked child makes
  * its own (mark_foreign), and PVM calls are not made from threads.
  * Completions are reaped from the shared completion queue with no system
  * call (pvmi_uring_reap(), which conn.c's pump runs first in every round
- * through the ring endpoint's prepare; poll_ready() then reads a pipe's
- * flag only): a receive's spin (lib/wait.c) sees a recv complete
- * without entering the kernel.
+ * through the ring endpoint's prepare).
  *
- * Waiting: the pipe's wait fd stays the socket (readable when no recv
- * of ours is in the kernel); the ring's fd, readable while completions
- * wait, is polled as an endpoint of conn_tcp.c.  Between them every
- * arrival wakes a blocked task; nothing here spins.
+ * Waiting: the pipe's wait fd is the socket; the ring's fd, readable
+ * while completions wait, is polled as an endpoint of conn_tcp.c, and a
+ * sender waiting for its send also polls the socket for room.  Nothing
+ * here spins.
  *
- * Closing a pipe with requests in the kernel (its peer died, the task
- * leaves) cancels them and waits for their completions before the
- * buffers they point at are freed; a request the kernel cannot cancel is
- * ended by shutting the socket down.  A forked child never touches its
+ * Closing a pipe with a send in the kernel (its peer died, the task
+ * leaves) cancels it and waits for its completion before the pipe's
+ * state goes; a send the kernel cannot cancel is ended by shutting the
+ * socket down.  A forked child never touches its
  * parent's ring (a pthread_atfork handler marks it foreign): it forgets
  * it when its links close and makes its own.
  */
@@ -92,7 +82,7 @@
 #define FIXED_SLOTS	256	/* sockets registered as fixed files */
 #define SEND_IOV_MAX	1024	/* iovecs per sendmsg */
 
-/* One request of a pipe: at most one recv and one send at a time. */
+/* A pipe's send in the ring: at most one at a time. */
 struct uring_op {
 	int busy;		/* queued or in the kernel, not reaped */
 	int done;		/* reaped, `res' not looked at yet */
@@ -101,8 +91,7 @@ struct uring_op {
 
 /* A pipe's own state (p->priv). */
 struct uring_pipe {
-	struct uring_op rx, tx;
-	size_t want;		/* what the recv under way asked for */
+	struct uring_op tx;
 	int slot;		/* fixed-file index, -1: the plain fd */
 	struct msghdr mh;
 };
@@ -138,8 +127,7 @@ static int ops_known(void)
 
 	if (!pr)
 		return 0;
-	ok = io_uring_opcode_supported(pr, IORING_OP_RECV) &&
-	     io_uring_opcode_supported(pr, IORING_OP_SENDMSG) &&
+	ok = io_uring_opcode_supported(pr, IORING_OP_SENDMSG) &&
 	     io_uring_opcode_supported(pr, IORING_OP_ASYNC_CANCEL) &&
 	     io_uring_opcode_supported(pr, IORING_OP_NOP);
 	io_uring_free_probe(pr);
@@ -352,31 +340,6 @@ static struct uring_pipe *state_of(struct pvmi_pipe *p)
 	return u;
 }
 
-/* Queues a recv where stream.c reads next; 0 or a negative errno. */
-static int queue_recv(struct pvmi_pipe *p, struct uring_pipe *u)
-{
-	struct io_uring_sqe *sqe;
-	unsigned char *buf;
-	size_t len;
-	int rc = pvmi_stream_target(p, &buf, &len);
-
-	if (rc < 0)
-		return rc;
-	if (len == 0)
-		return -EPROTO;		/* a handshake that never ends */
-	if (len > 1U << 30)
-		len = 1U << 30;
-	sqe = sqe_get();
-	if (!sqe)
-		return -EBUSY;
-	io_uring_prep_recv(sqe, p->fd, buf, len, 0);
-	aim(sqe, u);
-	io_uring_sqe_set_data(sqe, &u->rx);
-	u->rx.busy = 1;
-	u->want = len;
-	return 0;
-}
-
 /* Submits what is queued and takes the completions; 0 or < 0. */
 static int kick(void)
 {
@@ -384,66 +347,6 @@ static int kick(void)
 
 	pvmi_uring_reap();
 	return rc;
-}
-
-/* Reads what the ring received and hands on complete frames
- * (transport.h, progress). */
-static int uring_progress(struct pvmi_pipe *p)
-{
-	struct uring_pipe *u;
-	int any = 0, more, rc, res;
-
-	if (!ours())
-		return -EPIPE;
-	u = state_of(p);
-	if (!u)
-		return -ENOMEM;
-	pvmi_uring_reap();
-	for (;;) {
-		more = 0;
-		if (u->rx.done) {
-			u->rx.done = 0;
-			res = u->rx.res;
-			if (res == 0)
-				return -EPIPE;
-			if (res == -EAGAIN || res == -EINTR)
-				return any;	/* an older kernel's "none
-						 * yet": the socket wakes us */
-			if (res < 0 && res != -ECANCELED)
-				return res;
-			if (res > 0) {
-				any = 1;
-				rc = pvmi_stream_took(p, res);
-				if (rc < 0)
-					return rc;
-				/* a full buffer: more is likely waiting; a
-				 * paused owner gets it after the next recv */
-				more = (size_t)res == u->want &&
-				       !(p->sink->paused &&
-					 p->sink->paused(p->arg));
-			}
-		}
-		if (u->rx.busy) {
-			/* in the kernel: its completion will tell */
-			if (io_uring_sq_ready(&ring) == 0)
-				return any;
-			/* still queued: submit it, to read what waits */
-		} else {
-			rc = queue_recv(p, u);
-			if (rc < 0)
-				return rc;
-			/* frames came, the socket looked drained: the recv
-			 * goes in with the next submission (a send's, or
-			 * the next progress()) */
-			if (any && !more)
-				return any;
-		}
-		rc = kick();
-		if (rc < 0)
-			return rc;
-		if (!u->rx.done)
-			return any;
-	}
 }
 
 /* Queues a sendmsg of what is left of `tx' on `p'; 0 or -EBUSY. */
@@ -490,6 +393,12 @@ static int uring_send(struct pvmi_pipe *p, struct pvmi_tx *tx)
 		}
 		if (tx->next >= tx->count)
 			return 1;
+		if (!u->tx.busy && io_uring_sq_ready(&ring) == 0) {
+			/* alone: one sendmsg costs less than the ring */
+			rc = pvmi_stream_send(p, tx);
+			if (rc != 0)
+				return rc;
+		}
 		if (!u->tx.busy && (rc = queue_send(p, u, tx)) < 0)
 			return rc;
 		rc = kick();
@@ -531,27 +440,6 @@ unsigned long pvmi_uring_submits(void)
 	return submits;
 }
 
-/* 1 when a completed recv of `p' was reaped and waits (transport.h,
- * poll_ready).  It does not reap: reaping here would move the
- * completions of other pipes out of the queue whose fd poll() watches,
- * after the pump had looked at them (a task then slept with a message
- * in memory).  The pump reaps first, in the ring endpoint's prepare. */
-static int uring_poll_ready(struct pvmi_pipe *p)
-{
-	struct uring_pipe *u = p->priv;
-
-	if (!u || !ours())
-		return 0;
-	return u->rx.done;
-}
-
-/* Before a block: 1 when input already waits; the ring's fd, which the
- * caller polls, wakes it otherwise (transport.h, arm). */
-static int uring_arm(struct pvmi_pipe *p, int on)
-{
-	return on ? uring_poll_ready(p) : 0;
-}
-
 /* Asks the kernel to give up request `op'. */
 static void cancel(struct uring_op *op)
 {
@@ -563,9 +451,9 @@ static void cancel(struct uring_op *op)
 	io_uring_sqe_set_data(sqe, NULL);
 }
 
-/* Ends the requests of `u' before their buffers go; 0, or -1 when the
- * kernel would not give them back (the caller then leaks the buffers
- * rather than free memory the kernel may still write). */
+/* Ends the send of `u' before the pipe goes; 0, or -1 when the kernel
+ * would not give it back (the caller then leaks `u', which the
+ * completion would write, rather than free it). */
 static int settle(struct uring_pipe *u, int fd)
 {
 	struct __kernel_timespec ts = { .tv_sec = 0, .tv_nsec = 100000000 };
@@ -573,9 +461,8 @@ static int settle(struct uring_pipe *u, int fd)
 	int r, waits = 0;
 
 	pvmi_uring_reap();
-	cancel(&u->rx);
 	cancel(&u->tx);
-	while (u->rx.busy || u->tx.busy) {
+	while (u->tx.busy) {
 		if (flush() < 0)
 			return -1;
 		r = io_uring_wait_cqe_timeout(&ring, &cqe, &ts);
@@ -600,11 +487,10 @@ static void uring_close(struct pvmi_pipe *p)
 	int none = -1;
 
 	if (u) {
-		if (ours() && settle(u, p->fd) < 0) {
-			p->rx = NULL;		/* the kernel's now: leaked */
-			p->body = NULL;
-			u = NULL;
-		}
+		if (ours() && settle(u, p->fd) < 0)
+			u = NULL;	/* its completion may still come: the
+					 * kernel only reads our buffers, but
+					 * it writes `u' (leaked) */
 		if (u && ours() && u->slot >= 0 &&
 		    io_uring_register_files_update(&ring, u->slot, &none,
 						   1) == 1)
@@ -627,9 +513,9 @@ const struct pvmi_transport pvmi_transport_uring = {
 	.send = uring_send,
 	.queue = uring_queue,
 	.submit = uring_submit,
-	.progress = uring_progress,
-	.poll_ready = uring_poll_ready,
-	.arm = uring_arm,
+	.progress = pvmi_stream_progress,
+	.poll_ready = NULL,
+	.arm = NULL,
 	.close = uring_close,
 	.writev = pvmi_sock_writev,
 	.read = pvmi_sock_read,
