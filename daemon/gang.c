@@ -72,11 +72,12 @@ static cpu_set_t cpus;			/* our affinity mask */
 static unsigned long long nbounds, bound_ns, nsignals;	/* costs */
 
 /* The settings forwarded to slaves (addhost.c, slave.c); COPVM_URING
- * too, so that the whole machine's direct routes use one backend. */
+ * and COPVM_URING_ZC too, so that the whole machine's direct routes use
+ * one backend. */
 static const char *const cosched_env[] = {
 	"COPVM_MODEL", "COPVM_P", "COPVM_INTERVAL_MS", "COPVM_BACKEND",
 	"COPVM_EXP_MODE", "COPVM_EXP_IP_MS", "COPVM_EXP_PS_MS", "COPVM_URING",
-	NULL
+	"COPVM_URING_ZC", NULL
 };
 
 static uint64_t realtime_ns(void)

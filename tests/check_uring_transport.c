@@ -38,6 +38,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <liburing.h>
+
 #include "bufcache.h"
 #include "transport/transport.h"
 #include "wire.h"
@@ -210,6 +212,52 @@ START_TEST(test_every_size_uring_to_sockets_and_back)
 {
 	if (have_ring())
 		every_size(&pvmi_transport_uring, &pvmi_transport_tcp);
+}
+END_TEST
+
+/* Non-zero when this kernel has zero-copy sendmsg. */
+static int kernel_has_zc(void)
+{
+	struct io_uring_probe *pr = io_uring_get_probe();
+	int ok = pr && io_uring_opcode_supported(pr, IORING_OP_SENDMSG_ZC);
+
+	if (pr)
+		io_uring_free_probe(pr);
+	return ok;
+}
+
+/* COPVM_URING_ZC=65536: frames of 64 KiB and more go zero-copy (where
+ * the kernel has it), smaller ones are copied, and every size still
+ * arrives intact and in order both ways. */
+START_TEST(test_zero_copy_above_the_threshold_every_size_intact)
+{
+	struct pvmi_pipe pa, pb;
+	struct got g = { 0 };
+	unsigned char body[1000];
+	unsigned long before;
+	int a, b, i;
+
+	setenv("COPVM_URING_ZC", "65536", 1);
+	if (!have_ring())
+		return;
+	tcp_pair(&a, &b);
+	pvmi_pipe_init(&pa, a, &pvmi_transport_uring, &sink, NULL);
+	pvmi_pipe_init(&pb, b, &pvmi_transport_uring, &sink, &g);
+	before = pvmi_uring_zc_sends();
+	for (i = 0; i < 10; i++)
+		ck_assert_int_eq(pass(&pa, &pb, sizeof(body), i, body), 1);
+	take(&pb, &g, 10);
+	ck_assert_int_eq(g.n, 10);
+	ck_assert_uint_eq(pvmi_uring_zc_sends(), before);
+	pa.tp->close(&pa);
+	pb.tp->close(&pb);
+	every_size(&pvmi_transport_uring, &pvmi_transport_uring);
+	/* 9 of the sizes make frames of 64 KiB or more, each way */
+	if (kernel_has_zc())
+		ck_assert_uint_ge(pvmi_uring_zc_sends(), 18);
+	else
+		fprintf(stderr, "check_uring_transport: no zero-copy send "
+			"in this kernel, only the copies were checked\n");
 }
 END_TEST
 
@@ -748,6 +796,7 @@ static Suite *uring_suite(void)
 	tcase_add_test(tc, test_every_size_uring_to_uring_in_order);
 	tcase_add_test(tc, test_every_size_uring_to_sockets_and_back);
 	tcase_add_test(tc, test_many_small_frames_in_order);
+	tcase_add_test(tc, test_zero_copy_above_the_threshold_every_size_intact);
 	tcase_add_test(tc, test_a_lone_send_does_not_enter_the_ring);
 	tcase_add_test(tc, test_a_send_too_big_for_the_socket_finishes_in_the_kernel);
 	tcase_add_test(tc, test_batch_of_three_pipes_one_submission_in_order);

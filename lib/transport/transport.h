@@ -281,6 +281,9 @@ void pvmi_uring_release(void);
 /* uring.c: how many io_uring_enter calls this process made to submit
  * requests (0 without a ring); tests and benchmarks count them. */
 unsigned long pvmi_uring_submits(void);
+/* uring.c: how many zero-copy sends (IORING_OP_SENDMSG_ZC, frames of at
+ * least COPVM_URING_ZC bytes) this process submitted. */
+unsigned long pvmi_uring_zc_sends(void);
 
 /* The per-user directory "$PVM_TMP/copvm-<uid>"; a static string. */
 const char *pvmi_rundir(void);

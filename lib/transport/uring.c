@@ -84,7 +84,8 @@
 
 /* A pipe's send in the ring: at most one at a time. */
 struct uring_op {
-	int busy;		/* queued or in the kernel, not reaped */
+	int busy;		/* queued or in the kernel, not reaped (a
+				 * zero-copy send: until its notification) */
 	int done;		/* reaped, `res' not looked at yet */
 	int res;		/* the completion's result */
 };
@@ -103,6 +104,9 @@ static int mode = -1;		/* COPVM_URING: -1 unread, 0 off (unset, "0"),
 				 * 1 on ("1"), 2 auto ("auto") */
 static int npipes;
 static unsigned long submits;	/* io_uring_enter calls that submitted */
+static size_t zc_min;		/* COPVM_URING_ZC: frames of at least this
+				 * many bytes go zero-copy; 0: never */
+static unsigned long zc_sends;	/* zero-copy sends submitted */
 static int have_fixed;
 static unsigned char slot_used[FIXED_SLOTS];
 static int atfork_done;
@@ -130,6 +134,19 @@ static int ops_known(void)
 	ok = io_uring_opcode_supported(pr, IORING_OP_SENDMSG) &&
 	     io_uring_opcode_supported(pr, IORING_OP_ASYNC_CANCEL) &&
 	     io_uring_opcode_supported(pr, IORING_OP_NOP);
+	io_uring_free_probe(pr);
+	return ok;
+}
+
+/* Non-zero when the kernel has IORING_OP_SENDMSG_ZC (6.1 on). */
+static int zc_known(void)
+{
+	struct io_uring_probe *pr = io_uring_get_probe_ring(&ring);
+	int ok;
+
+	if (!pr)
+		return 0;
+	ok = io_uring_opcode_supported(pr, IORING_OP_SENDMSG_ZC);
 	io_uring_free_probe(pr);
 	return ok;
 }
@@ -181,6 +198,8 @@ static int setup(void)
 	}
 	if (r < 0)
 		return r;
+	if (zc_min && !zc_known())
+		zc_min = 0;		/* before 6.1: copied sends only */
 	if (!(par.features & IORING_FEAT_NODROP) ||
 	    !(par.features & IORING_FEAT_SUBMIT_STABLE) || !ops_known())
 		r = -EINVAL;
@@ -209,6 +228,8 @@ int pvmi_uring_usable(void)
 			mode = 0;
 		else
 			mode = strcmp(e, "auto") == 0 ? 2 : 1;
+		e = getenv("COPVM_URING_ZC");
+		zc_min = e ? (size_t)strtoull(e, NULL, 0) : 0;
 	}
 	if (mode == 0)
 		return 0;
@@ -248,9 +269,13 @@ int pvmi_uring_reap(void)
 		n++;
 		if (!op)
 			continue;	/* a cancel's own completion */
+		if (!(cqe->flags & IORING_CQE_F_NOTIF))
+			op->res = cqe->res;
+		if (cqe->flags & IORING_CQE_F_MORE)
+			continue;	/* zero-copy: the buffers are still
+					 * the kernel's until the notification */
 		op->busy = 0;
 		op->done = 1;
-		op->res = cqe->res;
 	}
 	if (n)
 		io_uring_cq_advance(&ring, n);
@@ -349,6 +374,19 @@ static int kick(void)
 	return rc;
 }
 
+/* Non-zero when what is left of `tx' is long enough to go zero-copy. */
+static int zero_copy(const struct pvmi_tx *tx)
+{
+	size_t left = 0;
+	int i;
+
+	if (!zc_min)
+		return 0;
+	for (i = tx->next; i < tx->count && left < zc_min; i++)
+		left += tx->iov[i].iov_len;
+	return left >= zc_min;
+}
+
 /* Queues a sendmsg of what is left of `tx' on `p'; 0 or -EBUSY. */
 static int queue_send(struct pvmi_pipe *p, struct uring_pipe *u,
 		      struct pvmi_tx *tx)
@@ -361,7 +399,14 @@ static int queue_send(struct pvmi_pipe *p, struct uring_pipe *u,
 	memset(&u->mh, 0, sizeof(u->mh));
 	u->mh.msg_iov = tx->iov + tx->next;
 	u->mh.msg_iovlen = left > SEND_IOV_MAX ? SEND_IOV_MAX : left;
-	io_uring_prep_sendmsg(sqe, p->fd, &u->mh, MSG_NOSIGNAL | MSG_WAITALL);
+	if (zero_copy(tx)) {
+		io_uring_prep_sendmsg_zc(sqe, p->fd, &u->mh,
+					 MSG_NOSIGNAL | MSG_WAITALL);
+		zc_sends++;
+	} else {
+		io_uring_prep_sendmsg(sqe, p->fd, &u->mh,
+				      MSG_NOSIGNAL | MSG_WAITALL);
+	}
 	aim(sqe, u);
 	io_uring_sqe_set_data(sqe, &u->tx);
 	u->tx.busy = 1;
@@ -393,7 +438,8 @@ static int uring_send(struct pvmi_pipe *p, struct pvmi_tx *tx)
 		}
 		if (tx->next >= tx->count)
 			return 1;
-		if (!u->tx.busy && io_uring_sq_ready(&ring) == 0) {
+		if (!u->tx.busy && io_uring_sq_ready(&ring) == 0 &&
+		    !zero_copy(tx)) {
 			/* alone: one sendmsg costs less than the ring */
 			rc = pvmi_stream_send(p, tx);
 			if (rc != 0)
@@ -438,6 +484,13 @@ static int uring_submit(void)
 unsigned long pvmi_uring_submits(void)
 {
 	return submits;
+}
+
+/* Zero-copy sends this process submitted (transport.h; tests count
+ * them). */
+unsigned long pvmi_uring_zc_sends(void)
+{
+	return zc_sends;
 }
 
 /* Asks the kernel to give up request `op'. */

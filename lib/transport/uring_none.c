@@ -48,6 +48,12 @@ unsigned long pvmi_uring_submits(void)
 	return 0;
 }
 
+/* No ring, no zero-copy send. */
+unsigned long pvmi_uring_zc_sends(void)
+{
+	return 0;
+}
+
 /* Never chosen (pvmi_uring_usable() says no); the tcp transport's
  * calls, should anyone take it. */
 const struct pvmi_transport pvmi_transport_uring = {
