@@ -263,8 +263,9 @@ void pvmi_shm_wake_clear(void);
 void pvmi_shm_wake_release(void);
 
 /* uring.c: non-zero when TCP circuits should use pvmi_transport_uring:
- * COPVM_URING is not 0 and this process's ring could be set up (tried
- * once per process and after pvmi_uring_release()).  A refusal
+ * COPVM_URING is not 0 (unset means "auto") and this process's ring
+ * could be set up (tried once per process and after
+ * pvmi_uring_release()).  A refusal
  * (ENOSYS, EPERM, EINVAL, a missing operation) is silent unless
  * COPVM_URING=1 asked for the ring. */
 int pvmi_uring_usable(void);

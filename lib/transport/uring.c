@@ -3,17 +3,15 @@
  * frames sent and received through io_uring, one ring per process shared
  * by every such pipe.
  *
- * The ring is used only when COPVM_URING asks for it: "1" (a word on
- * stderr if it cannot be had) or "auto" (silently).  Unset or "0", the
- * circuits are plain sockets (tcp.c): on a quiet 2-CPU machine the ring
- * made an 8-byte round trip between two hosts 2.3 times slower than the
- * sockets (docs/results/uring.md), so it is not the default.  The ring
+ * The ring is used by default, when it works here ("auto", or COPVM_URING
+ * unset); COPVM_URING=0 forces plain sockets (tcp.c), and COPVM_URING=1
+ * asks for the ring with a word on stderr if it cannot be had.  The ring
  * is set up at the first circuit, and only if it works here:
  * io_uring_setup may be refused (ENOSYS on an
  * old kernel, EPERM under kernel.io_uring_disabled or a seccomp filter,
  * EINVAL for flags it does not know), the kernel must keep completions it
  * cannot queue (FEAT_NODROP) and read a request's arguments at submission
- * (FEAT_SUBMIT_STABLE), must know recv, sendmsg and cancel, and a no-op
+ * (FEAT_SUBMIT_STABLE), must know sendmsg and cancel, and a no-op
  * must go round.  Otherwise conn_tcp.c uses plain sockets (tcp.c) and
  * nobody hears of it, unless COPVM_URING=1 asked for the ring.  The
  * circuits' sockets are registered as fixed files when the kernel lets us
@@ -100,8 +98,8 @@ struct uring_pipe {
 static struct io_uring ring;
 static int state;		/* 0: not tried, 1: up, -1: refused */
 static int foreign;		/* we are a fork: the ring is the parent's */
-static int mode = -1;		/* COPVM_URING: -1 unread, 0 off (unset, "0"),
-				 * 1 on ("1"), 2 auto ("auto") */
+static int mode = -1;		/* COPVM_URING: -1 unread, 0 off ("0"), 1 on
+				 * ("1"), 2 auto (unset, "auto", the rest) */
 static int npipes;
 static unsigned long submits;	/* io_uring_enter calls that submitted */
 static size_t zc_min;		/* COPVM_URING_ZC: frames of at least this
@@ -224,10 +222,10 @@ int pvmi_uring_usable(void)
 
 	if (mode < 0) {
 		e = getenv("COPVM_URING");
-		if (!e || !*e || strcmp(e, "0") == 0)
+		if (e && strcmp(e, "0") == 0)
 			mode = 0;
 		else
-			mode = strcmp(e, "auto") == 0 ? 2 : 1;
+			mode = e && strcmp(e, "1") == 0 ? 1 : 2;
 		e = getenv("COPVM_URING_ZC");
 		zc_min = e ? (size_t)strtoull(e, NULL, 0) : 0;
 	}

@@ -1,7 +1,7 @@
 /*
  * transport/uring_none.c - what uring.c provides, for a build without
  * liburing: TCP circuits always use plain sockets (tcp.c), and
- * COPVM_URING=1 only earns a warning.
+ * COPVM_URING=1 only earns a warning (the default, "auto", none).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +16,7 @@ int pvmi_uring_usable(void)
 	static int warned;
 	const char *e = getenv("COPVM_URING");
 
-	if (!warned && e && *e && strcmp(e, "0") != 0) {
+	if (!warned && e && strcmp(e, "1") == 0) {
 		warned = 1;
 		fprintf(stderr, "libpvm [pid%d]: COPVM_URING=%s but this "
 			"copvm was built without liburing: plain sockets\n",

@@ -6,8 +6,9 @@
 # daemons (PvmDontRoute), from the master's host and from a slave's host
 # (so that two slaves' daemons must connect to each other).  On copvm the
 # direct runs must have opened a TCP circuit (one more descriptor in
-# pvm_getfds, and one more again for the io_uring ring that drives it
-# when COPVM_URING asks for one) and the default runs none (and no ring).
+# pvm_getfds, and one more again for the io_uring ring that drives it,
+# unless COPVM_URING=0 forces plain sockets) and the runs on the daemons'
+# route none (and no ring).
 # mh-uring.sh runs this test with each backend.
 . "${srcdir:-.}/tests/integ/netns/mh.sh"
 mh_init routes 3
@@ -31,8 +32,10 @@ for t in direct1 default1 direct3 default3; do
 	grep -q CORRUPT "$W/copvm/out/$t.out" && fail "$t: corrupt messages"
 done
 if [ "${IMPL[copvm]}" = copvm ]; then
-	case ${COPVM_URING:-0} in
-	0) after=4 rings=0 ;;
+	# the ring by default; sockets when forced, or when this kernel
+	# refuses io_uring to everyone (the fallback)
+	case ${COPVM_URING:-auto}:$(cat /proc/sys/kernel/io_uring_disabled 2>/dev/null || echo 0) in
+	0:* | auto:2) after=4 rings=0 ;;
 	*) after=5 rings=1 ;;
 	esac
 	for t in direct1 direct3; do
