@@ -59,7 +59,9 @@ EXTRA_DIST += $(MH_TESTS) \
 	tests/integ/bench-mh-barrier.sh \
 	tests/integ/bench-mh-syscalls.sh \
 	tests/integ/bench-mh-mcast.sh \
+	tests/integ/bench-mh-ringvariants.sh \
 	tests/integ/netns/rawpingpong.c \
+	tests/integ/netns/ringpingpong.c \
 	docs/multihost.md
 
 # `make check-mh' runs only these tests, with the default backend of
