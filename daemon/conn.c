@@ -9,6 +9,14 @@
  * dropped: there is no way to find the next frame boundary.
  *
  * Output is a queue of encoded frames written as the socket accepts them.
+ * A frame queued on an empty queue is written at once, or, when
+ * COPVM_URING=1 gives the daemon a ring (ring.c) and the frame is small
+ * (BATCH_FRAME_MAX), at the end of the loop turn, together with every
+ * other connection's: one system call carries the writes of all of them
+ * (flush_pending).  A large frame gains nothing from sharing a system
+ * call and loses by waiting: sent at once, its first copy travels while
+ * the daemon reads the next (measured, docs/results/uring.md).  A connection closed during
+ * the turn first writes what it had queued, as it would have at once.
  * A peer that does not read only ever hurts itself: past PVMD_OQ_HIGH
  * queued bytes the daemon stops reading that peer's requests (and output
  * pipes feeding it pause, see output.c) until the queue drains below
@@ -43,6 +51,8 @@
 #define IN_MIN_ROOM	65536
 #define READ_BUDGET	(1u << 20)	/* bytes read per turn, then yield */
 #define WRITE_IOV	16
+#define BATCH_MAX	64	/* connections per batch through the ring */
+#define BATCH_FRAME_MAX	16384	/* larger frames are written at once */
 
 struct pvmd_chunk {
 	struct pvmd_chunk *next;
@@ -51,6 +61,7 @@ struct pvmd_chunk {
 };
 
 static struct pvmd_conn *conns;
+static struct pvmd_conn *pending_head;	/* output to write at turn end */
 static int any_broken;
 
 /* Marks a connection whose output failed; it is closed at the end of
@@ -232,22 +243,46 @@ void pvmd_conn_block_on(struct pvmd_conn *src, struct pvmd_conn *dst)
 	set_interest(src);
 }
 
+/* Points iov[] at the first WRITE_IOV chunks of the queue; the count. */
+static int queued_iov(const struct pvmd_conn *c, struct iovec *iov)
+{
+	struct pvmd_chunk *ch;
+	int i;
+
+	for (i = 0, ch = c->oq_head; ch && i < WRITE_IOV; ch = ch->next, i++) {
+		iov[i].iov_base = ch->data + ch->off;
+		iov[i].iov_len = ch->len - ch->off;
+	}
+	return i;
+}
+
+/* Drops the first `n' written bytes from the queue. */
+static void wrote(struct pvmd_conn *c, size_t n)
+{
+	struct pvmd_chunk *ch;
+
+	c->oq_bytes -= n;
+	while (n && (ch = c->oq_head)) {
+		if (n < ch->len - ch->off) {
+			ch->off += n;
+			break;
+		}
+		n -= ch->len - ch->off;
+		c->oq_head = ch->next;
+		free(ch);
+	}
+	if (!c->oq_head)
+		c->oq_tail = NULL;
+}
+
 /* Writes as much queued output as the socket takes. */
 static void flush(struct pvmd_conn *c)
 {
 	struct iovec iov[WRITE_IOV];
-	struct pvmd_chunk *ch;
 	ssize_t n;
-	size_t left;
-	int i;
 
 	while (!c->dead && !c->broken && c->oq_head) {
-		for (i = 0, ch = c->oq_head; ch && i < WRITE_IOV;
-		     ch = ch->next, i++) {
-			iov[i].iov_base = ch->data + ch->off;
-			iov[i].iov_len = ch->len - ch->off;
-		}
-		n = writev(c->w.fd, iov, i);
+		n = writev(c->w.fd, iov, queued_iov(c, iov));
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -255,19 +290,7 @@ static void flush(struct pvmd_conn *c)
 				conn_break(c, strerror(errno));
 			break;
 		}
-		c->oq_bytes -= (size_t)n;
-		left = (size_t)n;
-		while (left && (ch = c->oq_head)) {
-			if (left < ch->len - ch->off) {
-				ch->off += left;
-				break;
-			}
-			left -= ch->len - ch->off;
-			c->oq_head = ch->next;
-			free(ch);
-		}
-		if (!c->oq_head)
-			c->oq_tail = NULL;
+		wrote(c, (size_t)n);
 	}
 	if (c->dead || c->broken)
 		return;
@@ -346,8 +369,62 @@ struct pvmd_conn *pvmd_conn_new_kind(int fd, int kind, uint32_t events)
 	return c;
 }
 
+/* Puts `c' on the list of connections whose output is written at the
+ * end of the turn (with the ring: several in one system call). */
+static void mark_pending(struct pvmd_conn *c)
+{
+	if (c->pending)
+		return;
+	c->pending = 1;
+	c->pending_next = pending_head;
+	pending_head = c;
+}
+
+/* Writes the output queued during the turn: in one system call through
+ * the ring when two or more connections have some, else with writev();
+ * then each connection's writev() writes what the batch left (its socket
+ * was full, or the batch could not carry it) and does the rest of
+ * flush()'s work (EPOLLOUT interest, lingering closes, back-pressure). */
+static void flush_pending(void)
+{
+	struct pvmd_write w[BATCH_MAX];
+	struct iovec iov[BATCH_MAX][WRITE_IOV];
+	struct pvmd_conn *batch[BATCH_MAX], *c, *list = pending_head;
+	int n, i, res;
+
+	pending_head = NULL;
+	while (list) {
+		for (n = 0; list && n < BATCH_MAX; list = c->pending_next) {
+			c = list;
+			c->pending = 0;
+			if (c->dead || c->broken || c->connecting ||
+			    !c->oq_head)
+				continue;
+			batch[n] = c;
+			w[n].fd = c->w.fd;
+			w[n].iov = iov[n];
+			w[n].iovcnt = queued_iov(c, iov[n]);
+			n++;
+		}
+		if (n >= 2) {
+			pvmd_ring_writev(w, n);
+			for (i = 0; i < n; i++) {
+				res = w[i].res;
+				if (res > 0)
+					wrote(batch[i], (size_t)res);
+				else if (res < 0 && res != -EAGAIN &&
+					 res != -EINTR)
+					conn_break(batch[i], strerror(-res));
+			}
+		}
+		for (i = 0; i < n; i++)
+			flush(batch[i]);
+	}
+}
+
 /* Queues `hlen' header bytes (a frame header or nothing) and `len' body
- * bytes as one chunk and writes at once when nothing else is queued. */
+ * bytes as one chunk; writes at once when nothing else is queued, or,
+ * with the ring, at the end of the turn. */
 static void enqueue(struct pvmd_conn *c, const struct pvmi_frame *f,
 		    const void *body, size_t len)
 {
@@ -379,7 +456,10 @@ static void enqueue(struct pvmd_conn *c, const struct pvmi_frame *f,
 	c->oq_bytes += ch->len;
 	if (c->oq_bytes > PVMD_OQ_HIGH)
 		c->was_high = 1;
-	if (was_empty && !c->connecting)
+	if (was_empty && !c->connecting && ch->len <= BATCH_FRAME_MAX &&
+	    pvmd_ring_usable())
+		mark_pending(c);	/* written at the turn end */
+	else if (was_empty && !c->connecting)
 		flush(c);
 	else
 		set_interest(c);
@@ -424,6 +504,11 @@ void pvmd_conn_close(struct pvmd_conn *c, const char *why)
 
 	if (c->dead)
 		return;
+	if (c->pending && c->kind != PVMD_CONN_PROXY) {
+		flush(c);		/* what was queued before the close */
+		if (c->dead)
+			return;
+	}
 	c->dead = 1;
 	if (c->kind == PVMD_CONN_PROXY) {
 		pvmd_mbox_conn_gone(c);
@@ -472,6 +557,7 @@ void pvmd_conn_turn_end(void)
 
 	do {
 		again = 0;
+		flush_pending();
 		while (any_broken) {
 			any_broken = 0;
 			for (c = conns; c; c = c->next)
@@ -485,7 +571,7 @@ void pvmd_conn_turn_end(void)
 				again = 1;
 			}
 		}
-	} while (again || any_broken);
+	} while (again || any_broken || pending_head);
 
 	for (pp = &conns; (c = *pp);) {
 		if (!c->dead) {
@@ -547,6 +633,7 @@ void pvmd_conn_close_all(void)
 {
 	struct pvmd_conn *c;
 
+	flush_pending();
 	for (c = conns; c; c = c->next) {
 		if (!c->dead && c->w.fd >= 0) {
 			close(c->w.fd);

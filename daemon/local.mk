@@ -25,3 +25,12 @@ daemon_pvmd_SOURCES = \
 	daemon/gang.c \
 	daemon/cosched_watch.c
 daemon_pvmd_LDADD = common/libcommon.la
+# The links' writes batched through io_uring (COPVM_URING=1) when
+# liburing is there, else the stand-in that always says writev.
+if HAVE_LIBURING
+daemon_pvmd_SOURCES += daemon/ring.c
+daemon_pvmd_LDADD += $(LIBURING_LIBS)
+else
+daemon_pvmd_SOURCES += daemon/ring_none.c
+endif
+EXTRA_DIST += daemon/ring.c daemon/ring_none.c

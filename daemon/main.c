@@ -302,6 +302,9 @@ void pvmd_cleanup_exit(int status)
 	pvmd_task_unlink_all();
 	pvmd_session_end();
 	pvmd_conn_close_all();
+	if (pvmd_ring_batches())
+		pvmd_log("%lu batches of link writes through io_uring",
+			 pvmd_ring_batches());
 	unlink(pvmd.sockpath);
 	unlink(pvmd.pidpath);
 	pvmd_log("pvmd exiting (status %d)", status);

@@ -23,6 +23,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 
 #include "pvm3.h"
@@ -95,6 +96,9 @@ struct pvmd_conn {
 	int reqid;			/* PROXY: the asking daemon's id */
 	int replied;			/* PROXY: answered, to be freed */
 	int linger;			/* PEER: close once the queue is out */
+	int pending;			/* on conn.c's list of output to
+					 * write at the turn end */
+	struct pvmd_conn *pending_next;
 };
 
 /* One task of this host. */
@@ -229,6 +233,23 @@ void pvmd_hold_ready(void);
 void pvmd_ready(void);
 /* Removes every file the daemon made and exits with `status'. */
 void pvmd_cleanup_exit(int status) __attribute__((noreturn));
+
+/* ring.c: the writes of one loop turn to several connections, in one
+ * system call (io_uring), when COPVM_URING=1 asks for it. */
+struct pvmd_write {
+	int fd;
+	struct iovec *iov;
+	int iovcnt;
+	int res;			/* bytes written, or -errno */
+	struct msghdr mh;		/* ring.c's own */
+};
+/* Non-zero when the daemon batches its writes through a ring. */
+int pvmd_ring_usable(void);
+/* Writes each of w[0..n) without blocking, in one system call, and sets
+ * every w[i].res (-EAGAIN: nothing written now). */
+void pvmd_ring_writev(struct pvmd_write *w, int n);
+/* How many batches went through the ring since the daemon started. */
+unsigned long pvmd_ring_batches(void);
 
 /* conn.c */
 /* Takes ownership of an accepted socket; NULL on failure (fd closed). */

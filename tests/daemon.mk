@@ -23,4 +23,14 @@ tests_check_pvmd_mbox_CPPFLAGS = $(PVMD_TEST_CPPFLAGS)
 tests_check_pvmd_mbox_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_pvmd_mbox_LDADD = common/libcommon.la $(CHECK_LIBS)
 EXTRA_tests_check_pvmd_mbox_DEPENDENCIES = daemon/pvmd
+
+# The daemon's batched writes through io_uring (daemon/ring.c), alone.
+if HAVE_LIBURING
+check_PROGRAMS += tests/check_pvmd_ring
+TESTS += tests/check_pvmd_ring
+tests_check_pvmd_ring_SOURCES = tests/check_pvmd_ring.c daemon/ring.c
+tests_check_pvmd_ring_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/daemon
+tests_check_pvmd_ring_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_pvmd_ring_LDADD = common/libcommon.la $(LIBURING_LIBS) $(CHECK_LIBS)
+endif
 endif

@@ -7,13 +7,16 @@
 # for each copvm backend.  Not part of `make check': timings on shared
 # machines are for reading, not asserting.
 #
-# usage: tests/integ/bench-mh-mcast.sh [-n runs] [-r reps] [-b nrept]
+# usage: tests/integ/bench-mh-mcast.sh [-n runs] [-r reps] [-b nrept] [-d]
 #   (from the top build directory, after `make check' has built
 #   tests/integ/netns/mhmcast; needs root; perf for the system calls)
 #   -n runs   runs of the three systems (default 5); run i starts with
 #             system i mod 3, so that each meets the same load
 #   -r reps   acked multicast rounds timed per size (default 2000)
 #   -b nrept  SYNCH1's -r (sequences of 10 barriers; default 100)
+#   -d        the multicasts go through the daemons (mhmcast -d,
+#             PvmDontRoute), not over direct routes: with COPVM_URING=1
+#             copvm's daemons then batch their links' writes (daemon/ring.c)
 # Each run starts a fresh machine of four hosts per system and halts it:
 #   mhmcast bench -s 8 and -s 65536 (tests/integ/netns/mhmcast.c): node1
 #     multicasts to one task on each of node2..node4 (direct routes), each
@@ -33,12 +36,14 @@ srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 runs=5
 reps=2000
 nrept=100
-while getopts n:r:b: opt; do
+mcargs=()
+while getopts n:r:b:d opt; do
 	case $opt in
 	n) runs=$OPTARG ;;
 	r) reps=$OPTARG ;;
 	b) nrept=$OPTARG ;;
-	*) echo "usage: $0 [-n runs] [-r reps] [-b nrept]" >&2; exit 2 ;;
+	d) mcargs+=(-d) ;;
+	*) echo "usage: $0 [-n runs] [-r reps] [-b nrept] [-d]" >&2; exit 2 ;;
 	esac
 done
 
@@ -85,7 +90,7 @@ one() {
 	mh_begin "$side"
 	for s in 8 65536; do
 		mh_run "$side" node1 "$sys-mcast$s-$i" -- "${mc[$side]}" bench \
-			-s "$s" -r "$reps"
+			-s "$s" -r "$reps" "${mcargs[@]}"
 	done
 	mh_run "$side" node1 "$sys-synch1-$i" -- "${sy[$side]}" -n 4 -r "$nrept"
 	mh_end "$side"
@@ -116,7 +121,8 @@ if [ -n "$PERF" ]; then
 			mh_run copvm node1 "$name" -- "$PERF" stat -x, \
 				-e raw_syscalls:sys_enter \
 				-e syscalls:sys_enter_io_uring_enter \
-				-o "$W/$name.txt" "${mc[copvm]}" bench -s "$s" -r "$reps"
+				-o "$W/$name.txt" "${mc[copvm]}" bench -s "$s" -r "$reps" \
+				"${mcargs[@]}"
 			[ "$(cat "$W/copvm/out/$name.rc")" = 0 ] ||
 				fail "$name: $(cat "$W/copvm/out/$name.err")"
 		done

@@ -26,6 +26,10 @@
 #                  multicast's copies leave in one submission): every copy
 #                  intact and in order, the same output on all four, and
 #                  one ring or none.
+# A fifth machine runs with COPVM_URING=1, which also gives the daemons a
+# ring for their links' writes (daemon/ring.c), and multicasts through the
+# daemons (mhmcast check -d): the same output, and the receivers' daemon
+# must log that it batched writes.
 # The rest of the multi-host suite runs with the default (the ring where it
 # works); `make check-mh-sockets' runs it all with COPVM_URING=0, and
 # `make check-mh-uring' with COPVM_URING=1.
@@ -93,7 +97,25 @@ for e in EPERM ENOSYS; do
 		backend "$(echo "$e" | tr A-Z a-z)" "$NORING" "$e"
 done
 
+# The daemons' links through their rings (COPVM_URING=1): a multicast
+# through the daemons (mhmcast -d).  The receivers' daemon reads the
+# copies off its link and writes them to its three tasks in one turn,
+# which it hands to the kernel as one batch.
+daemons() {
+	mh_begin copvm
+	mh_run copvm node1 mcast-daemons -- "$MCAST" check -d
+	mh_end copvm
+}
+COPVM_URING=1 daemons
+
 out=$W/copvm/out
+[ "$(cat "$out/mcast-daemons.rc" 2>/dev/null)" = 0 ] ||
+	fail "mcast-daemons exited with $(cat "$out/mcast-daemons.rc" 2>/dev/null): $(cat "$out/mcast-daemons.err")"
+cmp -s "$out/mcast-uring.out" "$out/mcast-daemons.out" ||
+	fail "mcast-daemons: not the output of mcast-uring: $(diff "$out/mcast-uring.out" "$out/mcast-daemons.out")"
+cat "$W"/copvm/hosts/node2/tmp/copvm-*/pvmd.log 2>/dev/null |
+	grep -Eq '^.*[1-9][0-9]* batches of link writes through io_uring' ||
+	fail "mcast-daemons: node2's daemon batched no writes through its ring"
 for b in uring sockets eperm enosys; do
 	if [ $b = uring ]; then rings=1; after=5; else rings=0; after=4; fi
 	for t in routes killsender killreceiver mcast; do

@@ -9,14 +9,18 @@
  * multicast goes on its own TCP circuit: with COPVM_URING=1 they are all
  * submitted to the kernel in one io_uring_enter (docs/uring.md).
  *
- * usage: mhmcast check [-t tasks]
+ * With -d every task sets PvmDontRoute instead, and the copies go through
+ * the daemons: the receivers' daemon then writes to several tasks in one
+ * loop turn (with COPVM_URING=1, one batch through its ring).
+ *
+ * usage: mhmcast check [-t tasks] [-d]
  *          multicasts messages of 0 B .. 4 MiB (several rounds), then 300
  *          small ones, each with its sequence number and checksum, to
  *          `tasks' receivers (default 3); each receiver checks every copy
  *          and the order and reports at the end.  Prints lines that do
  *          not depend on the run (so that backends can be compared), and
  *          on stderr the number of io_uring rings this task holds.
- *        mhmcast bench [-t tasks] [-s bytes] [-r reps]
+ *        mhmcast bench [-t tasks] [-s bytes] [-r reps] [-d]
  *          times `reps' acked rounds (after reps/10 untimed): one
  *          pvm_mcast of `bytes' to the receivers (default: one per other
  *          host), then one small ack from each.  Prints
@@ -61,6 +65,8 @@ static double now_us(void)
 	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
 }
 
+static int route = PvmRouteDirect;	/* -d: PvmDontRoute */
+
 /* The receivers: what they are sent, checked or acked, until TAG_EXIT. */
 static void child(void)
 {
@@ -68,7 +74,7 @@ static void child(void)
 	unsigned char *buf = malloc(MAX_SIZE);
 	unsigned sum;
 
-	pvm_setopt(PvmRoute, PvmRouteDirect);
+	pvm_setopt(PvmRoute, route);
 	while (buf && pvm_recv(parent, -1) > 0) {
 		pvm_bufinfo(pvm_getrbuf(), &len, &tag, &src);
 		if (tag == TAG_BENCH) {
@@ -104,7 +110,7 @@ static void child(void)
 static int spawn_children(int *tids, int n)
 {
 	struct pvmhostinfo *h;
-	char *args[] = { "child", NULL };
+	char *args[] = { route == PvmDontRoute ? "-d" : NULL, NULL };
 	int nh, na, i, k = 0, me = pvm_tidtohost(pvm_mytid()), got = 0;
 
 	if (pvm_config(&nh, &na, &h) < 0 || nh < 2) {
@@ -242,22 +248,25 @@ int main(int argc, char **argv)
 	const char *mode = argc > 1 ? argv[1] : "";
 	int ntasks = -1, size = 8, reps = 2000, c;
 
-	if (!strcmp(mode, "child")) {
+	if (pvm_parent() > 0) {	/* a receiver: "mhmcast [-d]" */
+		if (argc > 1 && !strcmp(argv[1], "-d"))
+			route = PvmDontRoute;
 		child();
 		return 0;
 	}
 	optind = 2;
-	while ((c = getopt(argc, argv, "t:s:r:")) != -1) {
+	while ((c = getopt(argc, argv, "t:s:r:d")) != -1) {
 		switch (c) {
 		case 't': ntasks = atoi(optarg); break;
 		case 's': size = atoi(optarg); break;
 		case 'r': reps = atoi(optarg); break;
+		case 'd': route = PvmDontRoute; break;
 		default: mode = ""; break;
 		}
 	}
 	if (pvm_mytid() < 0)
 		return 1;
-	pvm_setopt(PvmRoute, PvmRouteDirect);
+	pvm_setopt(PvmRoute, route);
 	if (ntasks < 0) {
 		int nh, na;
 
@@ -273,8 +282,8 @@ int main(int argc, char **argv)
 	} else if (!strcmp(mode, "bench")) {
 		do_bench(ntasks, size, reps);
 	} else {
-		fprintf(stderr, "usage: mhmcast check [-t tasks] | "
-			"bench [-t tasks] [-s bytes] [-r reps]\n");
+		fprintf(stderr, "usage: mhmcast check [-t tasks] [-d] | "
+			"bench [-t tasks] [-s bytes] [-r reps] [-d]\n");
 		failed = 1;
 	}
 	pvm_exit();
