@@ -20,12 +20,13 @@ LDFLAGS_FZ = -fsanitize=fuzzer,address,undefined
 TARGETS = $(patsubst $(SRC)/fuzz/%.c,%,$(wildcard $(SRC)/fuzz/fuzz_*.c))
 
 COMMON_SRC = $(wildcard $(SRC)/common/*.c)
-# The fuzzers take the io_uring stand-in (plain sockets): no liburing,
-# and not both of the two files that define the same functions.
+# The fuzzers take the io_uring stand-ins (plain sockets, the daemon's
+# writev): no liburing, and not both of the two files that define the
+# same functions.
 LIB_SRC = $(filter-out $(SRC)/lib/transport/uring.c, \
 	$(wildcard $(SRC)/lib/*.c $(SRC)/lib/transport/*.c \
 	$(SRC)/lib/cosched/*.c))
-DAEMON_SRC = $(wildcard $(SRC)/daemon/*.c)
+DAEMON_SRC = $(filter-out $(SRC)/daemon/ring.c, $(wildcard $(SRC)/daemon/*.c))
 CONSOLE_SRC = $(wildcard $(SRC)/console/*.c)
 
 obj = $(patsubst $(SRC)/%.c,$(OUT)/obj/%.o,$(1))
