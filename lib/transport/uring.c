@@ -86,6 +86,7 @@ struct uring_op {
 				 * zero-copy send: until its notification) */
 	int done;		/* reaped, `res' not looked at yet */
 	int res;		/* the completion's result */
+	int zc;			/* a zero-copy send */
 };
 
 /* A pipe's own state (p->priv). */
@@ -372,6 +373,17 @@ static int kick(void)
 	return rc;
 }
 
+/* The kernel would not pin a zero-copy send's pages (ENOMEM: the
+ * user's RLIMIT_MEMLOCK, which pinned pages count against; ENOBUFS: the
+ * socket's option memory): this process copies its sends from now on. */
+static void zc_refused(int res)
+{
+	zc_min = 0;
+	fprintf(stderr, "libpvm [pid%d]: COPVM_URING_ZC: zero-copy send "
+		"refused (%s): copied sends from now on\n", (int)getpid(),
+		strerror(-res));
+}
+
 /* Non-zero when what is left of `tx' is long enough to go zero-copy. */
 static int zero_copy(const struct pvmi_tx *tx)
 {
@@ -397,7 +409,8 @@ static int queue_send(struct pvmi_pipe *p, struct uring_pipe *u,
 	memset(&u->mh, 0, sizeof(u->mh));
 	u->mh.msg_iov = tx->iov + tx->next;
 	u->mh.msg_iovlen = left > SEND_IOV_MAX ? SEND_IOV_MAX : left;
-	if (zero_copy(tx)) {
+	u->tx.zc = zero_copy(tx);
+	if (u->tx.zc) {
 		io_uring_prep_sendmsg_zc(sqe, p->fd, &u->mh,
 					 MSG_NOSIGNAL | MSG_WAITALL);
 		zc_sends++;
@@ -431,6 +444,8 @@ static int uring_send(struct pvmi_pipe *p, struct pvmi_tx *tx)
 				pvmi_tx_advance(tx, res);
 			else if (res == -EAGAIN || res == -EINTR)
 				return 0;	/* full: wait for POLLOUT */
+			else if (u->tx.zc && (res == -ENOMEM || res == -ENOBUFS))
+				zc_refused(res);	/* nothing went: copy it */
 			else
 				return res < 0 ? res : -EPIPE;
 		}
