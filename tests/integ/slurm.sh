@@ -231,9 +231,13 @@ no_files() {
 no_files "job 1"
 
 # Job 2: a task on every node, then waits; cancelled once they all run.
+# copvm-slurm is exec'd, as copvm-slurm(1) advises for a job that may be
+# cancelled: a shell running it as a child dies at once on scancel's
+# SIGTERM, and Slurm then kills what is left of the step, which could cut
+# copvm-slurm's halt short.
 cat >"$W/job2.sh" <<EOF
 #!/bin/bash
-copvm-slurm bash -c 'for i in \$(seq $NODES); do
+exec copvm-slurm bash -c 'for i in \$(seq $NODES); do
 	echo "spawn -node\$i cpvsleep 600"
 done | pvm; sleep 600'
 EOF
