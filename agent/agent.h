@@ -12,10 +12,14 @@
 #include <sys/types.h>
 
 #include "agent_proto.h"
+#include "cosched_bucket.h"
 
 #define AGENT_MAX_TASKS		1024	/* connections, hence entries */
 #define AGENT_SLICE_NS		100000	/* the SLICE level's request */
 #define AGENT_RTTIME_FACTOR	10	/* RLIMIT_RTTIME = 10 x the max box */
+/* The share of a task that names none (-d), ppm of a CPU. */
+#define AGENT_SHARE_DEFAULT_PPM	100000
+#define AGENT_SHARE_DEFAULT_TEXT	"10"
 
 struct agent_conf {
 	const char *sock_path;
@@ -23,9 +27,10 @@ struct agent_conf {
 	int foreground;
 	int nice_floor;		/* -n: lowest nice set, -20..0 */
 	uint64_t box_max_ns;	/* -b: longest box granted */
-	unsigned int budget_pct;	/* -p: CPU share allowed while boosted */
-	uint64_t window_ns;	/* -w: the budget's window */
-	uint64_t cooldown_ns;	/* -c: boosts refused after a demotion */
+	uint32_t share_max_ppm;	/* -p: the most CPU share a task is granted */
+	uint32_t share_default_ppm;	/* -d: for a task that names none */
+	uint64_t window_ns;	/* -w: a share's burst is share x window */
+	uint64_t sample_ns;	/* -t: CPU sampled this often while boosted */
 	int rt_self;		/* the agent runs SCHED_FIFO 2 (not -R) */
 	int verbose;		/* -v: log every registration and refusal */
 	int slice_ok;		/* the kernel honours slice requests */
@@ -63,14 +68,16 @@ struct agent_entry {
 	uint64_t rttime_cur;	/* the soft limit it replaced */
 	uint64_t rttime_val;	/* the soft limit we set */
 
-	/* The agent's own bookkeeping. */
+	/* The agent's own bookkeeping.  A boost asked for (want_level)
+	 * is in force (ENT_BOOSTED) while the share's tokens last, and
+	 * held (ENT_REG) while they are paid back, until its box ends. */
 	int pidfd;
 	int booster;		/* connection that asked for the boost */
 	uint64_t until_ns;	/* end of the box, CLOCK_MONOTONIC */
-	uint64_t cool_until_ns;	/* boosts refused until then */
-	uint64_t win_start_ns;	/* the budget window's start */
-	uint64_t win_cpu_ns;	/* CPU used while boosted in the window */
-	uint64_t cpu_mark_ns;	/* schedstat at the last sample; 0: none */
+	int32_t want_level;	/* the boost asked for; NONE: no box */
+	int32_t want_nice;	/* its nice, for COPVM_BOOST_NICE */
+	struct cosched_bucket share;	/* CPU the task may use boosted */
+	uint64_t cpu_mark_ns;	/* schedstat at the last sample */
 };
 
 struct agent_shared {
@@ -130,9 +137,11 @@ void serve_accept(int lfd);
 void serve_conn(int ci);
 /* The task registered on connection `ci' exited: forgets it. */
 void serve_pidfd(int ci);
-/* The timerfd fired: ends expired boxes, demotes over-budget tasks. */
+/* The timerfd fired: ends expired boxes, charges each boosted task's CPU
+ * to its share, holds a boost whose share is spent and resumes one whose
+ * debt is paid. */
 void serve_timer(void);
-/* Arms the timerfd for the next box end or budget sample, if any. */
+/* Arms the timerfd for the next box end or share sample, if any. */
 void serve_rearm(void);
 /* Closes every connection, reverting every boost and RLIMIT_RTTIME. */
 void serve_shutdown(void);

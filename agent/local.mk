@@ -9,4 +9,6 @@ agent_copvm_agent_SOURCES = \
 	agent/boost.c \
 	agent/table.c \
 	agent/priv.c
+# Only the share's token bucket (common/cosched_bucket.c) is taken.
+agent_copvm_agent_LDADD = common/libcommon.la
 EXTRA_DIST += docs/agent.md

@@ -50,16 +50,35 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: copvm-agent [-f] [-v] [-R] [-s PATH] [-u USER] [-n FLOOR]\n"
-		"                   [-b BOX_MS] [-p PCT] [-w WINDOW_MS] [-c COOL_MS]\n"
+		"                   [-b BOX_MS] [-p PCT] [-d PCT] [-w WINDOW_MS] [-t MS]\n"
 		"  -f  stay in the foreground      -v  log every refusal\n"
 		"  -R  do not run the agent itself at SCHED_FIFO 2\n"
 		"  -s  socket path (default $" AGENT_SOCK_ENV " or " AGENT_SOCK_DEFAULT ")\n"
 		"  -u  user to run as when started as root (default nobody)\n"
 		"  -n  lowest nice it sets, -20..0 (default -10)\n"
 		"  -b  longest time box in ms (default 20)\n"
-		"  -p  CPU share allowed while boosted, %% (default 50)\n"
-		"  -w  the CPU budget's window in ms (default 100)\n"
-		"  -c  cool-down after a demotion in ms (default 200)\n");
+		"  -p  most CPU share a task may use boosted, %% of a CPU (default 50)\n"
+		"  -d  the share of a task that asks for none, %% (default "
+		AGENT_SHARE_DEFAULT_TEXT ")\n"
+		"  -w  a share's longest burst is share x this window, ms (default 100)\n"
+		"  -t  CPU sampled this often while a boost lasts, ms (default 2)\n");
+}
+
+/* Parses a percentage in [0.01, 100] (a decimal fraction allowed) into
+ * parts per million of a CPU, or exits with a message. */
+static uint32_t pct_arg(const char *s, int opt)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= 0.01 && v <= 100.0)) {
+		fprintf(stderr, "copvm-agent: -%c wants a per cent, 0.01..100\n",
+			opt);
+		exit(2);
+	}
+	return (uint32_t)(v * (COSCHED_SHARE_ONE / 100) + 0.5);
 }
 
 /* Parses a decimal in [lo, hi] or exits with a message. */
@@ -88,11 +107,12 @@ static void parse_args(int argc, char **argv, struct agent_conf *c)
 	c->user = "nobody";
 	c->nice_floor = -10;
 	c->box_max_ns = 20 * 1000000ull;
-	c->budget_pct = 50;
+	c->share_max_ppm = COSCHED_SHARE_ONE / 2;
+	c->share_default_ppm = AGENT_SHARE_DEFAULT_PPM;
 	c->window_ns = 100 * 1000000ull;
-	c->cooldown_ns = 200 * 1000000ull;
+	c->sample_ns = 2 * 1000000ull;
 	c->rt_self = 1;
-	while ((opt = getopt(argc, argv, "fvRs:u:n:b:p:w:c:h")) != -1) {
+	while ((opt = getopt(argc, argv, "fvRs:u:n:b:p:d:w:t:h")) != -1) {
 		switch (opt) {
 		case 'f': c->foreground = 1; break;
 		case 'v': c->verbose = 1; break;
@@ -103,12 +123,13 @@ static void parse_args(int argc, char **argv, struct agent_conf *c)
 		case 'b':
 			c->box_max_ns = num_arg(optarg, 1, 10000, opt) * 1000000ull;
 			break;
-		case 'p': c->budget_pct = num_arg(optarg, 1, 100, opt); break;
+		case 'p': c->share_max_ppm = pct_arg(optarg, opt); break;
+		case 'd': c->share_default_ppm = pct_arg(optarg, opt); break;
 		case 'w':
 			c->window_ns = num_arg(optarg, 10, 10000, opt) * 1000000ull;
 			break;
-		case 'c':
-			c->cooldown_ns = num_arg(optarg, 0, 60000, opt) * 1000000ull;
+		case 't':
+			c->sample_ns = num_arg(optarg, 1, 100, opt) * 1000000ull;
 			break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); exit(2);
@@ -263,10 +284,13 @@ int main(int argc, char **argv)
 		agent_log("cannot start: %s", strerror(rc ? -rc : errno));
 		return 1;
 	}
-	agent_log("listening on %s (floor %d, box %llu ms, budget %u%% of %llu ms%s)",
+	agent_log("listening on %s (floor %d, box %llu ms, share %.2f%% by default,"
+		  " at most %.2f%%, window %llu ms, sample %llu ms%s)",
 		  conf.sock_path, conf.nice_floor,
-		  (unsigned long long)(conf.box_max_ns / 1000000), conf.budget_pct,
+		  (unsigned long long)(conf.box_max_ns / 1000000),
+		  conf.share_default_ppm / 10000.0, conf.share_max_ppm / 10000.0,
 		  (unsigned long long)(conf.window_ns / 1000000),
+		  (unsigned long long)(conf.sample_ns / 1000000),
 		  conf.slice_ok ? ", slices" : "");
 	rc = loop(lfd, ep, sfd);
 	serve_shutdown();

@@ -5,13 +5,17 @@
  * that same process, so a child that inherited the socket cannot speak
  * for its parent.  A boost is applied only to a registered, living task
  * (its pidfd not yet readable) of the caller's uid, and is undone by the
- * agent's timerfd at the end of its box, by the CPU budget, by
- * UNREGISTER, or when the task or its booster goes away.
+ * agent's timerfd at the end of its box, by UNREGISTER, or when the
+ * task or its booster goes away.
  *
- * The CPU budget: while boosted, a task's CPU time (schedstat) is
- * sampled every window/10; once it exceeds budget_pct of the window in
- * the current window, the boost is withdrawn at once and the task is
- * refused boosts for the cool-down.
+ * The CPU share: each task has a token bucket (common/cosched_bucket.h)
+ * of the share it registered with, capped by -p.  While a boost is in
+ * force its CPU time (schedstat) is charged every sample (-t); when the
+ * tokens are spent the boost is held (undone, still wanted) and comes
+ * back at the first sample after the debt is paid, as long as its box
+ * lasts.  The agent runs at SCHED_FIFO 2, above the SCHED_FIFO 1 it
+ * grants, so a boosted task that spins cannot delay the sample that
+ * holds it.
  */
 #include <errno.h>
 #include <poll.h>
@@ -38,7 +42,7 @@ static struct conn conns[AGENT_MAX_TASKS];
 static int nconns_hi;		/* slots below this may be in use */
 static int epfd = -1, tfd = -1;
 static uint32_t caps;
-static uint64_t sample_at;	/* next budget sample; 0: none due */
+static uint64_t sample_at;	/* next share sample; 0: none due */
 
 static void stat_add(uint64_t *c)
 {
@@ -80,29 +84,46 @@ static int task_gone(const struct agent_entry *e)
 	return e->pidfd < 0 || poll(&p, 1, 0) != 0;
 }
 
-static void budget_sample(struct agent_entry *e)
+/* Brings `e''s share up to `now': the CPU it used since the last
+ * sample is charged if the boost was in force, and the mark moves. */
+static void charge_share(struct agent_entry *e, uint64_t now)
 {
-	uint64_t cpu;
+	uint64_t cpu, used = 0;
 
-	if (boost_cpu_ns(e->pid, &cpu) == 0 && cpu >= e->cpu_mark_ns) {
-		e->win_cpu_ns += cpu - e->cpu_mark_ns;
+	if (boost_cpu_ns(e->pid, &cpu) == 0) {
+		if (e->state == ENT_BOOSTED && cpu >= e->cpu_mark_ns)
+			used = cpu - e->cpu_mark_ns;
 		e->cpu_mark_ns = cpu;
 	}
+	cosched_bucket_charge(&e->share, now, used);
 }
 
-/* Ends `e''s boost, if any; counts it when it was in force. */
+/* Ends `e''s boost, in force or held; counts it when it was in force. */
 static void end_boost(struct agent_entry *e)
 {
+	e->want_level = COPVM_BOOST_NONE;
+	e->booster = -1;
 	if (e->state != ENT_BOOSTED)
 		return;
 	if (task_gone(e)) {
 		__atomic_store_n(&e->state, ENT_REG, __ATOMIC_RELEASE);
 		return;
 	}
-	budget_sample(e);
+	charge_share(e, agent_now());
 	if (boost_undo(e))
 		stat_add(&agent_tab->stats.undone);
-	e->booster = -1;
+}
+
+/* Puts the boost `e' wants in force; 0 or -errno. */
+static int put_in_force(struct agent_entry *e, uint64_t now)
+{
+	int rc;
+
+	charge_share(e, now);
+	rc = boost_apply(e, e->want_level, e->want_nice, conf);
+	if (rc == 0 && boost_cpu_ns(e->pid, &e->cpu_mark_ns) < 0)
+		e->cpu_mark_ns = 0;
+	return rc;
 }
 
 /* Forgets the boosts connection `ci' asked for on other tasks. */
@@ -116,7 +137,6 @@ static void drop_booster(int ci)
 		if (e->booster != ci)
 			continue;
 		end_boost(e);
-		e->booster = -1;
 	}
 }
 
@@ -130,6 +150,7 @@ static void unregister(int ci)
 		end_boost(e);
 		boost_rttime_restore(e);
 	}
+	e->want_level = COPVM_BOOST_NONE;
 	epoll_ctl(epfd, EPOLL_CTL_DEL, e->pidfd, NULL);
 	close(e->pidfd);
 	e->pidfd = -1;
@@ -178,7 +199,16 @@ void serve_accept(int lfd)
 	}
 }
 
-static int do_register(int ci)
+/* The share granted for `asked' ppm (0: the default), within -p. */
+static uint32_t share_for(uint32_t asked)
+{
+	if (asked == 0)
+		asked = conf->share_default_ppm;
+	return asked > conf->share_max_ppm ? conf->share_max_ppm : asked;
+}
+
+static int do_register(int ci, const struct agent_req *rq,
+		       struct agent_reply *rp)
 {
 	struct agent_entry *e = &agent_tab->ent[ci];
 	uint64_t start;
@@ -211,9 +241,11 @@ static int do_register(int ci)
 	e->booster = -1;
 	e->level = COPVM_BOOST_NONE;
 	e->rttime_set = 0;
-	e->cool_until_ns = 0;
-	e->win_start_ns = 0;
-	e->win_cpu_ns = 0;
+	e->want_level = COPVM_BOOST_NONE;
+	e->cpu_mark_ns = 0;
+	cosched_bucket_init(&e->share, share_for(rq->share_ppm),
+			    conf->window_ns, agent_now());
+	rp->share_ppm = e->share.share_ppm;
 	if (ep_add(pidfd, AGENT_EV_PIDFD, ci) < 0) {
 		close(pidfd);
 		e->pidfd = -1;
@@ -221,8 +253,8 @@ static int do_register(int ci)
 	}
 	__atomic_store_n(&e->state, ENT_REG, __ATOMIC_RELEASE);
 	if (conf->verbose)
-		agent_log("registered pid %d uid %u", (int)e->pid,
-			  (unsigned)e->uid);
+		agent_log("registered pid %d uid %u, share %u ppm", (int)e->pid,
+			  (unsigned)e->uid, (unsigned)e->share.share_ppm);
 	return 0;
 }
 
@@ -234,6 +266,8 @@ static int check_args(const struct agent_req *rq)
 		return -EINVAL;
 	if (rq->level != COPVM_BOOST_NONE &&
 	    (rq->box_ns == 0 || rq->box_ns > AGENT_BOX_NS_LIMIT))
+		return -EINVAL;
+	if (rq->reserved != 0)
 		return -EINVAL;
 	return 0;
 }
@@ -252,8 +286,6 @@ static int do_boost(int ti, int ci, const struct agent_req *rq,
 		end_boost(e);
 		return 0;
 	}
-	if (now < e->cool_until_ns)
-		return -EAGAIN;
 	if (rq->level == COPVM_BOOST_SLICE && !(caps & AGENT_CAP_SLICE))
 		return -EOPNOTSUPP;
 	if (rq->level >= COPVM_BOOST_NICE && !(caps & AGENT_CAP_NICE))
@@ -263,28 +295,31 @@ static int do_boost(int ti, int ci, const struct agent_req *rq,
 	if (nice < conf->nice_floor)
 		nice = conf->nice_floor;
 	rp->box_ns = box;
-	if (e->state == ENT_BOOSTED && e->level == rq->level &&
-	    (rq->level != COPVM_BOOST_NICE || e->set.nice == nice)) {
-		/* The same boost again: only the box moves. */
+	if (e->want_level == rq->level &&
+	    (rq->level != COPVM_BOOST_NICE || e->want_nice == nice)) {
+		/* The same boost again, in force or held: the box moves. */
 		e->until_ns = now + box;
 		e->booster = ci;
 		stat_add(&agent_tab->stats.applied);
 		return 0;
 	}
 	if (e->state == ENT_BOOSTED) {
-		budget_sample(e);
+		charge_share(e, now);
 		boost_undo(e);
-	} else if (now - e->win_start_ns >= conf->window_ns) {
-		e->win_start_ns = now;
-		e->win_cpu_ns = 0;
 	}
-	rc = boost_apply(e, rq->level, nice, conf);
-	if (rc)
-		return rc;
-	if (boost_cpu_ns(e->pid, &e->cpu_mark_ns) < 0)
-		e->cpu_mark_ns = 0;
+	e->want_level = rq->level;
+	e->want_nice = nice;
 	e->until_ns = now + box;
 	e->booster = ci;
+	charge_share(e, now);
+	if (cosched_bucket_allows(&e->share)) {
+		rc = put_in_force(e, now);
+		if (rc) {
+			e->want_level = COPVM_BOOST_NONE;
+			return rc;
+		}
+	}
+	/* Else held until the share's debt is paid (serve_timer). */
 	stat_add(&agent_tab->stats.applied);
 	return 0;
 }
@@ -327,7 +362,7 @@ static int dispatch(int ci, const struct agent_req *rq, struct agent_reply *rp)
 
 	switch (rq->op) {
 	case AGENT_OP_REGISTER:
-		return do_register(ci);
+		return do_register(ci, rq, rp);
 	case AGENT_OP_APPLY:
 		rc = check_args(rq);
 		if (rc)
@@ -460,10 +495,7 @@ void serve_pidfd(int ci)
 void serve_timer(void)
 {
 	uint64_t now = agent_now(), exp;
-	uint64_t budget = conf->window_ns / 100 * conf->budget_pct;
-	int j;
-
-	int sample = sample_at && now >= sample_at;
+	int j, sample = sample_at && now >= sample_at;
 
 	if (read(tfd, &exp, sizeof(exp)) < 0 && errno != EAGAIN)
 		agent_log("timerfd: %s", strerror(errno));
@@ -472,28 +504,32 @@ void serve_timer(void)
 	for (j = 0; j < nconns_hi; j++) {
 		struct agent_entry *e = &agent_tab->ent[j];
 
-		if (e->state != ENT_BOOSTED)
+		if (e->state == ENT_FREE || e->want_level == COPVM_BOOST_NONE)
 			continue;
 		if (task_gone(e)) {
 			__atomic_store_n(&e->state, ENT_REG, __ATOMIC_RELEASE);
+			e->want_level = COPVM_BOOST_NONE;
 			continue;
 		}
-		if (!sample && now < e->until_ns)
-			continue;
-		budget_sample(e);
-		if (e->win_cpu_ns > budget) {
+		if (now >= e->until_ns) {
 			end_boost(e);
-			e->cool_until_ns = now + conf->cooldown_ns;
+			continue;
+		}
+		if (!sample)
+			continue;
+		charge_share(e, now);
+		if (e->state == ENT_BOOSTED &&
+		    !cosched_bucket_allows(&e->share)) {
+			boost_undo(e);
 			stat_add(&agent_tab->stats.demotions);
 			if (conf->verbose)
-				agent_log("pid %d demoted: %llu us in the window",
+				agent_log("pid %d held for %llu us: share spent",
 					  (int)e->pid, (unsigned long long)
-					  (e->win_cpu_ns / 1000));
-		} else if (now >= e->until_ns) {
-			end_boost(e);
-		} else if (now - e->win_start_ns >= conf->window_ns) {
-			e->win_start_ns = now;
-			e->win_cpu_ns = 0;
+					  (cosched_bucket_wait_ns(&e->share) / 1000));
+		} else if (e->state == ENT_REG &&
+			   cosched_bucket_allows(&e->share) &&
+			   put_in_force(e, now) != 0) {
+			e->want_level = COPVM_BOOST_NONE;
 		}
 	}
 }
@@ -501,13 +537,13 @@ void serve_timer(void)
 void serve_rearm(void)
 {
 	struct itimerspec its;
-	uint64_t next = UINT64_MAX, tick = conf->window_ns / 10;
+	uint64_t next = UINT64_MAX;
 	int j, any = 0;
 
 	for (j = 0; j < nconns_hi; j++) {
 		struct agent_entry *e = &agent_tab->ent[j];
 
-		if (e->state != ENT_BOOSTED)
+		if (e->state == ENT_FREE || e->want_level == COPVM_BOOST_NONE)
 			continue;
 		any = 1;
 		if (e->until_ns < next)
@@ -519,7 +555,7 @@ void serve_rearm(void)
 	if (any) {
 		/* Samples at a fixed pace, however often requests come. */
 		if (!sample_at)
-			sample_at = agent_now() + tick;
+			sample_at = agent_now() + conf->sample_ns;
 		if (next > sample_at)
 			next = sample_at;
 		if (next == 0)

@@ -79,7 +79,7 @@ int main(int argc, char **argv)
 	page.pid = getpid();
 	page.tid = 0x40001;
 	page.freq = 5000;
-	rc = be->attach(&page);
+	rc = be->attach(&page, 0);
 	if (rc < 0) {
 		fprintf(stderr, "%s: attach: %s\n", argv[0], strerror(-rc));
 		return 1;

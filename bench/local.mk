@@ -176,6 +176,8 @@ bench_vcc_pingpong_LDFLAGS = -no-install
 EXTRA_DIST += bench/vcc_precomm.sh bench/models-report.sh
 EXTRA_DIST += bench/kmod-vm-bench.sh bench/kmod/vm-comms1.sh
 EXTRA_DIST += bench/pingpong-vs-mpi.sh bench/mpi_pingpong.c
+# The fair-share frontier (docs/results/efficacy/).
+EXTRA_DIST += bench/frontier.sh bench/frontier-report.pl
 
 # One boost's cost through the agent or the module (docs/results/kmod/).
 noinst_PROGRAMS += bench/boost_cost

@@ -22,7 +22,8 @@
  *   -ESRCH            a target that is not registered (or has exited),
  *                     and APPLY or UNREGISTER from a caller that did not
  *                     register
- *   -EAGAIN           boosts refused during a CPU-budget cool-down
+ *   -EAGAIN           (no longer sent: a task over its CPU share has
+ *                     its boost held, not refused; see agent/serve.c)
  *   -EALREADY         REGISTER on a connection already registered
  */
 #ifndef COPVM_AGENT_PROTO_H
@@ -30,7 +31,7 @@
 
 #include <stdint.h>
 
-#define AGENT_PROTO_VERSION	1
+#define AGENT_PROTO_VERSION	2
 #define AGENT_SOCK_DEFAULT	"/run/copvm-agent.sock"
 #define AGENT_SOCK_ENV		"COPVM_AGENT_SOCK"
 
@@ -61,13 +62,17 @@ struct agent_req {
 	int32_t level;		/* COPVM_BOOST_* (copvm.h) */
 	int32_t nice;		/* the nice wanted at COPVM_BOOST_NICE */
 	uint64_t box_ns;	/* the time box; clamped to the agent's max */
+	uint32_t share_ppm;	/* REGISTER: the CPU share wanted while
+				 * boosted, ppm of a CPU (0: the agent's
+				 * default); clamped to the agent's max */
+	uint32_t reserved;	/* 0 */
 };
 
 /* Global counters since the agent started. */
 struct agent_stats {
 	uint64_t applied;	/* boosts put in force */
 	uint64_t undone;	/* boosts reverted (box end, request, exit) */
-	uint64_t demotions;	/* boosts withdrawn by the CPU budget */
+	uint64_t demotions;	/* boosts held for their CPU share */
 	uint64_t refused;	/* requests refused (permission, cool-down) */
 };
 
@@ -80,11 +85,13 @@ struct agent_reply {
 	int32_t nice_floor;	/* lowest nice the agent sets */
 	uint32_t box_max_us;	/* longest box it grants */
 	uint64_t box_ns;	/* APPLY/BOOST_PEER: the box granted */
+	uint32_t share_ppm;	/* REGISTER: the share granted; else 0 */
+	uint32_t reserved;	/* 0 */
 	struct agent_stats stats;	/* STATS: filled; else zero */
 };
 
-_Static_assert(sizeof(struct agent_req) == 32, "agent_req has no hidden padding");
+_Static_assert(sizeof(struct agent_req) == 40, "agent_req has no hidden padding");
 _Static_assert(sizeof(struct agent_stats) == 32, "agent_stats is 4 counters");
-_Static_assert(sizeof(struct agent_reply) == 64, "agent_reply has no hidden padding");
+_Static_assert(sizeof(struct agent_reply) == 72, "agent_reply has no hidden padding");
 
 #endif /* COPVM_AGENT_PROTO_H */

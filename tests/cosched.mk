@@ -5,6 +5,11 @@ TESTS += tests/check_cosched_model
 tests_check_cosched_model_SOURCES = tests/check_cosched_model.c
 tests_check_cosched_model_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_cosched_model_LDADD = common/libcommon.la $(CHECK_LIBS) -lm
+check_PROGRAMS += tests/check_cosched_bucket
+TESTS += tests/check_cosched_bucket
+tests_check_cosched_bucket_SOURCES = tests/check_cosched_bucket.c
+tests_check_cosched_bucket_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_cosched_bucket_LDADD = common/libcommon.la $(CHECK_LIBS)
 endif
 if HAVE_CHECK
 check_PROGRAMS += tests/check_cosched

@@ -43,9 +43,11 @@ struct cosched_backend_ops {
 	 * negative errno (-ENOENT: no helper, -EPERM: not permitted). */
 	int (*probe)(struct cosched_caps *caps);
 
-	/* Registers the calling task, whose page is `page'; 0 or -errno.
-	 * Called once after a successful probe, again after fork. */
-	int (*attach)(struct cosched_page *page);
+	/* Registers the calling task, whose page is `page', asking for
+	 * `share_ppm' of a CPU while boosted (0: the mechanism's default;
+	 * backends without a share ignore it); 0 or -errno.  Called once
+	 * after a successful probe, again after fork. */
+	int (*attach)(struct cosched_page *page, uint32_t share_ppm);
 
 	/* Puts the calling task at boost `level' (COPVM_BOOST_*, already
 	 * clamped to the caps) with nice `nice' when the level is

@@ -181,7 +181,7 @@ static int agent_probe(struct cosched_caps *caps)
 	return 0;
 }
 
-static int agent_attach(struct cosched_page *page)
+static int agent_attach(struct cosched_page *page, uint32_t share_ppm)
 {
 	struct agent_req rq;
 	struct agent_reply rp;
@@ -204,6 +204,7 @@ static int agent_attach(struct cosched_page *page)
 	agent_page = page;
 	memset(&rq, 0, sizeof(rq));
 	rq.op = AGENT_OP_REGISTER;
+	rq.share_ppm = share_ppm;
 	rc = request(&rq, &rp);
 	if (rc && agent_fd >= 0) {
 		close(agent_fd);

@@ -89,7 +89,7 @@ static int kmod_probe(struct cosched_caps *caps)
 	return 0;
 }
 
-static int kmod_attach(struct cosched_page *page)
+static int kmod_attach(struct cosched_page *page, uint32_t share_ppm)
 {
 	struct pvm_cosched_register reg;
 	int fd, rc;

@@ -13,7 +13,7 @@ static int none_probe(struct cosched_caps *caps)
 	return 0;
 }
 
-static int none_attach(struct cosched_page *page)
+static int none_attach(struct cosched_page *page, uint32_t share_ppm)
 {
 	return 0;
 }

@@ -84,7 +84,7 @@ static int self_probe(struct cosched_caps *caps)
 	return caps->slice || caps->nice_floor < 0 ? 0 : -EPERM;
 }
 
-static int self_attach(struct cosched_page *page)
+static int self_attach(struct cosched_page *page, uint32_t share_ppm)
 {
 	mine = page;
 	return 0;

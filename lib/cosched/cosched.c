@@ -202,7 +202,7 @@ void pvmi_cosched_model_changed(void)
 		apply_self(COPVM_BOOST_NONE, 0, 0, mono_ns());
 	backend->detach();
 	backend = choose_backend(model);
-	if (backend->attach(pg) < 0)
+	if (backend->attach(pg, pvmi_cosched_set.share_ppm) < 0)
 		backend = &cosched_backend_none;
 	if (backend == &cosched_backend_none)
 		memset(&caps, 0, sizeof(caps));
@@ -520,7 +520,7 @@ void pvmi_cosched_attach(void)
 		trace_fd = open(trace, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
 				0644);
 	backend = choose_backend(pvmi_cosched_set.model);
-	if (backend->attach(pg) < 0) {
+	if (backend->attach(pg, pvmi_cosched_set.share_ppm) < 0) {
 		backend = &cosched_backend_none;
 		memset(&caps, 0, sizeof(caps));
 	}

@@ -53,6 +53,8 @@ struct cosched_settings {
 	int interval_ms;
 	int backend;		/* wanted COPVM_BACKEND_* */
 	int f_rt;		/* messages/s that earn the strongest boost */
+	uint32_t share_ppm;	/* CPU share while boosted (COPVM_SHARE),
+				 * ppm of a CPU; 0: the backend's default */
 };
 extern struct cosched_settings pvmi_cosched_set;
 /* Makes a change of pvmi_cosched_set.model take effect in the running

@@ -1,9 +1,9 @@
 /*
  * settings.c - the coscheduling settings of the calling task: defaults,
  * then the environment (COPVM_MODEL, COPVM_P, COPVM_INTERVAL_MS,
- * COPVM_BACKEND, COPVM_F_RT), then copvm_setopt; and copvm_getopt.  A
- * running task also takes requests from the console and copvm-cosched
- * through its page (cosched.c applies them).
+ * COPVM_BACKEND, COPVM_F_RT, COPVM_SHARE), then copvm_setopt; and
+ * copvm_getopt.  A running task also takes requests from the console
+ * and copvm-cosched through its page (cosched.c applies them).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +22,7 @@
 
 struct cosched_settings pvmi_cosched_set = {
 	DEFAULT_MODEL, DEFAULT_P_MILLI, DEFAULT_INTERVAL_MS, COPVM_BACKEND_AUTO,
-	DEFAULT_F_RT
+	DEFAULT_F_RT, 0
 };
 static int loaded;
 
@@ -56,6 +56,18 @@ static int parse_rate(const char *s)
 	return end != s && !*end && v >= 1 && v <= 1000000 ? (int)v : -1;
 }
 
+/* Parses a share of a CPU, a fraction from 0.0001 to 1 ("0.05"); in
+ * parts per million, or 0 if bad. */
+static uint32_t parse_share(const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || *end || !(v >= 0.0001 && v <= 1.0))
+		return 0;
+	return (uint32_t)(v * 1e6 + 0.5);
+}
+
 void pvmi_cosched_settings_load(void)
 {
 	const char *s;
@@ -76,6 +88,8 @@ void pvmi_cosched_settings_load(void)
 	if ((s = getenv("COPVM_BACKEND")) && *s &&
 	    (v = cosched_backend_parse(s)) >= 0)
 		pvmi_cosched_set.backend = v;
+	if ((s = getenv("COPVM_SHARE")) && *s)
+		pvmi_cosched_set.share_ppm = parse_share(s);
 }
 
 /* Makes a new setting take effect in a running task. */

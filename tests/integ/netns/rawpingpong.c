@@ -14,7 +14,10 @@
  * A message is a 4-byte length (network order) and that many bytes; the
  * echo sends both back (so 0 bytes is a round trip too).  Both ends spin (recv/send with MSG_DONTWAIT in a
  * loop, TCP_NODELAY), so the figure is the network stack's, not a
- * wakeup's.  Exit status 0, or 1 on an error (said on stderr).
+ * wakeup's.  With RAWPINGPONG_BLOCK=1 in its environment an end sleeps
+ * in recv instead (bench/frontier.sh's "sleeping limit": each message
+ * then pays a wake-up).  After pingpong's columns comes the 99th
+ * percentile.  Exit status 0, or 1 on an error (said on stderr).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -29,6 +32,9 @@
 #include <unistd.h>
 
 #include "pingpong_reps.h"	/* examples/ */
+
+/* recv's flags: MSG_DONTWAIT (spin) unless RAWPINGPONG_BLOCK=1. */
+static int recv_flags = MSG_DONTWAIT;
 
 #define MAX_SIZES	16
 #define DONE_LEN	0xffffffffu
@@ -66,7 +72,7 @@ static int get(int fd, void *buf, size_t len)
 	ssize_t n;
 
 	while (len > 0) {
-		n = recv(fd, p, len, MSG_DONTWAIT);
+		n = recv(fd, p, len, recv_flags);
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			continue;
 		if (n <= 0)
@@ -207,24 +213,28 @@ static int client(const char *addr, int port, int argc, char **argv)
 	times = calloc((size_t)pingpong_reps_for(0, reps), sizeof(*times));
 	if (!out || !in || !times)
 		return fputs("rawpingpong: no memory\n", stderr), 1;
-	printf("# rawpingpong: TCP, spinning, round trips to %s\n", addr);
-	printf("%10s %6s %12s %12s %12s %10s\n", "bytes", "reps", "median_us",
-	       "mean_us", "p90_us", "MB/s");
+	printf("# rawpingpong: TCP, %s, round trips to %s\n",
+	       recv_flags ? "spinning" : "sleeping in recv", addr);
+	printf("%10s %6s %12s %12s %12s %10s %12s\n", "bytes", "reps",
+	       "median_us", "mean_us", "p90_us", "MB/s", "p99_us");
 	for (s = 0; s < nsizes; s++) {
 		int size = sizes[s], n = pingpong_reps_for(size, reps);
 		double sum = 0, median;
 
+		pingpong_mark("begin", size);
 		if (measure(fd, out, in, size, n / 10 + 2, n, times) < 0)
 			return fputs("rawpingpong: round trip failed\n",
 				     stderr), 1;
+		pingpong_mark("end", size);
 		qsort(times, (size_t)n, sizeof(*times), cmp_double);
 		for (i = 0; i < n; i++)
 			sum += times[i];
 		median = n % 2 ? times[n / 2] :
 				 (times[n / 2 - 1] + times[n / 2]) / 2;
-		printf("%10d %6d %12.2f %12.2f %12.2f %10.2f\n", size, n,
-		       median, sum / n, times[(n * 9) / 10],
-		       median > 0 ? 2.0 * size / median : 0.0);
+		printf("%10d %6d %12.2f %12.2f %12.2f %10.2f %12.2f\n", size,
+		       n, median, sum / n, times[(n * 9) / 10],
+		       median > 0 ? 2.0 * size / median : 0.0,
+		       times[(n * 99) / 100]);
 		fflush(stdout);
 	}
 	put(fd, &done, sizeof(done));
@@ -237,6 +247,10 @@ static int client(const char *addr, int port, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	const char *block = getenv("RAWPINGPONG_BLOCK");
+
+	if (block && strcmp(block, "1") == 0)
+		recv_flags = 0;
 	if (argc == 3 && strcmp(argv[1], "serve") == 0)
 		return serve(atoi(argv[2]));
 	if (argc >= 3 && strcmp(argv[1], "serve") != 0)
