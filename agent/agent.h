@@ -31,6 +31,8 @@ struct agent_conf {
 	uint32_t share_default_ppm;	/* -d: for a task that names none */
 	uint64_t window_ns;	/* -w: a share's burst is share x window */
 	uint64_t sample_ns;	/* -t: CPU sampled this often while boosted */
+	uint32_t user_share_ppm;	/* -U: most each user's boosts take of
+					 * each CPU */
 	int rt_self;		/* the agent runs SCHED_FIFO 2 (not -R) */
 	int verbose;		/* -v: log every registration and refusal */
 	int slice_ok;		/* the kernel honours slice requests */
@@ -77,6 +79,7 @@ struct agent_entry {
 	int32_t want_level;	/* the boost asked for; NONE: no box */
 	int32_t want_nice;	/* its nice, for COPVM_BOOST_NICE */
 	struct cosched_bucket share;	/* CPU the task may use boosted */
+	int user;		/* its user's slot in users.c */
 	uint64_t cpu_mark_ns;	/* schedstat at the last sample */
 };
 
@@ -152,6 +155,20 @@ void serve_shutdown(void);
 int priv_drop(const char *user);
 /* Non-zero when CAP_SYS_NICE is in the effective set. */
 int priv_has_nice(void);
+
+/* users.c */
+/* Sets the per-user share: `per_cpu_ppm' of each CPU, bursts of that
+ * share of `window_ns'; forgets every user. */
+void users_init(uint32_t per_cpu_ppm, uint64_t window_ns);
+/* Takes a reference on uid `uid''s bucket, made full at `now' if new;
+ * its slot, or -1 when the table is full. */
+int users_get(uint32_t uid, uint64_t now);
+/* Drops a reference taken by users_get. */
+void users_put(int u);
+/* Charges `used_ns' of one task's boosted CPU to user slot `u'. */
+void users_charge(int u, uint64_t now, uint64_t used_ns);
+/* Non-zero while user slot `u''s boosts may be in force. */
+int users_allow(int u);
 
 /* main.c */
 /* Writes a log line to stderr: "copvm-agent: ...". */

@@ -8,7 +8,8 @@ agent_copvm_agent_SOURCES = \
 	agent/serve.c \
 	agent/boost.c \
 	agent/table.c \
-	agent/priv.c
+	agent/priv.c \
+	agent/users.c
 # Only the share's token bucket (common/cosched_bucket.c) is taken.
 agent_copvm_agent_LDADD = common/libcommon.la
 EXTRA_DIST += docs/agent.md

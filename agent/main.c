@@ -50,7 +50,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: copvm-agent [-f] [-v] [-R] [-s PATH] [-u USER] [-n FLOOR]\n"
-		"                   [-b BOX_MS] [-p PCT] [-d PCT] [-w WINDOW_MS] [-t MS]\n"
+		"                   [-b BOX_MS] [-p PCT] [-d PCT] [-U PCT] [-w WINDOW_MS]\n"
+		"                   [-t MS]\n"
 		"  -f  stay in the foreground      -v  log every refusal\n"
 		"  -R  do not run the agent itself at SCHED_FIFO 2\n"
 		"  -s  socket path (default $" AGENT_SOCK_ENV " or " AGENT_SOCK_DEFAULT ")\n"
@@ -59,6 +60,8 @@ static void usage(FILE *f)
 		"  -b  longest time box in ms (default 20)\n"
 		"  -p  most CPU share a task may use boosted, %% of a CPU (default 50)\n"
 		"  -d  the share of a task that asks for none, %% (default "
+		AGENT_SHARE_DEFAULT_TEXT ")\n"
+		"  -U  most all of one user's boosts take of each CPU, %% (default "
 		AGENT_SHARE_DEFAULT_TEXT ")\n"
 		"  -w  a share's longest burst is share x this window, ms (default 100)\n"
 		"  -t  CPU sampled this often while a boost lasts, ms (default 2)\n");
@@ -109,10 +112,11 @@ static void parse_args(int argc, char **argv, struct agent_conf *c)
 	c->box_max_ns = 20 * 1000000ull;
 	c->share_max_ppm = COSCHED_SHARE_ONE / 2;
 	c->share_default_ppm = AGENT_SHARE_DEFAULT_PPM;
+	c->user_share_ppm = AGENT_SHARE_DEFAULT_PPM;
 	c->window_ns = 100 * 1000000ull;
 	c->sample_ns = 2 * 1000000ull;
 	c->rt_self = 1;
-	while ((opt = getopt(argc, argv, "fvRs:u:n:b:p:d:w:t:h")) != -1) {
+	while ((opt = getopt(argc, argv, "fvRs:u:n:b:p:d:U:w:t:h")) != -1) {
 		switch (opt) {
 		case 'f': c->foreground = 1; break;
 		case 'v': c->verbose = 1; break;
@@ -125,6 +129,7 @@ static void parse_args(int argc, char **argv, struct agent_conf *c)
 			break;
 		case 'p': c->share_max_ppm = pct_arg(optarg, opt); break;
 		case 'd': c->share_default_ppm = pct_arg(optarg, opt); break;
+		case 'U': c->user_share_ppm = pct_arg(optarg, opt); break;
 		case 'w':
 			c->window_ns = num_arg(optarg, 10, 10000, opt) * 1000000ull;
 			break;
@@ -285,10 +290,12 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	agent_log("listening on %s (floor %d, box %llu ms, share %.2f%% by default,"
-		  " at most %.2f%%, window %llu ms, sample %llu ms%s)",
+		  " at most %.2f%%, %.2f%% of each CPU per user, window %llu ms,"
+		  " sample %llu ms%s)",
 		  conf.sock_path, conf.nice_floor,
 		  (unsigned long long)(conf.box_max_ns / 1000000),
 		  conf.share_default_ppm / 10000.0, conf.share_max_ppm / 10000.0,
+		  conf.user_share_ppm / 10000.0,
 		  (unsigned long long)(conf.window_ns / 1000000),
 		  (unsigned long long)(conf.sample_ns / 1000000),
 		  conf.slice_ok ? ", slices" : "");

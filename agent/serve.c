@@ -13,7 +13,9 @@
  * force its CPU time (schedstat) is charged every sample (-t); when the
  * tokens are spent the boost is held (undone, still wanted) and comes
  * back at the first sample after the debt is paid, as long as its box
- * lasts.  The agent runs at SCHED_FIFO 2, above the SCHED_FIFO 1 it
+ * lasts.  Each user's boosts are charged to the user's bucket too
+ * (users.c): past -U of each CPU, all of them are held together.
+ * The agent runs at SCHED_FIFO 2, above the SCHED_FIFO 1 it
  * grants, so a boosted task that spins cannot delay the sample that
  * holds it.
  */
@@ -54,6 +56,7 @@ int serve_init(const struct agent_conf *c, int ep, int timer)
 	int i;
 
 	conf = c;
+	users_init(conf->user_share_ppm, conf->window_ns);
 	epfd = ep;
 	tfd = timer;
 	for (i = 0; i < AGENT_MAX_TASKS; i++)
@@ -96,6 +99,13 @@ static void charge_share(struct agent_entry *e, uint64_t now)
 		e->cpu_mark_ns = cpu;
 	}
 	cosched_bucket_charge(&e->share, now, used);
+	users_charge(e->user, now, used);
+}
+
+/* May `e''s boost be in force: its own share and its user's left? */
+static int share_allows(const struct agent_entry *e)
+{
+	return cosched_bucket_allows(&e->share) && users_allow(e->user);
 }
 
 /* Ends `e''s boost, in force or held; counts it when it was in force. */
@@ -156,6 +166,8 @@ static void unregister(int ci)
 	e->pidfd = -1;
 	e->booster = -1;
 	e->rttime_set = 0;
+	users_put(e->user);
+	e->user = -1;
 	__atomic_store_n(&e->state, ENT_FREE, __ATOMIC_RELEASE);
 	drop_booster(ci);
 }
@@ -245,10 +257,18 @@ static int do_register(int ci, const struct agent_req *rq,
 	e->cpu_mark_ns = 0;
 	cosched_bucket_init(&e->share, share_for(rq->share_ppm),
 			    conf->window_ns, agent_now());
+	e->user = users_get(e->uid, agent_now());
+	if (e->user < 0) {
+		close(pidfd);
+		e->pidfd = -1;
+		return -ENOMEM;
+	}
 	rp->share_ppm = e->share.share_ppm;
 	if (ep_add(pidfd, AGENT_EV_PIDFD, ci) < 0) {
 		close(pidfd);
 		e->pidfd = -1;
+		users_put(e->user);
+		e->user = -1;
 		return -ENOMEM;
 	}
 	__atomic_store_n(&e->state, ENT_REG, __ATOMIC_RELEASE);
@@ -312,7 +332,7 @@ static int do_boost(int ti, int ci, const struct agent_req *rq,
 	e->until_ns = now + box;
 	e->booster = ci;
 	charge_share(e, now);
-	if (cosched_bucket_allows(&e->share)) {
+	if (share_allows(e)) {
 		rc = put_in_force(e, now);
 		if (rc) {
 			e->want_level = COPVM_BOOST_NONE;
@@ -518,16 +538,14 @@ void serve_timer(void)
 		if (!sample)
 			continue;
 		charge_share(e, now);
-		if (e->state == ENT_BOOSTED &&
-		    !cosched_bucket_allows(&e->share)) {
+		if (e->state == ENT_BOOSTED && !share_allows(e)) {
 			boost_undo(e);
 			stat_add(&agent_tab->stats.demotions);
 			if (conf->verbose)
 				agent_log("pid %d held for %llu us: share spent",
 					  (int)e->pid, (unsigned long long)
 					  (cosched_bucket_wait_ns(&e->share) / 1000));
-		} else if (e->state == ENT_REG &&
-			   cosched_bucket_allows(&e->share) &&
+		} else if (e->state == ENT_REG && share_allows(e) &&
 			   put_in_force(e, now) != 0) {
 			e->want_level = COPVM_BOOST_NONE;
 		}

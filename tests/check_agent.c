@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -776,6 +777,101 @@ START_TEST(a_spinning_task_is_held_to_its_share)
 }
 END_TEST
 
+/* Forks a process of uid `uid' that spins until killed; while *boost is
+ * set it registers (once) asking for a whole CPU as its share, and asks
+ * for SCHED_FIFO every 10 ms. */
+static pid_t spinner_of(uid_t uid, volatile int *boost)
+{
+	pid_t p = fork();
+
+	if (p == 0) {
+		uint64_t last = 0, now;
+		int attached = 0;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (setgid(uid) < 0 || setuid(uid) < 0)
+			_exit(1);
+		for (;;) {
+			if (!boost || !*boost)
+				continue;
+			if (!attached)
+				attached = OPS->attach(NULL, 1000000) == 0;
+			now = now_ns();
+			if (attached && now - last >= 10 * MS) {
+				OPS->apply(COPVM_BOOST_RT, 0, 20 * MS);
+				last = now;
+			}
+		}
+	}
+	return p;
+}
+
+/* CPU time of the processes `p[0..n)' together, in ns. */
+static uint64_t cpu_of_all(const pid_t *p, int n)
+{
+	uint64_t sum = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		sum += cpu_ns_of(p[i]);
+	return sum;
+}
+
+START_TEST(many_boosted_tasks_of_one_user_cannot_take_anothers_cpu)
+{
+	enum { NA = 16 };
+	volatile int *boost;
+	pid_t a[NA], b[CPU_SETSIZE];
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	uint64_t t, c, lin, boosted, span;
+	int i;
+
+	if (ncpu < 1 || ncpu > 64)
+		ncpu = 1;
+	/* 50 % per task at most, 10 % of each CPU per user: the defaults. */
+	start_agent(NULL);
+	boost = mmap(NULL, sizeof(*boost), PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne((void *)boost, MAP_FAILED);
+	*boost = 0;
+	/* User A: 16 busy tasks; user B: one busy loop per CPU. */
+	for (i = 0; i < NA; i++)
+		a[i] = spinner_of(OTHER_UID, boost);
+	for (i = 0; i < ncpu; i++)
+		b[i] = spinner_of(OTHER_UID + 1, NULL);
+	nap_ms(300);
+	/* B's share with nobody boosted: what it has under LIN. */
+	t = now_ns();
+	c = cpu_of_all(b, (int)ncpu);
+	poll(NULL, 0, 1500);
+	span = now_ns() - t;
+	lin = (cpu_of_all(b, (int)ncpu) - c) * 1000 / span;
+	/* Every one of A's tasks asks for the strongest boost. */
+	*boost = 1;
+	nap_ms(300);
+	t = now_ns();
+	c = cpu_of_all(b, (int)ncpu);
+	poll(NULL, 0, 1500);
+	span = now_ns() - t;
+	boosted = (cpu_of_all(b, (int)ncpu) - c) * 1000 / span;
+	for (i = 0; i < NA; i++) {
+		kill(a[i], SIGKILL);
+		waitpid(a[i], NULL, 0);
+	}
+	for (i = 0; i < ncpu; i++) {
+		kill(b[i], SIGKILL);
+		waitpid(b[i], NULL, 0);
+	}
+	/* In thousandths of a CPU, summed over the CPUs: B keeps its LIN
+	 * share less 0.05 of each CPU. */
+	ck_assert_msg(boosted + 50 * (uint64_t)ncpu >= lin,
+		      "user B had %llu/1000 of the CPUs, %llu/1000 under LIN",
+		      (unsigned long long)(boosted / ncpu),
+		      (unsigned long long)(lin / ncpu));
+	stop_agent();
+}
+END_TEST
+
 START_TEST(a_task_blocked_under_a_boost_spends_no_share)
 {
 	struct agent_stats s0, s1;
@@ -925,6 +1021,7 @@ static Suite *agent_suite(void)
 	tcase_add_test(tc, agent_sigterm_leaves_no_task_raised);
 	tcase_add_test(tc, a_spinning_task_is_held_to_its_share);
 	tcase_add_test(tc, a_task_blocked_under_a_boost_spends_no_share);
+	tcase_add_test(tc, many_boosted_tasks_of_one_user_cannot_take_anothers_cpu);
 	tcase_add_test(tc, garbage_gets_error_replies_and_others_are_served);
 	suite_add_tcase(s, tc);
 	return s;
