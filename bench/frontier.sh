@@ -31,7 +31,7 @@
 # RLIMIT_NICE 0: slice requests only.
 #
 # usage: bench/frontier.sh [-q] [-n runs] [-k jobs] [-r reps] [-s sizes]
-#            [-c configs] [-o dir]
+#            [-c configs] [-T] [-o dir]
 #   (as root, from the top build directory after `make')
 #   -q        quick mode: one repetition, k = 1, 200 round trips, 8 B,
 #             configs raw-sleep,lin,pre+agent: a smoke test of the script
@@ -43,8 +43,15 @@
 #   -c list   configurations (default: raw-sleep,raw-spin,unbounded,lin,
 #             pre,pre+user,pre+agent,pre+agent+s0.02,pre+agent+s0.3,
 #             pre+agent+s1)
-#   -o dir    where results.txt and runs.tsv go (default: a temporary
-#             directory, printed)
+#   -T        diagnosis: each copvm run is traced (perf sched record, and
+#             the library's COPVM_WAIT_STATS), and the report gets,
+#             per configuration and size, the tasks' wake-to-run delay
+#             (perf sched latency: mean and max), the share of the wall
+#             time they spent
+#             spinning, how often a spin found its message, the blocks
+#             per round trip and the agent's holds
+#   -o dir    where results.txt, runs.tsv (and diagnosis.txt) go (default:
+#             a temporary directory, printed)
 # Prints the table of medians; exit status 0 when every run succeeded,
 # 1 when one failed (its line says why), 77 when not root or without
 # namespaces.
@@ -54,9 +61,9 @@ top=$(pwd)
 [ -x "$top/examples/pingpong" ] || top=$srcdir
 . "$srcdir/tests/integ/netns/netns.sh"
 
-runs=3 k=5 reps=2000 sizes=8,1024 out=
+runs=3 k=5 reps=2000 sizes=8,1024 out= trace=
 configs=raw-sleep,raw-spin,unbounded,lin,pre,pre+user,pre+agent,pre+agent+s0.02,pre+agent+s0.3,pre+agent+s1
-while getopts qn:k:r:s:c:o: opt; do
+while getopts qn:k:r:s:c:To: opt; do
 	case $opt in
 	q) runs=1 k=1 reps=200 sizes=8 configs=raw-sleep,lin,pre+agent ;;
 	n) runs=$OPTARG ;;
@@ -65,10 +72,14 @@ while getopts qn:k:r:s:c:o: opt; do
 	s) sizes=$OPTARG ;;
 	c) configs=$OPTARG ;;
 	o) out=$OPTARG ;;
+	T) trace=1 ;;
 	*) sed -n '/^# usage/,/^# namespaces/p' "$0" >&2; exit 2 ;;
 	esac
 done
 netns_check
+if [ -n "$trace" ]; then
+	command -v perf >/dev/null || { echo "frontier: -T needs perf (linux-perf)" >&2; exit 1; }
+fi
 for t in pingpong; do
 	[ -x "$top/examples/$t" ] || { echo "frontier: build first ($t)" >&2; exit 1; }
 done
@@ -172,7 +183,8 @@ env_common() {
 	echo "-u PVM_ROOT -u PVM_ARCH -u PVM_EXPORT -u LD_PRELOAD PVM_RSH=$RSH
 		NETNS_MAP=$NETNS_MAP NETNS_SIDE=$W/hosts PVM_ALLOW_ROOT=1 LC_ALL=C
 		BENCH_CPUMAP=$BENCH_CPUMAP NETNS_RSH=$NETNS_RSH
-		LD_LIBRARY_PATH=$top/lib/.libs COPVM_PVMD=$top/daemon/pvmd"
+		LD_LIBRARY_PATH=$top/lib/.libs COPVM_PVMD=$top/daemon/pvmd
+		${trace:+COPVM_WAIT_STATS=$W/trace}"
 }
 
 agent_start() {
@@ -209,6 +221,28 @@ run_pvm() {
 		awk '!/^#/ && $1 ~ /^[0-9]+$/'
 }
 
+# diagnose RUN CONFIG SIZE REPS: one line of diagnosis.txt from the
+# perf sched recording, the library's trace and the agent's log.
+diagnose() {
+	local lat waits holds wall
+	wall=$(awk -v s="$3" '$2 == s && $1 == "begin" { b = $3 }
+		$2 == s && $1 == "end" { e = $3 } END { print (e - b) / 1000 }' "$W/marks")
+	# perf sched latency: "pingpong:(N) | runtime | switches | avg: X ms |
+	# max: Y ms" (the tasks of one name on one line).
+	lat=$(perf sched latency -i "$W/perf.data" 2>/dev/null | awk -F'|' '
+		$1 ~ /pingpong/ { n++; split($4, a, " "); split($5, m, " ");
+			avg += a[2]; if (m[2] > max) max = m[2] }
+		END { if (n) printf "%.1f %.1f 0", avg / n * 1000, max * 1000; else print "- - 0" }')
+	# waits lines: waits spins hits spin_us blocks block_us, per task.
+	waits=$(awk '$4 == "waits" { w += $5; sp += $6; h += $7; su += $8; b += $9; bu += $10 }
+		END { printf "%d %d %d %d %d %d", w, sp, h, su, b, bu }' "$W/trace" 2>/dev/null)
+	holds=$(grep -c 'held for' "$W/agent.run.log" 2>/dev/null)
+	echo "$1 $2 $3 $4 $wall $lat $waits ${holds:-0}" | awk '{
+		rt = $4; wall = $5; sp = $10; hits = $11; su = $12; bl = $13;
+		printf "%d\t%s\t%s\t%s\t%s\t%.3f\t%.2f\t%.2f\t%d\n", $1, $2, $3, $6, $7,
+			su / wall / 2, sp ? hits / sp : 0, bl / rt, $15 }' >>"$out/diagnosis.tsv"
+}
+
 machine_up() {
 	rm -rf "$W/hosts"
 	env $(env_common) $(cfg_env "$1") "$RSH" node1 $(cfg_wrap "$1") \
@@ -227,6 +261,8 @@ machine_down() {
 IFS=, read -r -a CFGS <<<"$configs"
 IFS=, read -r -a SIZES <<<"$sizes"
 printf 'run\tconfig\tbytes\tmean_us\tmedian_us\tp99_us\tloops1\tloops2\tjob1\tjob2\n' >"$out/runs.tsv"
+[ -n "$trace" ] &&
+	printf 'run\tconfig\tbytes\twake_avg_us\twake_max_us\tspin_share\thit_rate\tblocks_rt\tholds\n' >"$out/diagnosis.tsv"
 status=0
 for ((run = 1; run <= runs; run++)); do
 	start_loops
@@ -240,10 +276,26 @@ for ((run = 1; run <= runs; run++)); do
 		esac
 		for size in "${SIZES[@]}"; do
 			: >"$W/marks"
+			tracing=
+			if [ -n "$trace" ] && [[ $cfg != raw-* ]]; then
+				tracing=1
+				: >"$W/trace"
+				alog=$(wc -c <"$W/agent.log" 2>/dev/null || echo 0)
+				perf sched record -a -o "$W/perf.data" >/dev/null 2>&1 &
+				perf_pid=$!
+				sleep 0.5
+			fi
 			case $cfg in
 			raw-*) line=$(run_raw "$cfg" "$size" "$reps") ;;
 			*) line=$(run_pvm "$cfg" "$size" "$reps") ;;
 			esac
+			if [ -n "$tracing" ]; then
+				kill -INT "$perf_pid"
+				wait "$perf_pid" 2>/dev/null
+				tail -c +"$((alog + 1))" "$W/agent.log" >"$W/agent.run.log" 2>/dev/null ||
+					: >"$W/agent.run.log"
+				[ -n "$line" ] && diagnose "$run" "$cfg" "$size" "$(echo "$line" | awk '{ print $2 }')"
+			fi
 			if [ -z "$line" ]; then
 				echo "frontier: run $run $cfg $size B failed" >&2
 				status=1
@@ -272,6 +324,15 @@ done
 	echo "# medians over $runs runs; loops = the local jobs' share of their node's CPU"
 	echo "# (mean of the two nodes), keep = loops / LIN's loops, job = the job's share"
 	perl "$srcdir/bench/frontier-report.pl" <"$out/runs.tsv"
+	if [ -n "$trace" ]; then
+		echo
+		echo "# diagnosis (-T), one line per run: wake = perf sched's wake-to-run delay"
+		echo "# of the two pingpong tasks (mean and max), blocks per round trip (both"
+		echo "# tasks), spin = the share of the wall time each task spent spinning, hits ="
+		echo "# the spins that found their message, holds = the agent's holds for the"
+		echo "# share during the run"
+		column -t "$out/diagnosis.tsv"
+	fi
 } | tee "$out/results.txt"
 [ -d "$out" ] && echo "frontier: report in $out" >&2
 exit $status

@@ -97,6 +97,15 @@ struct cosched_page {
 	 * task's page reads 0 here. */
 	int32_t local_xport;	/* same-host circuits: set at enrolment */
 	int32_t tcp_xport;	/* direct TCP routes: at the first one */
+
+	/* How the task's receives waited (lib/wait.c), for the tools and
+	 * the frontier's diagnosis; appended like the transports. */
+	uint64_t waits;		/* receives that had to wait */
+	uint64_t spins;		/* ... that spun first */
+	uint64_t spin_hits;	/* ... and found input while spinning */
+	uint64_t spun_ns;	/* time spent spinning, all of them */
+	uint64_t blocks;	/* ... that blocked */
+	uint64_t block_ns;	/* time spent blocked */
 };
 
 #define COSCHED_XPORT_UNKNOWN	0
@@ -112,11 +121,17 @@ _Static_assert(sizeof(struct cosched_page) <= COSCHED_PAGE_SIZE,
  * The boost trace (COPVM_COSCHED_TRACE=FILE): one line per boost event,
  * appended by every task of the host with O_APPEND:
  *   <CLOCK_MONOTONIC ns> <pid> <tid hex> <event> <level> <target tid hex> <F>
- * event: boost, unboost, peer (a correspondent boosted), block, wake.
+ * event: boost, unboost, peer (a correspondent boosted), block, wake;
+ * and when the task leaves, one line of its waits:
+ *   <ns> <pid> <tid hex> waits <waits> <spins> <spin_hits> <spin_us>
+ *   <blocks> <block_us>
  * Demotions by the CPU budget happen outside the task (agent, daemon) and
  * are counted in `demotions', not traced.  The harness plots the trace
  * as a timeline.
  */
 #define COSCHED_TRACE_ENV	"COPVM_COSCHED_TRACE"
+/* Only the waits line, appended to this file (bench/frontier.sh -T): the
+ * per-event lines of the trace cost a write per blocking receive. */
+#define COSCHED_WAITS_ENV	"COPVM_WAIT_STATS"
 
 #endif /* COPVM_COSCHED_PAGE_H */

@@ -29,6 +29,8 @@
 static long spin_ns = 40000;
 /* Waits that block at once, without spinning. */
 static int spin_skip;
+/* How long the last wait spun before it gave up (0: it did not). */
+static long spin_spent;
 /* After a spin that found nothing. */
 #define SKIP_AFTER_IDLE_SPIN	32
 /* After a spin cut short because another task wanted the CPU. */
@@ -76,6 +78,7 @@ static int spin(long bound, long deadline, long *now)
 		r = pvmi_pump_spin();
 		if (r != 0) {
 			*now = pvmi_now_ns();
+			pvmi_cosched_waited(*now - start, 1, -1);
 			return r;
 		}
 		if (t >= next_look) {
@@ -85,6 +88,7 @@ static int spin(long bound, long deadline, long *now)
 			} else if (involuntary_switches() != switches) {
 				spin_skip = SKIP_AFTER_PREEMPTION;
 				*now = pvmi_now_ns();
+				spin_spent = *now - start;
 				return 0;
 			}
 		}
@@ -92,6 +96,7 @@ static int spin(long bound, long deadline, long *now)
 		t = pvmi_now_ns();
 	}
 	*now = t;
+	spin_spent = t - start;
 	if (t - start >= bound)
 		spin_skip = SKIP_AFTER_IDLE_SPIN;
 	return 0;
@@ -103,14 +108,17 @@ static int block(long deadline, long t)
 {
 	int r;
 
-	if (deadline >= 0 && t >= deadline)
+	if (deadline >= 0 && t >= deadline) {
+		pvmi_cosched_waited(spin_spent, 0, -1);
 		return 0;
+	}
 	pvmi_cosched_blocking(1);
 	if (deadline < 0)
 		r = pvmi_pump(-1);
 	else
 		r = pvmi_pump((int)((deadline - t + 999999) / 1000000));
 	pvmi_cosched_blocking(0);
+	pvmi_cosched_waited(spin_spent, 0, pvmi_now_ns() - t);
 	return r;
 }
 
@@ -121,6 +129,7 @@ int pvmi_wait_input(long deadline)
 
 	if (pvmi_cosched_pure_spin())
 		spin_skip = 0;
+	spin_spent = 0;
 	if (spin_skip > 0 || bound == 0) {
 		if (spin_skip > 0)
 			spin_skip--;

@@ -414,6 +414,50 @@ void pvmi_cosched_blocking(int blocked)
 		apply_self(level, nice_for(level, 0), dcs_tq_ns, now);
 }
 
+void pvmi_cosched_waited(long spun_ns, int hit, long blocked_ns)
+{
+	struct cosched_page *pg = pvmi_cosched_page;
+
+	if (!pg)
+		return;
+	pg->waits++;
+	if (spun_ns > 0) {
+		pg->spins++;
+		pg->spun_ns += (uint64_t)spun_ns;
+		pg->spin_hits += hit != 0;
+	}
+	if (blocked_ns >= 0) {
+		pg->blocks++;
+		pg->block_ns += (uint64_t)blocked_ns;
+	}
+}
+
+/* Appends the page's wait counters to the trace, or to the file of
+ * COPVM_WAIT_STATS, as the task leaves. */
+static void trace_waits(const struct cosched_page *pg)
+{
+	const char *path = getenv(COSCHED_WAITS_ENV);
+	char line[200];
+	int n, fd = trace_fd;
+
+	if (path && *path)
+		fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	n = snprintf(line, sizeof(line), "%llu %d %x waits %llu %llu %llu %llu %llu %llu\n",
+		     (unsigned long long)mono_ns(), (int)getpid(),
+		     (unsigned)page_tid, (unsigned long long)pg->waits,
+		     (unsigned long long)pg->spins,
+		     (unsigned long long)pg->spin_hits,
+		     (unsigned long long)(pg->spun_ns / 1000),
+		     (unsigned long long)pg->blocks,
+		     (unsigned long long)(pg->block_ns / 1000));
+	if (n > 0 && write(fd, line, (size_t)n) < 0 && fd == trace_fd)
+		trace_fd = -1;
+	if (fd != trace_fd)
+		close(fd);
+}
+
 /* The backend to use: the wanted one if its probe succeeds, else (for
  * auto) the next in order of preference, else none. */
 static const struct cosched_backend_ops *choose_backend(int model)
@@ -543,6 +587,7 @@ void pvmi_cosched_detach(void)
 	if (pg->boost != COPVM_BOOST_NONE)
 		apply_self(COPVM_BOOST_NONE, 0, 0, mono_ns());
 	backend->detach();
+	trace_waits(pg);
 	pvmi_cosched_page = NULL;
 	pvmi_cosched_page_release(pg, page_tid, 1);
 	pvmi_cosched_peer_pages_drop();

@@ -43,6 +43,10 @@ long pvmi_cosched_spin_ns(long lin_ns);
 int pvmi_cosched_pure_spin(void);
 /* The task is about to block in a receive (1) or has woken (0). */
 void pvmi_cosched_blocking(int blocked);
+/* A receive waited: it spun for `spun_ns' (0: not at all), finding
+ * input then when `hit', and blocked for `blocked_ns' (-1: it did not
+ * block).  Counted in the page. */
+void pvmi_cosched_waited(long spun_ns, int hit, long blocked_ns);
 
 /* ---- inside lib/cosched ---- */
 
