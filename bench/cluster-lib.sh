@@ -167,6 +167,7 @@ bc_model() {
 	case $1 in
 	copvm) echo "" ;;
 	lin | imp | hpdt | dcs | exp | dyn | pre) echo "$1" ;;
+	unbounded) echo lin ;;
 	dyn* | pre*) bc_pval "$1" >/dev/null && echo "${1:0:3}" ;;
 	*) return 1 ;;
 	esac
@@ -312,12 +313,15 @@ bc_on() {
 		*) break ;;
 		esac
 	done
-	local node=$1 sys=$2
+	local node=$1 sys=$2 rt=
 	shift 2
+	# "unbounded": every process of the machine at SCHED_FIFO 1 (the
+	# daemons' tasks inherit it), the best boosting can do for the job.
+	[ "$sys" = unbounded ] && rt="chrt -f 1"
 	if [ -n "$limit" ]; then
-		$ex timeout -k 5 "$limit" env $(bc_env "$sys") "$BC_RSH" "$node" "$*" 9>&-
+		$ex $rt timeout -k 5 "$limit" env $(bc_env "$sys") "$BC_RSH" "$node" "$*" 9>&-
 	else
-		$ex env $(bc_env "$sys") "$BC_RSH" "$node" "$*" 9>&-
+		$ex $rt env $(bc_env "$sys") "$BC_RSH" "$node" "$*" 9>&-
 	fi
 }
 

@@ -38,7 +38,8 @@
 #   -k list   local jobs per node (default 0-5)
 #   -s list   systems (default stock,copvm): stock (Debian's PVM), copvm
 #             (copvm, the library's default model) and the models lin,
-#             imp, hpdt, dyn, pre, dcs, exp (COPVM_MODEL); dyn and pre take
+#             imp, hpdt, dyn, pre, dcs, exp (COPVM_MODEL), and unbounded
+#             (LIN with every PVM process at SCHED_FIFO 1); dyn and pre take
 #             a P: pre0, pre0.5, dyn1 (COPVM_P), and after it a real-time
 #             threshold in messages/s: pre0.5r50 (COPVM_F_RT)
 #   -P list   one system per P for every plain dyn and pre of -s
@@ -63,8 +64,8 @@
 #   -o dir    output directory (default bench-results/<date>-<time>)
 #   -K        keep the work directory (logs of every run)
 # Benchmark arguments can be replaced through BENCH_ARGS_<name>, e.g.
-# BENCH_ARGS_comms1='-m 64k -r 100'.  COPVM_INTERVAL_MS, if set, is
-# passed on to the copvm systems.
+# BENCH_ARGS_comms1='-m 64k -r 100'.  COPVM_INTERVAL_MS and COPVM_SHARE,
+# if set, are passed on to the copvm systems.
 # Exit status: 0 when the report was written (failed runs included),
 # 1 on an error of the harness, 77 when not root or namespaces are
 # unavailable.
