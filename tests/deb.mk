@@ -2,13 +2,16 @@
 #
 # deb-package.sh builds the packages from a distribution tree with
 # dpkg-buildpackage, installs copvm beside Debian's pvm packages, runs
-# pvm-examples' master1 on copvm through copvm-run and purges copvm,
+# pvm-examples' master1 on copvm through copvm-run, rebuilds examples
+# against copvm-dev through pkg-config and copvm-cc/copvm-f77 and runs
+# them alone as an ordinary user (relink-lib.sh), and purges copvm,
 # checking that nothing is left.  A package build takes minutes: it runs
 # only with COPVM_TEST_DEB=1, as root, with dpkg-buildpackage installed
 # (exit 77 otherwise).
 TESTS += tests/integ/deb-package.sh
-EXTRA_DIST += tests/integ/deb-package.sh \
+EXTRA_DIST += tests/integ/deb-package.sh tests/integ/relink-lib.sh \
 	debian/changelog debian/control debian/copyright debian/rules \
 	debian/source/format debian/copvm.install debian/copvm.links \
-	debian/copvm-dev.install debian/copvm-dkms.install \
+	debian/copvm-dev.install debian/copvm-dev.links \
+	debian/copvm-dkms.install \
 	debian/copvm-dkms.dkms docs/install.md
