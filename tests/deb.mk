@@ -9,6 +9,13 @@
 # only with COPVM_TEST_DEB=1, as root, with dpkg-buildpackage installed
 # (exit 77 otherwise).
 TESTS += tests/integ/deb-package.sh
+
+# install-prefix.sh: a `make install' into a temporary prefix (configured
+# and built from a distribution tree) serves programs rebuilt through its
+# pkg-config files and copvm-cc/copvm-f77 like the packages (relink-lib.sh).
+# Root only, with COPVM_TEST_INSTALL=1 or COPVM_TEST_DEB=1.
+TESTS += tests/integ/install-prefix.sh
+EXTRA_DIST += tests/integ/install-prefix.sh
 EXTRA_DIST += tests/integ/deb-package.sh tests/integ/relink-lib.sh \
 	debian/changelog debian/control debian/copyright debian/rules \
 	debian/source/format debian/copvm.install debian/copvm.links \

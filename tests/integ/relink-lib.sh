@@ -63,7 +63,17 @@ relink_daemons() {
 	done
 }
 
+# Its steps stop at the first failure of their own, whatever failed
+# before them.
 relink_check() {
+	local saved=$failed
+
+	failed=0
+	relink_steps "$@"
+	[ "$saved" = 0 ] || failed=1
+}
+
+relink_steps() {
 	local pvmd=$1 libdir=$2 pcdir=$3 ccdir=$4 W=$5 how d p src out
 	local tarball=/usr/share/doc/pvm-examples/examples.tar.gz
 	local FFLAGS=-fallow-argument-mismatch
