@@ -1,4 +1,5 @@
-# The Debian packages (debian/, docs/install.md) and their test.
+# Installing copvm and building programs against it: the Debian packages
+# (debian/, docs/install.md), `make install', the compiler wrappers.
 #
 # deb-package.sh builds the packages from a distribution tree with
 # dpkg-buildpackage, installs copvm beside Debian's pvm packages, runs
@@ -22,3 +23,10 @@ EXTRA_DIST += tests/integ/deb-package.sh tests/integ/relink-lib.sh \
 	debian/copvm-dev.install debian/copvm-dev.links \
 	debian/copvm-dkms.install \
 	debian/copvm-dkms.dkms docs/install.md
+
+# compiler-wrappers.sh: copvm-cc and copvm-f77 of the build tree, with a
+# stand-in compiler: arguments passed unchanged, copvm's flags around
+# them, no libraries when not linking, the --showme options.  Needs
+# nothing installed; a second or so.
+TESTS += tests/integ/compiler-wrappers.sh
+EXTRA_DIST += tests/integ/compiler-wrappers.sh
