@@ -5,6 +5,9 @@
 # file that calls it).  Exports are listed in fortran/libfpvm3.map.
 lib_LTLIBRARIES += fortran/libfpvm3.la
 include_HEADERS += include/fpvm3.h
+# fpvm3.h again in a directory named `include' (fpvm3.pc.in says why).
+fortranincludedir = $(includedir)/fortran/include
+fortraninclude_HEADERS = include/fpvm3.h
 fortran_libfpvm3_la_SOURCES = \
 	fortran/fpvm.h \
 	fortran/f_string.c \

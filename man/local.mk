@@ -2,7 +2,7 @@
 # pvm_* call of libpvm3 and libgpvm3 (related calls share a page; the
 # other names are one-line .so links to it), pvmfortran.3 for the
 # Fortran binding, and copvm's extensions (copvm_setopt.3 and its links);
-# section 1: pvmd and pvmgs (the console's pvm.1 is in console/); section
+# section 1: pvmd, pvmgs and the copvm-* commands (the console's pvm.1 is in console/); section
 # 7: copvm.7; section 8: copvm-agent.8.  Installed by `make install' into
 # the section their suffix names.  tests/integ/man-lint.sh lints them all
 # and checks that every exported pvm_* symbol has a page.
@@ -12,7 +12,9 @@ dist_man_MANS = \
 	man/PvmProduct.3 \
 	man/PvmSum.3 \
 	man/copvm-agent.8 \
+	man/copvm-cc.1 \
 	man/copvm-cosched.1 \
+	man/copvm-f77.1 \
 	man/copvm-slurm.1 \
 	man/copvm-srun-rsh.1 \
 	man/copvm.7 \

@@ -28,3 +28,26 @@ tools/copvm-slurm: $(srcdir)/tools/copvm-slurm.in Makefile
 tools/copvm-srun-rsh: $(srcdir)/tools/copvm-srun-rsh.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) tools && cp $(srcdir)/tools/copvm-srun-rsh.in $@.tmp && \
 		chmod +x $@.tmp && mv $@.tmp $@
+
+# copvm-cc and copvm-f77: the C and Fortran compilers with copvm's flags
+# and, outside the loader's default directories, a run path to libdir
+# (copvm-cc(1), docs/install.md), from one template.
+bin_SCRIPTS += tools/copvm-cc tools/copvm-f77
+EXTRA_DIST += tools/copvm-cc.in
+CLEANFILES += tools/copvm-cc tools/copvm-f77
+wrapper_subst = $(AM_V_GEN)$(MKDIR_P) tools && \
+	if $(copvm_rpath_needed); then rp='-Wl,-rpath,$(libdir)'; else rp=; fi; \
+	sed -e 's|@libdir[@]|$(libdir)|g' -e "s|@RPATH[@]|$$rp|g"
+tools/copvm-cc: $(srcdir)/tools/copvm-cc.in Makefile
+	$(wrapper_subst) -e 's|@NAME[@]|copvm-cc|g' -e 's|@LANGUAGE[@]|C|g' \
+		-e 's|@HEADER[@]|pvm3.h|g' -e 's|@CCVAR[@]|COPVM_CC|g' \
+		-e 's|@DEFCC[@]|cc|g' -e 's|@CFLAGS[@]|-I$(includedir)|g' \
+		-e 's|@LIBS[@]|-lgpvm3 -lpvm3|g' \
+		$(srcdir)/tools/copvm-cc.in >$@.tmp && chmod +x $@.tmp && mv $@.tmp $@
+tools/copvm-f77: $(srcdir)/tools/copvm-cc.in Makefile
+	$(wrapper_subst) -e 's|@NAME[@]|copvm-f77|g' -e 's|@LANGUAGE[@]|Fortran 77|g' \
+		-e 's|@HEADER[@]|fpvm3.h|g' -e 's|@CCVAR[@]|COPVM_F77|g' \
+		-e 's|@DEFCC[@]|gfortran|g' \
+		-e 's|@CFLAGS[@]|-I$(includedir)/fortran/include|g' \
+		-e 's|@LIBS[@]|-lfpvm3 -lgpvm3 -lpvm3|g' \
+		$(srcdir)/tools/copvm-cc.in >$@.tmp && chmod +x $@.tmp && mv $@.tmp $@

@@ -14,12 +14,17 @@
 #    libpvm3.so.3 (ldd), runs on copvm's daemon (its log under PVM_TMP,
 #    where stock never writes) with its slave1 tasks, and gets the three
 #    expected sums; the console's halt then leaves no daemon.
-# 4. dpkg --purge copvm-dev copvm: every file dpkg -L listed is gone,
+# 4. Programs rebuilt against the installed copvm-dev (pvm-examples' C and
+#    Fortran sources, through pkg-config and /usr/bin/copvm-cc,
+#    copvm-f77) carry the run path /usr/lib/copvm/lib and, started alone
+#    by an ordinary user with no environment variable set, run on copvm's
+#    daemon (relink-lib.sh); the wrappers and their pages are copvm-dev's.
+# 5. dpkg --purge copvm-dev copvm: every file dpkg -L listed is gone,
 #    /usr/lib/copvm, /usr/include/copvm and /usr/share/copvm too.
 #
 # Runs only when asked (COPVM_TEST_DEB=1: a package build takes about a
-# minute), as root, with dpkg-buildpackage, the build dependencies and
-# pvm-examples installed, and copvm not already installed (it would be
+# minute), as root, with dpkg-buildpackage, the build dependencies,
+# gfortran, useradd and runuser, and pvm-examples installed, and copvm not already installed (it would be
 # purged): exit 77 otherwise, with the reason.  The copvm-dkms package is
 # built and checked for conflicts but not installed (that needs dkms and
 # kernel headers).  Exit status 0 (pass), 1 (fail), 77 (skip).
@@ -27,6 +32,7 @@ set -u
 top_srcdir=$(cd "${srcdir:-.}" && pwd)
 top_builddir=$(cd "${INTEG_BUILDDIR:-.}" && pwd)
 failed=0
+. "$top_srcdir/tests/integ/relink-lib.sh"
 
 log() { printf '%s\n' "$*" >&2; }
 fail() { log "FAIL: $*"; failed=1; }
@@ -35,7 +41,11 @@ skip() { log "SKIP: deb-package.sh: $*"; exit 77; }
 [ "${COPVM_TEST_DEB:-}" = 1 ] || skip "set COPVM_TEST_DEB=1 to build the packages (about a minute)"
 [ "$(id -u)" = 0 ] || skip "needs root (dpkg -i, --purge)"
 command -v dpkg-buildpackage >/dev/null || skip "no dpkg-buildpackage (apt-get install dpkg-dev debhelper dh-dkms)"
-[ -x /usr/bin/master1 ] && [ -x /usr/bin/slave1 ] || skip "pvm-examples is not installed"
+[ -x /usr/bin/master1 ] && [ -x /usr/bin/slave1 ] &&
+	[ -r /usr/share/doc/pvm-examples/examples.tar.gz ] || skip "pvm-examples is not installed"
+for p in gfortran readelf useradd userdel runuser pgrep; do
+	command -v $p >/dev/null || skip "$p is missing (gfortran, binutils, passwd, util-linux, procps)"
+done
 dpkg-query -W -f '${Status}' copvm 2>/dev/null | grep -q 'installed' &&
 	skip "a copvm package is already installed: this test would purge it"
 version=$(sed -n 's/^PACKAGE_VERSION = //p' "$top_builddir/Makefile")
@@ -46,6 +56,7 @@ chmod 755 "$T"
 installed=
 cleanup() {
 	local p
+	relink_cleanup
 	if [ -n "$installed" ]; then
 		dpkg --purge copvm-dev copvm >/dev/null 2>&1
 	fi
@@ -132,7 +143,22 @@ for i in $(seq 50); do
 done
 [ -z "$(daemons)" ] || fail "copvm daemon left after halt: $(daemons)"
 
-# 4. Purge.
+# 4. Programs rebuilt against the packages.
+for f in /usr/bin/copvm-cc /usr/bin/copvm-f77 /usr/lib/copvm/bin/copvm-cc \
+	/usr/lib/copvm/bin/copvm-f77 /usr/share/copvm/man/man1/copvm-cc.1 \
+	/usr/share/copvm/man/man1/copvm-f77.1 /usr/lib/copvm/lib/pkgconfig/fpvm3.pc \
+	/usr/include/copvm/fortran/include/fpvm3.h; do
+	case $(dpkg -S "$f" 2>/dev/null) in
+	copvm-dev:*) ;;
+	*) fail "$f is not in copvm-dev: $(dpkg -S "$f" 2>&1)" ;;
+	esac
+done
+t0=$(date +%s)
+relink_check /usr/lib/copvm/bin/pvmd /usr/lib/copvm/lib /usr/lib/copvm/lib/pkgconfig \
+	/usr/bin "$T/relink"
+log "deb-package: the relinked examples took $(($(date +%s) - t0)) s"
+
+# 5. Purge.
 dpkg -L copvm copvm-dev >"$T/listed" 2>&1 || fail "dpkg -L copvm copvm-dev"
 dpkg --purge copvm-dev copvm >"$T/purge.log" 2>&1 || { cat "$T/purge.log" >&2; fail "dpkg --purge"; }
 installed=
