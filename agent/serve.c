@@ -11,9 +11,10 @@
  * The CPU share: each task has a token bucket (common/cosched_bucket.h)
  * of the share it registered with, capped by -p.  While a boost is in
  * force its CPU time (schedstat) is charged every sample (-t); when the
- * tokens are spent the boost is held (undone, still wanted) and comes
- * back at the first sample after the debt is paid, as long as its box
- * lasts.  Each user's boosts are charged to the user's bucket too
+ * tokens are spent the boost is held (still wanted, but only at the
+ * slice level, which takes no CPU from anyone, where the kernel has
+ * slices) and comes back at the first sample after the debt is paid, as
+ * long as its box lasts.  A slice boost is never charged nor held.  Each user's boosts are charged to the user's bucket too
  * (users.c): past -U of each CPU, all of them are held together.
  * The agent runs at SCHED_FIFO 2, above the SCHED_FIFO 1 it
  * grants, so a boosted task that spins cannot delay the sample that
@@ -87,14 +88,20 @@ static int task_gone(const struct agent_entry *e)
 	return e->pidfd < 0 || poll(&p, 1, 0) != 0;
 }
 
+/* Is a boost that takes CPU from others (nice, RT) in force on `e'? */
+static int strong_in_force(const struct agent_entry *e)
+{
+	return e->state == ENT_BOOSTED && e->level > COPVM_BOOST_SLICE;
+}
+
 /* Brings `e''s share up to `now': the CPU it used since the last
- * sample is charged if the boost was in force, and the mark moves. */
+ * sample is charged if a strong boost was in force, and the mark moves. */
 static void charge_share(struct agent_entry *e, uint64_t now)
 {
 	uint64_t cpu, used = 0;
 
 	if (boost_cpu_ns(e->pid, &cpu) == 0) {
-		if (e->state == ENT_BOOSTED && cpu >= e->cpu_mark_ns)
+		if (strong_in_force(e) && cpu >= e->cpu_mark_ns)
 			used = cpu - e->cpu_mark_ns;
 		e->cpu_mark_ns = cpu;
 	}
@@ -102,10 +109,12 @@ static void charge_share(struct agent_entry *e, uint64_t now)
 	users_charge(e->user, now, used);
 }
 
-/* May `e''s boost be in force: its own share and its user's left? */
+/* May `e''s wanted boost be in force: a slice always, a stronger one
+ * while its own share and its user's last? */
 static int share_allows(const struct agent_entry *e)
 {
-	return cosched_bucket_allows(&e->share) && users_allow(e->user);
+	return e->want_level <= COPVM_BOOST_SLICE ||
+	       (cosched_bucket_allows(&e->share) && users_allow(e->user));
 }
 
 /* Ends `e''s boost, in force or held; counts it when it was in force. */
@@ -124,12 +133,25 @@ static void end_boost(struct agent_entry *e)
 		stat_add(&agent_tab->stats.undone);
 }
 
-/* Puts the boost `e' wants in force; 0 or -errno. */
+/* Holds `e''s strong boost: back to the slice level where the kernel
+ * has slices, else to no boost, until its share allows it again. */
+static void hold(struct agent_entry *e)
+{
+	boost_undo(e);
+	if (conf->slice_ok && e->want_level > COPVM_BOOST_SLICE)
+		boost_apply(e, COPVM_BOOST_SLICE, 0, conf);
+	stat_add(&agent_tab->stats.demotions);
+}
+
+/* Puts the boost `e' wants in force, from none or a held slice; 0 or
+ * -errno. */
 static int put_in_force(struct agent_entry *e, uint64_t now)
 {
 	int rc;
 
 	charge_share(e, now);
+	if (e->state == ENT_BOOSTED)
+		boost_undo(e);
 	rc = boost_apply(e, e->want_level, e->want_nice, conf);
 	if (rc == 0 && boost_cpu_ns(e->pid, &e->cpu_mark_ns) < 0)
 		e->cpu_mark_ns = 0;
@@ -338,8 +360,10 @@ static int do_boost(int ti, int ci, const struct agent_req *rq,
 			e->want_level = COPVM_BOOST_NONE;
 			return rc;
 		}
+	} else {
+		/* Held until the share's debt is paid (serve_timer). */
+		hold(e);
 	}
-	/* Else held until the share's debt is paid (serve_timer). */
 	stat_add(&agent_tab->stats.applied);
 	return 0;
 }
@@ -538,14 +562,14 @@ void serve_timer(void)
 		if (!sample)
 			continue;
 		charge_share(e, now);
-		if (e->state == ENT_BOOSTED && !share_allows(e)) {
-			boost_undo(e);
-			stat_add(&agent_tab->stats.demotions);
+		if (strong_in_force(e) && !share_allows(e)) {
+			hold(e);
 			if (conf->verbose)
 				agent_log("pid %d held for %llu us: share spent",
 					  (int)e->pid, (unsigned long long)
 					  (cosched_bucket_wait_ns(&e->share) / 1000));
-		} else if (e->state == ENT_REG && share_allows(e) &&
+		} else if ((e->state != ENT_BOOSTED ||
+			    e->level < e->want_level) && share_allows(e) &&
 			   put_in_force(e, now) != 0) {
 			e->want_level = COPVM_BOOST_NONE;
 		}
