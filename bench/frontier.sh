@@ -323,7 +323,7 @@ done
 		"$(uname -r), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 	echo "# medians over $runs runs; loops = the local jobs' share of their node's CPU"
 	echo "# (mean of the two nodes), keep = loops / LIN's loops, job = the job's share"
-	perl "$srcdir/bench/frontier-report.pl" <"$out/runs.tsv"
+	perl "$srcdir/bench/frontier-report.pl" "$out" <"$out/runs.tsv"
 	if [ -n "$trace" ]; then
 		echo
 		echo "# diagnosis (-T), one line per run: wake = perf sched's wake-to-run delay"
