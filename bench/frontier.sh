@@ -33,7 +33,7 @@
 # usage: bench/frontier.sh [-q] [-n runs] [-k jobs] [-r reps] [-s sizes]
 #            [-c configs] [-T] [-o dir]
 #   (as root, from the top build directory after `make')
-#   -q        quick mode: one repetition, k = 1, 200 round trips, 8 B,
+#   -q        quick mode: one repetition, k = 1, 2000 round trips, 8 B,
 #             configs raw-sleep,lin,pre+agent: a smoke test of the script
 #   -n runs   repetitions of the whole list (default 3); medians are over
 #             these
@@ -65,7 +65,7 @@ runs=3 k=5 reps=2000 sizes=8,1024 out= trace=
 configs=raw-sleep,raw-spin,unbounded,lin,pre,pre+user,pre+agent,pre+agent+s0.02,pre+agent+s0.3,pre+agent+s1
 while getopts qn:k:r:s:c:To: opt; do
 	case $opt in
-	q) runs=1 k=1 reps=200 sizes=8 configs=raw-sleep,lin,pre+agent ;;
+	q) runs=1 k=1 reps=2000 sizes=8 configs=raw-sleep,lin,pre+agent ;;
 	n) runs=$OPTARG ;;
 	k) k=$OPTARG ;;
 	r) reps=$OPTARG ;;

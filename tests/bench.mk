@@ -5,13 +5,15 @@
 # prints its RESULT lines.  bench-smoke.sh: the emulated-cluster harness's
 # quick mode, checked for well-formed outputs (CSV, Markdown, PNG) and for
 # leaving the machine as it found it; it needs root (namespaces, sysctl)
-# and skips otherwise.  installed-harness.sh: `make install DESTDIR=...',
+# and skips otherwise.  frontier-smoke.sh: bench/frontier.sh's quick mode
+# (root only).  installed-harness.sh: `make install DESTDIR=...',
 # then copvm-bench and copvm-cluster-bench (quick mode, one system) run
 # from the installed tree (root only).  None looks at the figures.
 BENCH_TESTS = \
 	tests/integ/bench-programs.sh \
 	tests/integ/bench-smoke.sh \
-	tests/integ/installed-harness.sh
+	tests/integ/installed-harness.sh \
+	tests/integ/frontier-smoke.sh
 TESTS += $(BENCH_TESTS)
 # Two harness runs at once would serialise on the harness's lock, but
 # bench-smoke.sh reads the sysctl before its harness starts: it must not
@@ -19,6 +21,9 @@ TESTS += $(BENCH_TESTS)
 # (Through a variable: automake would take the plain target for its own.)
 bench_smoke_log = tests/integ/bench-smoke.sh.log
 $(bench_smoke_log): tests/integ/installed-harness.sh.log
+# frontier.sh sets the same sysctl: after both.
+frontier_smoke_log = tests/integ/frontier-smoke.sh.log
+$(frontier_smoke_log): $(bench_smoke_log)
 
 EXTRA_DIST += $(BENCH_TESTS) \
 	tests/integ/bench-cluster.sh \
