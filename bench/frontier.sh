@@ -26,7 +26,9 @@
 # A configuration is MODEL[+agent][+sSHARE][+user]: MODEL is a copvm model
 # (lin, imp, hpdt, dyn, pre, dcs; COPVM_MODEL), +agent runs copvm-agent
 # and asks for it (COPVM_BACKEND=agent; else the library's auto choice
-# without agent or module: self), +sSHARE sets COPVM_SHARE, +user drops
+# without agent or module: self), +sSHARE sets COPVM_SHARE and lifts the
+# agent's site caps (-p 100 -U 100) so that the share alone bounds the
+# boost (a plain +agent runs the agent's defaults), +user drops
 # CAP_SYS_NICE (setpriv), so `self' gives what an ordinary user gets with
 # RLIMIT_NICE 0: slice requests only.
 #
@@ -187,9 +189,12 @@ env_common() {
 		${trace:+COPVM_WAIT_STATS=$W/trace}"
 }
 
+# agent_start CONFIG
 agent_start() {
+	local caps=
+	[[ $1 =~ \+s[0-9.]+ ]] && caps="-p 100 -U 100"
 	rm -f "$W/agent.sock"
-	"$top/agent/copvm-agent" -f -v -s "$W/agent.sock" 2>>"$W/agent.log" &
+	"$top/agent/copvm-agent" -f -v $caps -s "$W/agent.sock" 2>>"$W/agent.log" &
 	AGENT_PID=$!
 	for _ in $(seq 100); do [ -S "$W/agent.sock" ] && return 0; sleep 0.05; done
 	echo "frontier: copvm-agent did not start" >&2
@@ -217,7 +222,7 @@ run_raw() {
 # run_pvm CONFIG SIZE REPS: pingpong on a machine already up.
 run_pvm() {
 	env $(env_common) $(cfg_env "$1") "$RSH" node1 $(cfg_wrap "$1") \
-		"$top/examples/pingpong" -r "$3" -s "$2" </dev/null 2>>"$W/pp.err" |
+		"$top/examples/pingpong" -H node2 -r "$3" -s "$2" </dev/null 2>>"$W/pp.err" |
 		awk '!/^#/ && $1 ~ /^[0-9]+$/'
 }
 
@@ -270,7 +275,7 @@ for ((run = 1; run <= runs; run++)); do
 		case $cfg in
 		raw-*) ;;
 		*)
-			[[ $cfg = *+agent* ]] && { agent_start || { status=1; continue; }; }
+			[[ $cfg = *+agent* ]] && { agent_start "$cfg" || { status=1; continue; }; }
 			machine_up "$cfg" || { echo "frontier: $cfg: no machine" >&2; status=1; agent_stop; continue; }
 			;;
 		esac

@@ -14,12 +14,14 @@
  * It is plain PVM 3.4: the same source builds against stock PVM, which is
  * how tests/integ/bench-pingpong.sh compares the two.
  *
- * usage: pingpong [-r reps] [-s size,size,...] [-i] [-p program]
+ * usage: pingpong [-r reps] [-s size,size,...] [-i] [-p program] [-H host]
  *   -r reps   round trips for sizes up to 1 KiB (default 1000); larger
  *             sizes do fewer: reps/4 at 64 KiB, reps/20 at 1 MiB, >= 10
  *   -s sizes  message sizes in bytes (default 0,8,1024,65536,1048576)
  *   -i        route through the daemons instead of direct task links
  *   -p prog   spawn this program as the child (default: this executable)
+ *   -H host   spawn the child on that host (default: where pvm_spawn's
+ *             round robin puts it, which moves on at each spawn)
  * Exit status: 0, or 1 if anything failed (spawn, a message, the echo).
  */
 #include <stdio.h>
@@ -137,6 +139,7 @@ int main(int argc, char **argv)
 	int nsizes = 5, reps = 1000, direct = 1, opt, i, s, peer, status = 0;
 	int maxsize = 0;
 	char self[4096], *prog = NULL, *child_argv[] = { CHILD_ARG, NULL, NULL };
+	char *host = NULL;
 	char *out, *in;
 	double *times;
 
@@ -148,7 +151,7 @@ int main(int argc, char **argv)
 		return child();
 	}
 
-	while ((opt = getopt(argc, argv, "r:s:ip:")) != -1) {
+	while ((opt = getopt(argc, argv, "r:s:ip:H:")) != -1) {
 		switch (opt) {
 		case 'r':
 			reps = atoi(optarg);
@@ -159,11 +162,14 @@ int main(int argc, char **argv)
 		case 'i':
 			direct = 0;
 			break;
+		case 'H':
+			host = optarg;
+			break;
 		case 'p':
 			prog = optarg;
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-r reps] [-s size,...] [-i] [-p program]\n",
+			fprintf(stderr, "usage: %s [-r reps] [-s size,...] [-i] [-p program] [-H host]\n",
 				argv[0]);
 			return 1;
 		}
@@ -190,7 +196,8 @@ int main(int argc, char **argv)
 		return 1;
 	pvm_setopt(PvmRoute, direct ? PvmRouteDirect : PvmDontRoute);
 	child_argv[1] = direct ? "direct" : "daemon";
-	if (pvm_spawn(prog, child_argv, PvmTaskDefault, "", 1, &peer) != 1) {
+	if (pvm_spawn(prog, child_argv, host ? PvmTaskHost : PvmTaskDefault,
+		      host ? host : "", 1, &peer) != 1) {
 		fprintf(stderr, "pingpong: cannot spawn %s (%d)\n", prog, peer);
 		pvm_exit();
 		return 1;
