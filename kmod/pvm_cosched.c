@@ -8,7 +8,13 @@
  * registered task of the same user it is about to talk to (BOOST).  A
  * boost is a short EEVDF slice (6.12+), a lower nice down to a floor, or
  * SCHED_FIFO if the administrator allows it, and lasts at most a time
- * box: an hrtimer queues a work item that undoes it in process context.
+ * box.  Every boost carries SCHED_RESET_ON_FORK, so no child or thread
+ * inherits it; an undo gives the task back its own flag.  The box is an
+ * hrtimer that wakes the module's undo thread, a kthread at SCHED_FIFO
+ * above the boosts' priority 1, so a boosted task that spins cannot
+ * delay its own undo; the records' lock is an rt_mutex, so a task that
+ * holds it lends the thread its priority.  Without that thread at its
+ * priority the module grants no SCHED_FIFO (nice at most) and says so.
  * The boosted CPU time of each task (its sum_exec_runtime while boosted)
  * is summed per budget window; a task that uses up its share is demoted
  * and refused boosts (EAGAIN) for a cool-down.  The budget is checked at
@@ -21,28 +27,29 @@
  * forgotten.  Unload is refused by the kernel while an fd is open, so no
  * record and no boost outlives the module.
  *
- * One mutex serialises all records: the ioctls are short and rare
+ * One rt_mutex serialises all records: the ioctls are short and rare
  * compared with a task's messages.  The ABI is uapi/pvm_cosched.h.
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/fs.h>
 #include <linux/hrtimer.h>
+#include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
-#include <linux/mutex.h>
 #include <linux/pid.h>
+#include <linux/rtmutex.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <uapi/linux/sched/types.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/uaccess.h>
 #include <linux/user_namespace.h>
 #include <linux/version.h>
-#include <linux/workqueue.h>
 
 #include "uapi/pvm_cosched.h"
 #include "pvm_cosched_checks.h"
@@ -55,7 +62,7 @@
 #endif
 
 #define PCS_SLICE_NS	(NSEC_PER_MSEC / 10)	/* EEVDF's shortest slice */
-#define PCS_FIFO_PRIO	1			/* what sched_set_fifo_low sets */
+#define PCS_FIFO_PRIO	1			/* the RT boost's priority */
 
 /* One open file; a registered task once REGISTER succeeded. */
 struct pcs_file {
@@ -64,6 +71,8 @@ struct pcs_file {
 	struct pid *task;		/* the registered task, or NULL */
 	s32 tid;
 	s32 base_nice;			/* restored by an undo */
+	u64 base_slice;			/* its own slice request, 0: none */
+	bool base_rof;			/* its own SCHED_RESET_ON_FORK */
 	u64 freq_milli;
 	u32 npeers;
 	s32 peers[PVM_COSCHED_MAX_PEERS];
@@ -77,11 +86,20 @@ struct pcs_file {
 	u64 win_used;			/* boosted CPU in this window, ns */
 	ktime_t cool_until;
 	struct hrtimer box_timer;
-	struct work_struct undo_work;
+	struct list_head due;		/* in pcs_due, under pcs_due_lock */
 };
 
-static DEFINE_MUTEX(pcs_lock);
+static DEFINE_RT_MUTEX(pcs_lock);
 static LIST_HEAD(pcs_registered);
+
+/* Records whose box timer fired, for the undo thread. */
+static DEFINE_SPINLOCK(pcs_due_lock);
+static LIST_HEAD(pcs_due);
+static struct task_struct *pcs_undoer;
+/* True if the undo thread runs at SCHED_FIFO above PCS_FIFO_PRIO: the
+ * condition of any RT boost.
+ */
+static bool pcs_fifo_undo;
 
 static struct pvm_cosched_limits pcs_limits = {
 	.nice_floor = -5,
@@ -145,22 +163,35 @@ static void pcs_set_level(struct pcs_file *f, s32 level)
 	f->level = level;
 }
 
-/* Sets p's EEVDF slice (0: the default) and keeps its nice. */
-static int pcs_set_slice(struct task_struct *p, u64 slice)
+/* Puts p at SCHED_NORMAL with `nice' and EEVDF slice `slice' (0: the
+ * default; ignored before 6.12), or at SCHED_FIFO PCS_FIFO_PRIO (its
+ * nice and slice kept); SCHED_RESET_ON_FORK set if `rof'.  0 or -errno.
+ */
+static int pcs_setattr(struct task_struct *p, u32 policy, s32 nice,
+		       u64 slice, bool rof)
 {
-#if PCS_HAVE_SLICE
 	struct sched_attr attr = {
 		.size = sizeof(attr),
-		.sched_policy = SCHED_NORMAL,
-		.sched_flags = p->sched_reset_on_fork ?
-			       SCHED_FLAG_RESET_ON_FORK : 0,
-		.sched_nice = task_nice(p),
-		.sched_runtime = slice,
+		.sched_policy = policy,
+		.sched_flags = rof ? SCHED_FLAG_RESET_ON_FORK : 0,
 	};
 
+	if (policy == SCHED_FIFO) {
+		attr.sched_priority = PCS_FIFO_PRIO;
+	} else {
+		attr.sched_nice = nice;
+		attr.sched_runtime = PCS_HAVE_SLICE ? slice : 0;
+	}
 	return sched_setattr_nocheck(p, &attr);
+}
+
+/* p's own slice request (0: none, or a kernel without them). */
+static u64 pcs_slice_of(struct task_struct *p)
+{
+#if PCS_HAVE_SLICE
+	return p->se.custom_slice ? p->se.slice : 0;
 #else
-	return -EOPNOTSUPP;
+	return 0;
 #endif
 }
 
@@ -175,21 +206,27 @@ static bool pcs_has_our_slice(struct task_struct *p)
 #endif
 }
 
-/* Restores p's base where p is still at what the module set. */
+/* Restores p's base where p is still at what the module set: its nice
+ * (or, after a slice, the nice it has now), its slice request (or, after
+ * a nice or RT boost, the one it has now) and its own reset-on-fork flag.
+ */
 static void pcs_revert(struct pcs_file *f, struct task_struct *p)
 {
 	switch (f->level) {
 	case PVM_COSCHED_BOOST_SLICE:
 		if (pcs_has_our_slice(p))
-			pcs_set_slice(p, 0);
+			pcs_setattr(p, SCHED_NORMAL, task_nice(p),
+				    f->base_slice, f->base_rof);
 		break;
 	case PVM_COSCHED_BOOST_NICE:
 		if (p->policy == SCHED_NORMAL && task_nice(p) == f->set_nice)
-			set_user_nice(p, f->base_nice);
+			pcs_setattr(p, SCHED_NORMAL, f->base_nice,
+				    pcs_slice_of(p), f->base_rof);
 		break;
 	case PVM_COSCHED_BOOST_RT:
 		if (p->policy == SCHED_FIFO && p->rt_priority == PCS_FIFO_PRIO)
-			sched_set_normal(p, f->base_nice);
+			pcs_setattr(p, SCHED_NORMAL, f->base_nice,
+				    pcs_slice_of(p), f->base_rof);
 		break;
 	}
 }
@@ -254,66 +291,112 @@ static void pcs_undo(struct pcs_file *f, struct task_struct *p,
 		f->cool_until = ktime_add_ns(now, pcs_limits.cooldown_ns);
 }
 
+/* The box timer (hard interrupt context): hands f to the undo thread. */
 static enum hrtimer_restart pcs_box_expired(struct hrtimer *timer)
 {
 	struct pcs_file *f = container_of(timer, struct pcs_file, box_timer);
+	unsigned long flags;
 
-	schedule_work(&f->undo_work);
+	spin_lock_irqsave(&pcs_due_lock, flags);
+	if (list_empty(&f->due))
+		list_add_tail(&f->due, &pcs_due);
+	spin_unlock_irqrestore(&pcs_due_lock, flags);
+	wake_up_process(pcs_undoer);
 	return HRTIMER_NORESTART;
 }
 
-/* The end of a time box (process context): undoes the boost unless it
+/* The end of f's time box, under pcs_lock: undoes the boost unless it
  * was renewed meanwhile; a demotion if it used up the budget.
  */
-static void pcs_undo_work(struct work_struct *work)
+static void pcs_box_end(struct pcs_file *f)
 {
-	struct pcs_file *f = container_of(work, struct pcs_file, undo_work);
 	struct task_struct *p;
 	ktime_t now = ktime_get();
 
-	mutex_lock(&pcs_lock);
 	if (f->level == PVM_COSCHED_BOOST_NONE || !f->task ||
 	    ktime_before(now, f->box_end))
-		goto out;
+		return;
 	p = get_pid_task(f->task, PIDTYPE_PID);
 	if (!p) {
 		pcs_unregister(f, NULL);
-		goto out;
+		return;
 	}
 	pcs_account(f, p, now);
 	pcs_undo(f, p, f->win_used >= pcs_budget_ns() ?
 		 PCS_UNDO_BUDGET : PCS_UNDO_BOX, now);
 	put_task_struct(p);
-out:
-	mutex_unlock(&pcs_lock);
+}
+
+/* Takes the next record off pcs_due, or NULL. */
+static struct pcs_file *pcs_next_due(void)
+{
+	struct pcs_file *f;
+
+	spin_lock_irq(&pcs_due_lock);
+	f = list_first_entry_or_null(&pcs_due, struct pcs_file, due);
+	if (f)
+		list_del_init(&f->due);
+	spin_unlock_irq(&pcs_due_lock);
+	return f;
+}
+
+/* The undo thread: ends the boxes the timers handed it.  A record is
+ * taken off the list and handled under pcs_lock, which pcs_release
+ * takes before it unlinks and frees one.
+ */
+static int pcs_undo_thread(void *unused)
+{
+	struct pcs_file *f;
+	bool idle;
+
+	while (!kthread_should_stop()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		spin_lock_irq(&pcs_due_lock);
+		idle = list_empty(&pcs_due);
+		spin_unlock_irq(&pcs_due_lock);
+		if (idle) {
+			schedule();
+			continue;
+		}
+		__set_current_state(TASK_RUNNING);
+		rt_mutex_lock(&pcs_lock);
+		while ((f = pcs_next_due()))
+			pcs_box_end(f);
+		rt_mutex_unlock(&pcs_lock);
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
 }
 
 /* Clamps request r of task f to the limits and to this kernel
- * (pvm_cosched_checks.h), counting a clamped boost.
+ * (pvm_cosched_checks.h), counting a clamped boost.  No RT without the
+ * undo thread at its priority.
  */
 static void pcs_clamp(struct pcs_file *f, struct pcs_request *r)
 {
+	struct pvm_cosched_limits l = pcs_limits;
 	s32 asked = r->level;
 
-	pcs_clamp_request(&pcs_limits, PCS_HAVE_SLICE, f->base_nice, r);
+	l.allow_rt = l.allow_rt && pcs_fifo_undo;
+	pcs_clamp_request(&l, PCS_HAVE_SLICE, f->base_nice, r);
 	if (asked != PVM_COSCHED_BOOST_NONE && r->clamped)
 		pcs_count.clamped++;
 }
 
-/* Puts level r on p (whose registration is f). */
+/* Puts level r on p (whose registration is f), with reset-on-fork. */
 static int pcs_apply(struct pcs_file *f, struct task_struct *p,
 		     struct pcs_request *r)
 {
 	switch (r->level) {
 	case PVM_COSCHED_BOOST_SLICE:
-		return pcs_set_slice(p, PCS_SLICE_NS);
+		return pcs_setattr(p, SCHED_NORMAL, task_nice(p), PCS_SLICE_NS,
+				   true);
 	case PVM_COSCHED_BOOST_NICE:
-		set_user_nice(p, r->nice);
 		f->set_nice = r->nice;
-		return 0;
+		return pcs_setattr(p, SCHED_NORMAL, r->nice, pcs_slice_of(p),
+				   true);
 	case PVM_COSCHED_BOOST_RT:
-		sched_set_fifo_low(p);
-		return 0;
+		return pcs_setattr(p, SCHED_FIFO, 0, 0, true);
 	}
 	return 0;
 }
@@ -349,8 +432,11 @@ static int pcs_boost(struct pcs_file *by, struct pcs_file *f,
 		pcs_count.refused++;
 		return -EAGAIN;
 	}
-	if (f->level == PVM_COSCHED_BOOST_NONE)
+	if (f->level == PVM_COSCHED_BOOST_NONE) {
 		f->base_nice = task_nice(p);
+		f->base_slice = pcs_slice_of(p);
+		f->base_rof = p->sched_reset_on_fork;
+	}
 	pcs_clamp(f, r);
 	if (f->level != r->level)
 		pcs_undo(f, p, PCS_UNDO_ASKED, now);
@@ -361,7 +447,8 @@ static int pcs_boost(struct pcs_file *by, struct pcs_file *f,
 		return err;
 	pcs_set_level(f, r->level);
 	f->box_end = ktime_add_ns(now, r->box_ns);
-	hrtimer_start(&f->box_timer, ns_to_ktime(r->box_ns), HRTIMER_MODE_REL);
+	hrtimer_start(&f->box_timer, ns_to_ktime(r->box_ns),
+		      HRTIMER_MODE_REL_HARD);
 	pcs_count.applied++;
 	by->my_applied++;
 	return 0;
@@ -409,7 +496,7 @@ static long pcs_ioc_register(struct pcs_file *f, void __user *arg)
 	if (pcs_check_register(&reg))
 		return -EINVAL;
 	me = get_task_pid(current, PIDTYPE_PID);
-	mutex_lock(&pcs_lock);
+	rt_mutex_lock(&pcs_lock);
 	pcs_prune_exited();
 	if (f->task || pcs_find(me)) {
 		err = -EALREADY;
@@ -421,7 +508,7 @@ static long pcs_ioc_register(struct pcs_file *f, void __user *arg)
 		reg.caps |= PVM_COSCHED_CAP_SLICE;
 	if (pcs_limits.nice_floor < 0)
 		reg.caps |= PVM_COSCHED_CAP_NICE;
-	if (pcs_limits.allow_rt)
+	if (pcs_limits.allow_rt && pcs_fifo_undo)
 		reg.caps |= PVM_COSCHED_CAP_RT;
 	reg.nice_floor = pcs_limits.nice_floor;
 	reg.box_max_ns = pcs_limits.box_max_ns;
@@ -438,7 +525,7 @@ static long pcs_ioc_register(struct pcs_file *f, void __user *arg)
 	list_add_tail(&f->node, &pcs_registered);
 	pcs_count.registered++;
 out:
-	mutex_unlock(&pcs_lock);
+	rt_mutex_unlock(&pcs_lock);
 	put_pid(me);
 	return err;
 }
@@ -471,7 +558,7 @@ static long pcs_ioc_report(struct pcs_file *f, void __user *arg)
 	if (err)
 		return err;
 	r = (struct pcs_request){ rep.level, rep.nice, rep.box_ns };
-	mutex_lock(&pcs_lock);
+	rt_mutex_lock(&pcs_lock);
 	if (!f->task) {
 		err = -ENOTCONN;
 		goto out;
@@ -488,7 +575,7 @@ static long pcs_ioc_report(struct pcs_file *f, void __user *arg)
 	rep.nice = task_nice(p);
 	put_task_struct(p);
 out:
-	mutex_unlock(&pcs_lock);
+	rt_mutex_unlock(&pcs_lock);
 	if (err)
 		return err;
 	rep.level = r.level;
@@ -529,7 +616,7 @@ static long pcs_ioc_boost(struct pcs_file *f, void __user *arg)
 	if (err)
 		return err;
 	r = (struct pcs_request){ b.level, b.nice, b.box_ns };
-	mutex_lock(&pcs_lock);
+	rt_mutex_lock(&pcs_lock);
 	if (!f->task) {
 		err = -ENOTCONN;
 		goto out;
@@ -546,7 +633,7 @@ static long pcs_ioc_boost(struct pcs_file *f, void __user *arg)
 	b.nice = task_nice(p);
 	put_task_struct(p);
 out:
-	mutex_unlock(&pcs_lock);
+	rt_mutex_unlock(&pcs_lock);
 	if (err)
 		return err;
 	b.level = r.level;
@@ -566,7 +653,7 @@ static long pcs_ioc_stats(struct pcs_file *f, void __user *arg)
 	if (st.flags)
 		return -EINVAL;
 	memset(&st, 0, sizeof(st));
-	mutex_lock(&pcs_lock);
+	rt_mutex_lock(&pcs_lock);
 	pcs_prune_exited();
 	st.registered = pcs_count.registered;
 	st.boosted_now = pcs_count.boosted_now;
@@ -584,7 +671,7 @@ static long pcs_ioc_stats(struct pcs_file *f, void __user *arg)
 	if (p)
 		put_task_struct(p);
 	st.limits = pcs_limits;
-	mutex_unlock(&pcs_lock);
+	rt_mutex_unlock(&pcs_lock);
 	return copy_to_user(arg, &st, sizeof(st)) ? -EFAULT : 0;
 }
 
@@ -601,9 +688,9 @@ static long pcs_ioc_set_limits(struct pcs_file *f, void __user *arg)
 		return -EINVAL;
 	if (!capable(CAP_SYS_NICE))
 		return -EPERM;
-	mutex_lock(&pcs_lock);
+	rt_mutex_lock(&pcs_lock);
 	pcs_limits = l;
-	mutex_unlock(&pcs_lock);
+	rt_mutex_unlock(&pcs_lock);
 	return 0;
 }
 
@@ -636,34 +723,38 @@ static int pcs_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&f->node);
 	f->opener = get_task_pid(current, PIDTYPE_TGID);
-	hrtimer_init(&f->box_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	INIT_LIST_HEAD(&f->due);
+	hrtimer_init(&f->box_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	f->box_timer.function = pcs_box_expired;
-	INIT_WORK(&f->undo_work, pcs_undo_work);
 	file->private_data = f;
 	return 0;
 }
 
 /* Unlinks the registration first, so no BOOST can re-arm its timer,
- * stops the timer and the work, then undoes what is in force.
+ * stops the timer, takes the record off the undo thread's list (under
+ * pcs_lock, so the thread is not handling it), then undoes what is in
+ * force.
  */
 static int pcs_release(struct inode *inode, struct file *file)
 {
 	struct pcs_file *f = file->private_data;
 	struct task_struct *p;
 
-	mutex_lock(&pcs_lock);
+	rt_mutex_lock(&pcs_lock);
 	list_del_init(&f->node);
-	mutex_unlock(&pcs_lock);
+	rt_mutex_unlock(&pcs_lock);
 	hrtimer_cancel(&f->box_timer);
-	cancel_work_sync(&f->undo_work);
-	mutex_lock(&pcs_lock);
+	rt_mutex_lock(&pcs_lock);
+	spin_lock_irq(&pcs_due_lock);
+	list_del_init(&f->due);
+	spin_unlock_irq(&pcs_due_lock);
 	if (f->task) {
 		p = get_pid_task(f->task, PIDTYPE_PID);
 		pcs_unregister(f, p);
 		if (p)
 			put_task_struct(p);
 	}
-	mutex_unlock(&pcs_lock);
+	rt_mutex_unlock(&pcs_lock);
 	put_pid(f->opener);
 	kfree(f);
 	return 0;
@@ -685,9 +776,26 @@ static struct miscdevice pcs_device = {
 	.mode = 0666,
 };
 
+/* Starts the undo thread at SCHED_FIFO (sched_set_fifo: above every
+ * boost), then the device.
+ */
 static int __init pcs_init(void)
 {
-	return misc_register(&pcs_device);
+	int err;
+
+	pcs_undoer = kthread_run(pcs_undo_thread, NULL, "pvm_cosched");
+	if (IS_ERR(pcs_undoer))
+		return PTR_ERR(pcs_undoer);
+	sched_set_fifo(pcs_undoer);
+	pcs_fifo_undo = pcs_undoer->policy == SCHED_FIFO &&
+			pcs_undoer->rt_priority > PCS_FIFO_PRIO;
+	if (!pcs_fifo_undo)
+		pr_warn("pvm_cosched: the undo thread is not at SCHED_FIFO above %d: no RT boosts, nice at most\n",
+			PCS_FIFO_PRIO);
+	err = misc_register(&pcs_device);
+	if (err)
+		kthread_stop(pcs_undoer);
+	return err;
 }
 
 /* The kernel refuses unload while a file is open, and each release has
@@ -696,6 +804,7 @@ static int __init pcs_init(void)
 static void __exit pcs_exit(void)
 {
 	misc_deregister(&pcs_device);
+	kthread_stop(pcs_undoer);
 }
 
 module_init(pcs_init);

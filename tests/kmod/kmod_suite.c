@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "kmod_agent.h"
+#include "kmod_safety.h"
 #include "ktest.h"
 #include "pvm_cosched.h"
 #include "sched_attr.h"
@@ -647,7 +648,9 @@ static int case_clamp_rt(void)
 	KT_EQ_ERR(report(fd, PVM_COSCHED_BOOST_RT, 0, 900 * MS, &rep), 0);
 	KT_EQ(rep.level, PVM_COSCHED_BOOST_NICE);
 	KT_EQ(rep.nice, -5);
-	KT_EQ(sched_getscheduler(0), SCHED_OTHER);
+	/* every boost carries reset-on-fork, which sched_getscheduler
+	 * reports in its result */
+	KT_EQ(sched_getscheduler(0), SCHED_OTHER | SCHED_RESET_ON_FORK);
 	KT_EQ(nice_of(0), -5);
 	KT_EQ_ERR(report(fd, PVM_COSCHED_BOOST_NONE, 0, 0, NULL), 0);
 	l.allow_rt = 1;
@@ -655,7 +658,7 @@ static int case_clamp_rt(void)
 	KT_EQ(stats_of(fd).limits.allow_rt, 1);
 	KT_EQ_ERR(report(fd, PVM_COSCHED_BOOST_RT, 0, 900 * MS, &rep), 0);
 	KT_EQ(rep.level, PVM_COSCHED_BOOST_RT);
-	KT_EQ(sched_getscheduler(0), SCHED_FIFO);
+	KT_EQ(sched_getscheduler(0), SCHED_FIFO | SCHED_RESET_ON_FORK);
 	KT_CHECK(sched_getparam(0, &sp) == 0 && sp.sched_priority == 1);
 	/* Renewing its own RT boost is not "a target not at SCHED_NORMAL". */
 	KT_EQ_ERR(report(fd, PVM_COSCHED_BOOST_RT, 0, 900 * MS, &rep), 0);
@@ -1142,6 +1145,16 @@ static int case_bench(void)
 	return KT_PASS;
 }
 
+static int case_fork(void)
+{
+	return case_no_boost_through_fork(&suite_limits, kernel_has_slice);
+}
+
+static int case_spin(void)
+{
+	return case_spinning_task_undone_in_box(&suite_limits);
+}
+
 static const struct kt_case cases[] = {
 	{ "open the device, default limits", case_open_and_defaults },
 	{ "unknown commands get ENOTTY", case_unknown_commands },
@@ -1179,6 +1192,12 @@ static const struct kt_case cases[] = {
 	  case_cpu_budget_and_cooldown },
 	{ "SET_LIMITS as root, and EPERM as a user",
 	  case_set_limits_root_and_user },
+	{ "no boost is inherited by a forked child or a new thread",
+	  case_fork },
+	{ "the undo thread runs at SCHED_FIFO above the boosts",
+	  case_undo_thread_outranks_boosts },
+	{ "a boosted task spinning on each CPU is undone in its box + a tick",
+	  case_spin },
 	{ "random ioctls", case_random_ioctls },
 	{ "unload with tasks registered, then reload",
 	  case_unload_with_tasks_registered_then_reload },

@@ -1,0 +1,364 @@
+/*
+ * kmod_safety.c - the ioctl suite's cases on the safety of the module's
+ * boosts (issue "Boost safety"): no boost is inherited through fork or
+ * by a new thread, the undo gives a task back its own reset-on-fork flag,
+ * the undo thread outranks every boost, and a boosted task that spins on
+ * its CPU (one per CPU, so nothing else runs) is undone within its box
+ * plus one tick.  Each case runs its boosted tasks in children of its
+ * own, so the suite's process is never boosted.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kmod_safety.h"
+#include "ktest.h"
+#include "pvm_cosched.h"
+#include "sched_attr.h"
+
+#define MS		1000000ULL
+#define SLICE_NS	100000ULL	/* the module's slice boost */
+#define TICK_NS		(4 * MS)	/* HZ=250 in both Debian 12 kernels */
+#define SPIN_BOX_NS	(50 * MS)
+#define SPIN_GROSS_NS	(200 * MS)	/* any round, host stalls included */
+#define SPIN_ROUNDS	10
+
+static int xioctl(int fd, unsigned long cmd, void *arg)
+{
+	return ioctl(fd, cmd, arg) < 0 ? -errno : 0;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* Sets the module's limits, with RT allowed or not; 0 or -errno. */
+static int limits_rt(const struct pvm_cosched_limits *base, int rt)
+{
+	struct pvm_cosched_limits l = *base;
+	int fd = open(PVM_COSCHED_DEVICE, O_RDWR | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return -errno;
+	l.allow_rt = rt;
+	ret = xioctl(fd, PVM_COSCHED_IOC_SET_LIMITS, &l);
+	close(fd);
+	return ret;
+}
+
+/* Opens and registers a fd for the calling process; -1 on failure. */
+static int registered_fd(void)
+{
+	struct pvm_cosched_register reg = {
+		.abi_version = PVM_COSCHED_ABI_VERSION };
+	int fd = open(PVM_COSCHED_DEVICE, O_RDWR | O_CLOEXEC);
+
+	KT_CHECK(fd >= 0);
+	if (fd >= 0 && xioctl(fd, PVM_COSCHED_IOC_REGISTER, &reg)) {
+		KT_CHECK(!"REGISTER");
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* REPORTs `level' (nice -5) for `box' on fd; the level in force, or
+ * -errno. */
+static int boost_self(int fd, int level, uint64_t box)
+{
+	struct pvm_cosched_report rep = { .level = level, .nice = -5,
+					  .box_ns = box };
+	int ret = xioctl(fd, PVM_COSCHED_IOC_REPORT, &rep);
+
+	return ret ? ret : rep.level;
+}
+
+static int my_level(int fd)
+{
+	struct pvm_cosched_stats st = { .flags = 0 };
+
+	if (xioctl(fd, PVM_COSCHED_IOC_STATS, &st))
+		return -1;
+	return st.my_level;
+}
+
+/* Fails the case unless thread `tid' (0: the caller) is at SCHED_OTHER,
+ * at nice `nice', with no slice request, and with reset-on-fork `rof'
+ * (-1: either). */
+static void check_unboosted(pid_t tid, int nice, int rof, const char *who)
+{
+	struct copvm_sched_attr a;
+
+	if (copvm_sched_getattr(tid, &a)) {
+		printf("#   %s: sched_getattr: %s\n", who, strerror(errno));
+		kt_failed = 1;
+		return;
+	}
+	if (a.sched_policy != SCHED_OTHER || a.sched_nice != nice ||
+	    a.sched_runtime == SLICE_NS ||
+	    (rof >= 0 && !!(a.sched_flags & SCHED_FLAG_RESET_ON_FORK) != rof)) {
+		printf("#   %s: policy %u nice %d slice %llu flags %llx, want policy 0 nice %d a default slice reset-on-fork %d\n",
+		       who, a.sched_policy, a.sched_nice,
+		       (unsigned long long)a.sched_runtime,
+		       (unsigned long long)a.sched_flags, nice, rof);
+		kt_failed = 1;
+	}
+}
+
+/* Fails the case unless the caller is at `level' as the module sets it. */
+static void check_boosted(int level)
+{
+	struct copvm_sched_attr a;
+
+	KT_EQ_ERR(copvm_sched_getattr(0, &a), 0);
+	switch (level) {
+	case PVM_COSCHED_BOOST_SLICE:
+		KT_EQ(a.sched_policy, SCHED_OTHER);
+		KT_EQ(a.sched_runtime, SLICE_NS);
+		break;
+	case PVM_COSCHED_BOOST_NICE:
+		KT_EQ(a.sched_policy, SCHED_OTHER);
+		KT_EQ(a.sched_nice, -5);
+		break;
+	case PVM_COSCHED_BOOST_RT:
+		KT_EQ(a.sched_policy, SCHED_FIFO);
+		KT_EQ(a.sched_priority, 1);
+		break;
+	}
+	KT_CHECK(a.sched_flags & SCHED_FLAG_RESET_ON_FORK);
+}
+
+static void *thread_checks(void *unused)
+{
+	check_unboosted((pid_t)syscall(SYS_gettid), 0, -1, "new thread");
+	return NULL;
+}
+
+/* A child that boosts itself to `level' (having set reset-on-fork itself
+ * first if `own_rof'), forks and creates a thread, which must start
+ * unboosted, then waits for the end of its box; exits with kt_failed. */
+static void fork_child(int level, int own_rof)
+{
+	struct copvm_sched_attr a = { .sched_policy = SCHED_OTHER,
+				      .sched_flags = SCHED_FLAG_RESET_ON_FORK };
+	pthread_t th;
+	pid_t g;
+	int fd, st, i;
+
+	kt_failed = 0;
+	if (own_rof)
+		KT_EQ_ERR(copvm_sched_setattr(0, &a), 0);
+	fd = registered_fd();
+	if (fd < 0)
+		_exit(1);
+	KT_EQ(boost_self(fd, level, 500 * MS), level);
+	check_boosted(level);
+	g = fork();
+	if (g == 0) {
+		kt_failed = 0;
+		check_unboosted(0, 0, -1, "forked child");
+		_exit(kt_failed);
+	}
+	KT_CHECK(g > 0 && waitpid(g, &st, 0) == g && WIFEXITED(st) &&
+		 WEXITSTATUS(st) == 0);
+	KT_CHECK(pthread_create(&th, NULL, thread_checks, NULL) == 0 &&
+		 pthread_join(th, NULL) == 0);
+	/* still boosted: the children's state was not the parent's own */
+	check_boosted(level);
+	for (i = 0; i < 3000 && my_level(fd) != PVM_COSCHED_BOOST_NONE; i++)
+		usleep(1000);
+	KT_EQ(my_level(fd), PVM_COSCHED_BOOST_NONE);
+	check_unboosted(0, 0, own_rof, "the parent after its box");
+	close(fd);
+	_exit(kt_failed);
+}
+
+int case_no_boost_through_fork(const struct pvm_cosched_limits *l,
+			       int have_slice)
+{
+	int level, own_rof, st;
+	pid_t c;
+
+	KT_SKIP_IF(geteuid() != 0, "needs root (RT allowed by SET_LIMITS)");
+	KT_EQ_ERR(limits_rt(l, 1), 0);
+	for (level = PVM_COSCHED_BOOST_SLICE; level <= PVM_COSCHED_BOOST_RT;
+	     level++) {
+		if (level == PVM_COSCHED_BOOST_SLICE && !have_slice)
+			continue;
+		for (own_rof = 0; own_rof <= 1; own_rof++) {
+			c = fork();
+			if (c == 0)
+				fork_child(level, own_rof);
+			KT_CHECK(c > 0 && waitpid(c, &st, 0) == c);
+			if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+				printf("#   level %d, own reset-on-fork %d: failed\n",
+				       level, own_rof);
+				kt_failed = 1;
+			}
+		}
+	}
+	KT_EQ_ERR(limits_rt(l, 0), 0);
+	return KT_PASS;
+}
+
+/* A child pinned to `cpu' that waits for a byte on `go', boosts itself
+ * to `level' for SPIN_BOX_NS and spins until it is undone (at most 3 s),
+ * then writes the ns from the boost request to the undo on `out'. */
+static void spinner(int cpu, int level, int go, int out)
+{
+	uint64_t t0, t1, limit;
+	cpu_set_t set;
+	char c;
+	int fd;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) < 0)
+		_exit(2);
+	fd = registered_fd();
+	if (fd < 0 || read(go, &c, 1) != 1)
+		_exit(2);
+	t0 = mono_ns();
+	if (boost_self(fd, level, SPIN_BOX_NS) != level)
+		_exit(3);
+	limit = t0 + 3000 * MS;
+	do {
+		t1 = mono_ns();
+		if (level == PVM_COSCHED_BOOST_RT ?
+		    (sched_getscheduler(0) & ~SCHED_RESET_ON_FORK) !=
+		    SCHED_FIFO : getpriority(PRIO_PROCESS, 0) != -5)
+			break;
+	} while (t1 < limit);
+	t1 -= t0;
+	if (write(out, &t1, sizeof(t1)) != sizeof(t1))
+		_exit(4);
+	_exit(0);
+}
+
+/* One round: a spinner per CPU at `level'; the later undo's delay from
+ * its request, or UINT64_MAX if a spinner failed. */
+static uint64_t spin_round(int level)
+{
+	uint64_t took, worst = 0;
+	int go[2], out[2], st, cpu;
+	pid_t c[2];
+
+	if (pipe(go) || pipe(out))
+		return UINT64_MAX;
+	for (cpu = 0; cpu < 2; cpu++) {
+		c[cpu] = fork();
+		if (c[cpu] == 0) {
+			close(go[1]);
+			spinner(cpu, level, go[0], out[1]);
+		}
+	}
+	close(go[0]);
+	close(out[1]);
+	usleep(100000);			/* both registered and waiting */
+	if (write(go[1], "gg", 2) != 2)
+		worst = UINT64_MAX;
+	for (cpu = 0; cpu < 2; cpu++) {
+		if (read(out[0], &took, sizeof(took)) != sizeof(took)) {
+			worst = UINT64_MAX;
+			continue;
+		}
+		printf("#   level %d: a spinner was undone %.2f ms after its request\n",
+		       level, took / 1e6);
+		if (took < SPIN_BOX_NS)
+			worst = UINT64_MAX;	/* undone early */
+		else if (took > worst)
+			worst = took;
+	}
+	for (cpu = 0; cpu < 2; cpu++)
+		if (waitpid(c[cpu], &st, 0) != c[cpu] || !WIFEXITED(st) ||
+		    WEXITSTATUS(st))
+			worst = UINT64_MAX;
+	close(go[1]);
+	close(out[0]);
+	return worst;
+}
+
+/* The emulated CPUs are host threads (at nice 19, on a shared host) that
+ * the host stalls for several ms at times: the bound of a tick must hold
+ * in one of up to SPIN_ROUNDS rounds, and every round must stay far below
+ * what a starved undo takes (the kernel's RT throttling lets a
+ * SCHED_NORMAL worker run after 950 ms). */
+int case_spinning_task_undone_in_box(const struct pvm_cosched_limits *l)
+{
+	static const int levels[] = { PVM_COSCHED_BOOST_NICE,
+				      PVM_COSCHED_BOOST_RT };
+	uint64_t worst, best;
+	int i, round;
+
+	KT_SKIP_IF(geteuid() != 0, "needs root (RT allowed by SET_LIMITS)");
+	KT_SKIP_IF(sysconf(_SC_NPROCESSORS_ONLN) != 2, "needs 2 CPUs");
+	KT_EQ_ERR(limits_rt(l, 1), 0);
+	for (i = 0; i < 2; i++) {
+		best = UINT64_MAX;
+		for (round = 0;
+		     round < SPIN_ROUNDS && best > SPIN_BOX_NS + TICK_NS;
+		     round++) {
+			worst = spin_round(levels[i]);
+			KT_CHECK(worst <= SPIN_BOX_NS + SPIN_GROSS_NS);
+			if (worst < best)
+				best = worst;
+		}
+		printf("#   level %d: box %llu ms, undone within +%.2f ms (best of %d rounds; bound +%llu ms)\n",
+		       levels[i], (unsigned long long)(SPIN_BOX_NS / MS),
+		       best == UINT64_MAX ? -1.0 :
+		       (best - SPIN_BOX_NS) / 1e6, round,
+		       (unsigned long long)(TICK_NS / MS));
+		KT_CHECK(best <= SPIN_BOX_NS + TICK_NS);
+	}
+	KT_EQ_ERR(limits_rt(l, 0), 0);
+	return KT_PASS;
+}
+
+int case_undo_thread_outranks_boosts(void)
+{
+	struct sched_param sp;
+	struct dirent *d;
+	char path[300], comm[64];
+	DIR *proc = opendir("/proc");
+	int found = 0, fd;
+	ssize_t n;
+
+	KT_CHECK(proc != NULL);
+	while (proc && (d = readdir(proc))) {
+		snprintf(path, sizeof(path), "/proc/%s/comm", d->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, comm, sizeof(comm) - 1);
+		close(fd);
+		if (n != 12 || memcmp(comm, "pvm_cosched\n", 12))
+			continue;
+		found++;
+		KT_EQ(sched_getscheduler(atoi(d->d_name)), SCHED_FIFO);
+		KT_CHECK(sched_getparam(atoi(d->d_name), &sp) == 0 &&
+			 sp.sched_priority > 1);
+		printf("#   undo thread: pid %s, SCHED_FIFO %d\n", d->d_name,
+		       sp.sched_priority);
+	}
+	if (proc)
+		closedir(proc);
+	KT_EQ(found, 1);
+	return KT_PASS;
+}
