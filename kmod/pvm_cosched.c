@@ -17,9 +17,11 @@
  * priority the module grants no SCHED_FIFO (nice at most) and says so.
  * The boosted CPU time of each task (its sum_exec_runtime while boosted)
  * is summed per budget window; a task that uses up its share is demoted
- * and refused boosts (EAGAIN) for a cool-down.  The budget is checked at
- * each request and at the end of each box, so a task overruns it by at
- * most one box.  An undo restores the
+ * and refused boosts (EAGAIN) for a cool-down.  The same sum over all the
+ * tasks of one user (their real uid) is capped per window too, at a share
+ * of each CPU, so that N tasks do not get N budgets.  The budgets are
+ * checked at each request and at the end of each box, so they are
+ * overrun by at most one box on each CPU.  An undo restores the
  * task's base only if the task is still at what the module set.  Every
  * boost is undone when its fd is released (which includes the task's
  * exit); a record whose task has gone while its fd lives on (a forked
@@ -64,11 +66,22 @@
 #define PCS_SLICE_NS	(NSEC_PER_MSEC / 10)	/* EEVDF's shortest slice */
 #define PCS_FIFO_PRIO	1			/* the RT boost's priority */
 
+/* The boosted CPU of one user's registered tasks, under pcs_lock. */
+struct pcs_user {
+	struct list_head node;		/* in pcs_users */
+	kuid_t uid;
+	u32 tasks;			/* registrations pointing here */
+	ktime_t win_start;
+	u64 win_used;			/* boosted CPU in this window, ns */
+	ktime_t cool_until;
+};
+
 /* One open file; a registered task once REGISTER succeeded. */
 struct pcs_file {
 	struct list_head node;		/* in pcs_registered, under pcs_lock */
 	struct pid *opener;		/* the process that opened the file */
 	struct pid *task;		/* the registered task, or NULL */
+	struct pcs_user *user;		/* its user's record, with task */
 	s32 tid;
 	s32 base_nice;			/* restored by an undo */
 	u64 base_slice;			/* its own slice request, 0: none */
@@ -91,6 +104,7 @@ struct pcs_file {
 
 static DEFINE_RT_MUTEX(pcs_lock);
 static LIST_HEAD(pcs_registered);
+static LIST_HEAD(pcs_users);
 
 /* Records whose box timer fired, for the undo thread. */
 static DEFINE_SPINLOCK(pcs_due_lock);
@@ -108,6 +122,7 @@ static struct pvm_cosched_limits pcs_limits = {
 	.budget_pct = 50,
 	.budget_window_ns = 100 * NSEC_PER_MSEC,
 	.cooldown_ns = 200 * NSEC_PER_MSEC,
+	.user_pct = 25,
 };
 
 static struct {
@@ -245,6 +260,11 @@ static void pcs_unregister(struct pcs_file *f, struct task_struct *p)
 	list_del_init(&f->node);
 	put_pid(f->task);
 	f->task = NULL;
+	if (!--f->user->tasks) {
+		list_del(&f->user->node);
+		kfree(f->user);
+	}
+	f->user = NULL;
 	pcs_count.registered--;
 }
 
@@ -256,12 +276,19 @@ static void pcs_account(struct pcs_file *f, struct task_struct *p,
 			ktime_t now)
 {
 	u64 exec = READ_ONCE(p->se.sum_exec_runtime);
+	struct pcs_user *u = f->user;
+	s64 window = pcs_limits.budget_window_ns;
 
-	if (f->level != PVM_COSCHED_BOOST_NONE && exec > f->exec_mark)
+	if (ktime_to_ns(ktime_sub(now, u->win_start)) >= window) {
+		u->win_start = now;
+		u->win_used = 0;
+	}
+	if (f->level != PVM_COSCHED_BOOST_NONE && exec > f->exec_mark) {
 		f->win_used += exec - f->exec_mark;
+		u->win_used += exec - f->exec_mark;
+	}
 	f->exec_mark = exec;
-	if (ktime_to_ns(ktime_sub(now, f->win_start)) >=
-	    (s64)pcs_limits.budget_window_ns) {
+	if (ktime_to_ns(ktime_sub(now, f->win_start)) >= window) {
 		f->win_start = now;
 		f->win_used = 0;
 	}
@@ -271,6 +298,23 @@ static u64 pcs_budget_ns(void)
 {
 	return div_u64(pcs_limits.budget_window_ns * pcs_limits.budget_pct,
 		       100);
+}
+
+/* True if f's user has used up its budget (user_pct of each online CPU
+ * per window) or is cooling down; starts its cool-down in the former.
+ */
+static bool pcs_user_spent(struct pcs_file *f, ktime_t now)
+{
+	struct pcs_user *u = f->user;
+	u64 cap = div_u64(pcs_limits.budget_window_ns * pcs_limits.user_pct *
+			  num_online_cpus(), 100);
+
+	if (ktime_before(now, u->cool_until))
+		return true;
+	if (u->win_used < cap)
+		return false;
+	u->cool_until = ktime_add_ns(now, pcs_limits.cooldown_ns);
+	return true;
 }
 
 /* Undoes f's boost now, counted as `why'. */
@@ -322,8 +366,8 @@ static void pcs_box_end(struct pcs_file *f)
 		return;
 	}
 	pcs_account(f, p, now);
-	pcs_undo(f, p, f->win_used >= pcs_budget_ns() ?
-		 PCS_UNDO_BUDGET : PCS_UNDO_BOX, now);
+	pcs_undo(f, p, f->win_used >= pcs_budget_ns() ||
+		 pcs_user_spent(f, now) ? PCS_UNDO_BUDGET : PCS_UNDO_BOX, now);
 	put_task_struct(p);
 }
 
@@ -426,7 +470,7 @@ static int pcs_boost(struct pcs_file *by, struct pcs_file *f,
 		pcs_count.refused++;
 		return -EAGAIN;
 	}
-	if (f->win_used >= pcs_budget_ns()) {
+	if (f->win_used >= pcs_budget_ns() || pcs_user_spent(f, now)) {
 		pcs_undo(f, p, PCS_UNDO_BUDGET, now);
 		f->cool_until = ktime_add_ns(now, pcs_limits.cooldown_ns);
 		pcs_count.refused++;
@@ -481,6 +525,28 @@ static struct pcs_file *pcs_find(struct pid *pid)
 	return NULL;
 }
 
+/* The record of the caller's user (its real uid), made if need be, with
+ * one more task; NULL without memory.  Under pcs_lock.
+ */
+static struct pcs_user *pcs_user_get(void)
+{
+	kuid_t uid = current_uid();
+	struct pcs_user *u;
+
+	list_for_each_entry(u, &pcs_users, node)
+		if (uid_eq(u->uid, uid))
+			goto found;
+	u = kzalloc(sizeof(*u), GFP_KERNEL);
+	if (!u)
+		return NULL;
+	u->uid = uid;
+	u->win_start = ktime_get();
+	list_add(&u->node, &pcs_users);
+found:
+	u->tasks++;
+	return u;
+}
+
 static long pcs_ioc_register(struct pcs_file *f, void __user *arg)
 {
 	struct pvm_cosched_register reg;
@@ -514,6 +580,11 @@ static long pcs_ioc_register(struct pcs_file *f, void __user *arg)
 	reg.box_max_ns = pcs_limits.box_max_ns;
 	if (copy_to_user(arg, &reg, sizeof(reg))) {
 		err = -EFAULT;
+		goto out;
+	}
+	f->user = pcs_user_get();
+	if (!f->user) {
+		err = -ENOMEM;
 		goto out;
 	}
 	f->task = me;

@@ -21,6 +21,18 @@ int case_no_boost_through_fork(const struct pvm_cosched_limits *l,
  * in force. */
 int case_spinning_task_undone_in_box(const struct pvm_cosched_limits *l);
 
+/* User A runs 16 busy tasks that ask for the strongest boost, user B
+ * one busy loop per CPU: B keeps its share without boosts minus 0.05,
+ * with RT refused and with RT allowed.  Runs under `l' (RT as it says
+ * for each half), and leaves `l' in force with RT refused. */
+int case_one_user_cannot_take_anothers_cpu(const struct pvm_cosched_limits *l);
+
+/* Two tasks of one user, each far from its own budget, are refused
+ * (EAGAIN) once their boosted CPU together reaches the user's budget
+ * (overrun by at most a box on each CPU), and a task of another user is
+ * still boosted meanwhile.  Leaves `base' in force. */
+int case_user_budget_is_shared(const struct pvm_cosched_limits *base);
+
 /* The module's undo thread is one kthread at SCHED_FIFO above the RT
  * boost's priority 1. */
 int case_undo_thread_outranks_boosts(void);
