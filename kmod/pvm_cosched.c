@@ -87,8 +87,6 @@ struct pcs_file {
 	u64 base_slice;			/* its own slice request, 0: none */
 	bool base_rof;			/* its own SCHED_RESET_ON_FORK */
 	u64 freq_milli;
-	u32 npeers;
-	s32 peers[PVM_COSCHED_MAX_PEERS];
 	u64 my_applied;
 	/* The boost in force and the CPU budget, under pcs_lock. */
 	s32 level;
@@ -601,7 +599,9 @@ out:
 	return err;
 }
 
-/* Copies REPORT's peers in and checks them: 0, -EFAULT or -EINVAL. */
+/* Copies REPORT's peers in and checks them: 0, -EFAULT or -EINVAL.
+ * They are not kept: nothing in the module uses them (kmod/README.md).
+ */
 static int pcs_copy_peers(const struct pvm_cosched_report *rep, s32 *peers)
 {
 	if (copy_from_user(peers, u64_to_user_ptr(rep->peers_ptr),
@@ -640,8 +640,6 @@ static long pcs_ioc_report(struct pcs_file *f, void __user *arg)
 		goto out;
 	}
 	f->freq_milli = rep.freq_milli;
-	f->npeers = rep.npeers;
-	memcpy(f->peers, peers, rep.npeers * sizeof(*peers));
 	err = pcs_boost(f, f, p, &r);
 	rep.nice = task_nice(p);
 	put_task_struct(p);

@@ -79,6 +79,8 @@ struct pvm_cosched_register {
 /*
  * REPORT: the caller's current frequency and local correspondents, and
  * the boost it wants for itself now (BOOST_NONE undoes its boost).  The
+ * correspondents are checked (pids > 0) but not kept: nothing uses them
+ * yet, and a correspondent is boosted with BOOST.  The
  * box is clamped to the limits; `level' and `nice' are clamped to the
  * limits too, and the values put in force are written back.
  */
