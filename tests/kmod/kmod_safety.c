@@ -2,10 +2,12 @@
  * kmod_safety.c - the ioctl suite's cases on the safety of the module's
  * boosts (issue "Boost safety"): no boost is inherited through fork or
  * by a new thread, the undo gives a task back its own reset-on-fork flag,
- * the undo thread outranks every boost, and a boosted task that spins on
- * its CPU (one per CPU, so nothing else runs) is undone within its box
- * plus one tick.  Each case runs its boosted tasks in children of its
- * own, so the suite's process is never boosted.
+ * the undo thread outranks every boost, a boosted task that spins on its
+ * CPU (one per CPU, so nothing else runs) is undone within its box plus
+ * one tick, one user's tasks share one CPU budget, and one user's 16
+ * boosting tasks leave another user's busy loops their share.  Each case
+ * runs its boosted tasks in children of its own, so the suite's process
+ * is never boosted.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -512,23 +514,23 @@ static double share_of_b(int boosting, int ms, double *a_share)
 
 int case_one_user_cannot_take_anothers_cpu(const struct pvm_cosched_limits *l)
 {
-	double lin, boosted, open, a_lin, a_boosted, a_open;
+	double lin, boosted, nocap, a_lin, a_boosted, a_nocap;
 	int rt;
 
 	KT_SKIP_IF(geteuid() != 0, "needs root (two users, SET_LIMITS)");
 	KT_SKIP_IF(sysconf(_SC_NPROCESSORS_ONLN) != 2, "needs 2 CPUs");
-	/* the suite runs as the parent of everything: at nice 0, it must
-	 * not be starved itself by A's RT tasks while it measures */
+	/* B's share without boosts (0.111: 2 of 18 equal tasks), with A's
+	 * boosts, and with them but no user budget (printed: it shows what
+	 * the budget is for) */
 	for (rt = 0; rt <= 1; rt++) {
 		KT_EQ_ERR(limits_rt(l, rt), 0);
 		lin = share_of_b(0, 2000, &a_lin);
 		boosted = share_of_b(1, 3000, &a_boosted);
-		/* the control: no user budget (all of both CPUs) */
 		KT_EQ_ERR(limits_with(l, rt, 100), 0);
-		open = share_of_b(1, 3000, &a_open);
+		nocap = share_of_b(1, 3000, &a_nocap);
 		printf("#   RT %s: B's share %.3f without boosts, %.3f with A's 16 tasks boosting (bound %.3f), %.3f without the user budget; A's %.3f, %.3f, %.3f\n",
 		       rt ? "allowed" : "not allowed", lin, boosted,
-		       lin - 0.05, open, a_lin, a_boosted, a_open);
+		       lin - 0.05, nocap, a_lin, a_boosted, a_nocap);
 		KT_CHECK(boosted >= lin - 0.05);
 	}
 	KT_EQ_ERR(limits_rt(l, 0), 0);
