@@ -23,10 +23,15 @@
  * come and go, so a daemon whose tasks have no page never wakes up for
  * them.  While pages exist the watch looks every WATCH_IDLE_MS (mmap
  * stores raise no event, so this is how a boost is seen), while one is
- * boosted every WATCH_BUSY_MS.
+ * boosted every WATCH_BUSY_MS, or at the end of the earliest box plus
+ * WATCH_GRACE_NS when that comes sooner.
  *
  * Only pages of the task table's tasks (tid and pid agreeing) are acted
- * on, and only self-backend ones (the agent and kmod undo their own).
+ * on, whatever their backend: a task of the `none' backend (LIN, IMP)
+ * never undoes the boost a correspondent gave it, so the watch does.  The
+ * CPU budget applies to pages of the self and none backends; the agent
+ * and the module budget their own boosts, and the watch only ends those
+ * past their box (a backstop: they undo at the box's end themselves).
  * A page whose pid is gone, or whose pid is a process that is not that
  * task (the table gives the tid another pid, or its COPVM_TID differs),
  * is stale and removed.
@@ -57,7 +62,7 @@
 
 #define WATCH_IDLE_MS		50	/* pages exist, none boosted */
 #define WATCH_BUSY_MS		20	/* some page is boosted */
-#define WATCH_GRACE_NS		5000000ull	/* after the time box */
+#define WATCH_GRACE_NS		2000000ull	/* after the time box */
 #define WATCH_SHARE_PCT		50	/* CPU budget while boosted */
 #define WATCH_WINDOW_NS		100000000ull	/* default budget window */
 
@@ -315,18 +320,22 @@ static uint64_t cpu_ns(pid_t pid)
 }
 
 /* Resets a slice request of `pid' (SCHED_OTHER, runtime 0), keeping its
- * nice `nice'. */
+ * nice `nice' and its reset-on-fork flag (which the kernel does not let
+ * an unprivileged caller clear). */
 static void reset_slice(pid_t pid, int nice)
 {
 	struct copvm_sched_attr a;
+	uint64_t keep;
 	int rc;
 
 	if (copvm_sched_getattr(pid, &a) < 0)
 		return;
 	if (a.sched_policy != SCHED_OTHER || a.sched_runtime == 0)
 		return;
+	keep = a.sched_flags & SCHED_FLAG_RESET_ON_FORK;
 	memset(&a, 0, sizeof(a));
 	a.sched_policy = SCHED_OTHER;
+	a.sched_flags = keep;
 	a.sched_nice = nice;
 	a.sched_runtime = 0;
 	rc = copvm_sched_setattr(pid, &a);
@@ -370,13 +379,26 @@ static void undo(struct cw_page *p, int demote)
 		 demote ? "demoted (CPU budget)" : "unboosted (time box)");
 }
 
-/* Looks at one boosted page of ours; 1 while it stays boosted. */
-static int check_boost(struct cw_page *p, uint64_t now)
+/* True if the watch budgets the boosts of page `pg': those of the self
+ * backend, and a correspondent's on a page of the none backend. */
+static int budgeted(const struct cosched_page *pg)
+{
+	return pg->backend == COPVM_BACKEND_SELF ||
+	       pg->backend == COPVM_BACKEND_NONE;
+}
+
+/* Looks at one boosted page of ours; 1 while it stays boosted, with
+ * *due lowered to the time its box ends (plus the grace). */
+static int check_boost(struct cw_page *p, uint64_t now, uint64_t *due)
 {
 	struct cosched_page *pg = p->pg;
 	uint64_t until, win, cpu, used, span;
 
 	until = __atomic_load_n(&pg->boost_until_ns, __ATOMIC_RELAXED);
+	if (!budgeted(pg)) {
+		p->tracking = 0;
+		goto box;
+	}
 	win = pg->budget_window_ns;
 	if (win < 1000000ull || win > 10000000000ull)
 		win = WATCH_WINDOW_NS;
@@ -400,10 +422,13 @@ static int check_boost(struct cw_page *p, uint64_t now)
 		p->win_start = now;
 		p->win_cpu = cpu;
 	}
+box:
 	if (until && now > until + WATCH_GRACE_NS) {
 		undo(p, 0);
 		return 0;
 	}
+	if (until && until + WATCH_GRACE_NS < *due)
+		*due = until + WATCH_GRACE_NS;
 	return 1;
 }
 
@@ -411,9 +436,9 @@ static int check_boost(struct cw_page *p, uint64_t now)
  * and asks for the next look only while there is something to watch. */
 void pvmd_cwatch_tick(void)
 {
-	uint64_t t0, now;
+	uint64_t t0, now, due;
 	struct cw_page *p;
-	int boosted = 0, mapped = 0;
+	int boosted = 0, mapped = 0, ms;
 
 	if (!active || next_ms < 0 || pvmd_now_ms() < next_ms)
 		return;
@@ -422,6 +447,7 @@ void pvmd_cwatch_tick(void)
 	if (rescan || pending || ino_w.fd < 0)
 		do_rescan();
 	now = mono_ns();
+	due = now + WATCH_BUSY_MS * 1000000ull;
 	for (p = pages; p; p = p->next) {
 		if (!p->pg)
 			continue;
@@ -433,17 +459,18 @@ void pvmd_cwatch_tick(void)
 		}
 		mapped++;
 		if (__atomic_load_n(&p->pg->boost, __ATOMIC_ACQUIRE) ==
-		    COPVM_BOOST_NONE ||
-		    p->pg->backend != COPVM_BACKEND_SELF) {
+		    COPVM_BOOST_NONE) {
 			p->tracking = 0;
 			continue;
 		}
-		boosted += check_boost(p, now);
+		boosted += check_boost(p, now, &due);
 	}
 	nscans++;
 	scan_ns += mono_ns() - t0;
+	/* the end of the earliest box, rounded up to the loop's ms */
+	ms = (int)((due - now + 999999ull) / 1000000ull);
 	if (rescan || boosted)
-		look_within(rescan ? 0 : WATCH_BUSY_MS);
+		look_within(rescan ? 0 : ms);
 	else if (mapped || pending ||
 		 (ino_w.fd < 0 && pvmd_task_count() > 0))
 		look_within(WATCH_IDLE_MS);

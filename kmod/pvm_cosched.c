@@ -8,12 +8,20 @@
  * registered task of the same user it is about to talk to (BOOST).  A
  * boost is a short EEVDF slice (6.12+), a lower nice down to a floor, or
  * SCHED_FIFO if the administrator allows it, and lasts at most a time
- * box: an hrtimer queues a work item that undoes it in process context.
+ * box.  Every boost carries SCHED_RESET_ON_FORK, so no child or thread
+ * inherits it; an undo gives the task back its own flag.  The box is an
+ * hrtimer that wakes the module's undo thread, a kthread at SCHED_FIFO
+ * above the boosts' priority 1, so a boosted task that spins cannot
+ * delay its own undo; the records' lock is an rt_mutex, so a task that
+ * holds it lends the thread its priority.  Without that thread at its
+ * priority the module grants no SCHED_FIFO (nice at most) and says so.
  * The boosted CPU time of each task (its sum_exec_runtime while boosted)
  * is summed per budget window; a task that uses up its share is demoted
- * and refused boosts (EAGAIN) for a cool-down.  The budget is checked at
- * each request and at the end of each box, so a task overruns it by at
- * most one box.  An undo restores the
+ * and refused boosts (EAGAIN) for a cool-down.  The same sum over all the
+ * tasks of one user (their real uid) is capped per window too, at a share
+ * of each CPU, so that N tasks do not get N budgets.  The budgets are
+ * checked at each request and at the end of each box, so they are
+ * overrun by at most one box on each CPU.  An undo restores the
  * task's base only if the task is still at what the module set.  Every
  * boost is undone when its fd is released (which includes the task's
  * exit); a record whose task has gone while its fd lives on (a forked
@@ -21,28 +29,29 @@
  * forgotten.  Unload is refused by the kernel while an fd is open, so no
  * record and no boost outlives the module.
  *
- * One mutex serialises all records: the ioctls are short and rare
+ * One rt_mutex serialises all records: the ioctls are short and rare
  * compared with a task's messages.  The ABI is uapi/pvm_cosched.h.
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/fs.h>
 #include <linux/hrtimer.h>
+#include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
-#include <linux/mutex.h>
 #include <linux/pid.h>
+#include <linux/rtmutex.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <uapi/linux/sched/types.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/uaccess.h>
 #include <linux/user_namespace.h>
 #include <linux/version.h>
-#include <linux/workqueue.h>
 
 #include "uapi/pvm_cosched.h"
 #include "pvm_cosched_checks.h"
@@ -55,18 +64,29 @@
 #endif
 
 #define PCS_SLICE_NS	(NSEC_PER_MSEC / 10)	/* EEVDF's shortest slice */
-#define PCS_FIFO_PRIO	1			/* what sched_set_fifo_low sets */
+#define PCS_FIFO_PRIO	1			/* the RT boost's priority */
+
+/* The boosted CPU of one user's registered tasks, under pcs_lock. */
+struct pcs_user {
+	struct list_head node;		/* in pcs_users */
+	kuid_t uid;
+	u32 tasks;			/* registrations pointing here */
+	ktime_t win_start;
+	u64 win_used;			/* boosted CPU in this window, ns */
+	ktime_t cool_until;
+};
 
 /* One open file; a registered task once REGISTER succeeded. */
 struct pcs_file {
 	struct list_head node;		/* in pcs_registered, under pcs_lock */
 	struct pid *opener;		/* the process that opened the file */
 	struct pid *task;		/* the registered task, or NULL */
+	struct pcs_user *user;		/* its user's record, with task */
 	s32 tid;
 	s32 base_nice;			/* restored by an undo */
+	u64 base_slice;			/* its own slice request, 0: none */
+	bool base_rof;			/* its own SCHED_RESET_ON_FORK */
 	u64 freq_milli;
-	u32 npeers;
-	s32 peers[PVM_COSCHED_MAX_PEERS];
 	u64 my_applied;
 	/* The boost in force and the CPU budget, under pcs_lock. */
 	s32 level;
@@ -77,11 +97,21 @@ struct pcs_file {
 	u64 win_used;			/* boosted CPU in this window, ns */
 	ktime_t cool_until;
 	struct hrtimer box_timer;
-	struct work_struct undo_work;
+	struct list_head due;		/* in pcs_due, under pcs_due_lock */
 };
 
-static DEFINE_MUTEX(pcs_lock);
+static DEFINE_RT_MUTEX(pcs_lock);
 static LIST_HEAD(pcs_registered);
+static LIST_HEAD(pcs_users);
+
+/* Records whose box timer fired, for the undo thread. */
+static DEFINE_SPINLOCK(pcs_due_lock);
+static LIST_HEAD(pcs_due);
+static struct task_struct *pcs_undoer;
+/* True if the undo thread runs at SCHED_FIFO above PCS_FIFO_PRIO: the
+ * condition of any RT boost.
+ */
+static bool pcs_fifo_undo;
 
 static struct pvm_cosched_limits pcs_limits = {
 	.nice_floor = -5,
@@ -90,6 +120,7 @@ static struct pvm_cosched_limits pcs_limits = {
 	.budget_pct = 50,
 	.budget_window_ns = 100 * NSEC_PER_MSEC,
 	.cooldown_ns = 200 * NSEC_PER_MSEC,
+	.user_pct = 25,
 };
 
 static struct {
@@ -145,22 +176,35 @@ static void pcs_set_level(struct pcs_file *f, s32 level)
 	f->level = level;
 }
 
-/* Sets p's EEVDF slice (0: the default) and keeps its nice. */
-static int pcs_set_slice(struct task_struct *p, u64 slice)
+/* Puts p at SCHED_NORMAL with `nice' and EEVDF slice `slice' (0: the
+ * default; ignored before 6.12), or at SCHED_FIFO PCS_FIFO_PRIO (its
+ * nice and slice kept); SCHED_RESET_ON_FORK set if `rof'.  0 or -errno.
+ */
+static int pcs_setattr(struct task_struct *p, u32 policy, s32 nice,
+		       u64 slice, bool rof)
 {
-#if PCS_HAVE_SLICE
 	struct sched_attr attr = {
 		.size = sizeof(attr),
-		.sched_policy = SCHED_NORMAL,
-		.sched_flags = p->sched_reset_on_fork ?
-			       SCHED_FLAG_RESET_ON_FORK : 0,
-		.sched_nice = task_nice(p),
-		.sched_runtime = slice,
+		.sched_policy = policy,
+		.sched_flags = rof ? SCHED_FLAG_RESET_ON_FORK : 0,
 	};
 
+	if (policy == SCHED_FIFO) {
+		attr.sched_priority = PCS_FIFO_PRIO;
+	} else {
+		attr.sched_nice = nice;
+		attr.sched_runtime = PCS_HAVE_SLICE ? slice : 0;
+	}
 	return sched_setattr_nocheck(p, &attr);
+}
+
+/* p's own slice request (0: none, or a kernel without them). */
+static u64 pcs_slice_of(struct task_struct *p)
+{
+#if PCS_HAVE_SLICE
+	return p->se.custom_slice ? p->se.slice : 0;
 #else
-	return -EOPNOTSUPP;
+	return 0;
 #endif
 }
 
@@ -175,21 +219,27 @@ static bool pcs_has_our_slice(struct task_struct *p)
 #endif
 }
 
-/* Restores p's base where p is still at what the module set. */
+/* Restores p's base where p is still at what the module set: its nice
+ * (or, after a slice, the nice it has now), its slice request (or, after
+ * a nice or RT boost, the one it has now) and its own reset-on-fork flag.
+ */
 static void pcs_revert(struct pcs_file *f, struct task_struct *p)
 {
 	switch (f->level) {
 	case PVM_COSCHED_BOOST_SLICE:
 		if (pcs_has_our_slice(p))
-			pcs_set_slice(p, 0);
+			pcs_setattr(p, SCHED_NORMAL, task_nice(p),
+				    f->base_slice, f->base_rof);
 		break;
 	case PVM_COSCHED_BOOST_NICE:
 		if (p->policy == SCHED_NORMAL && task_nice(p) == f->set_nice)
-			set_user_nice(p, f->base_nice);
+			pcs_setattr(p, SCHED_NORMAL, f->base_nice,
+				    pcs_slice_of(p), f->base_rof);
 		break;
 	case PVM_COSCHED_BOOST_RT:
 		if (p->policy == SCHED_FIFO && p->rt_priority == PCS_FIFO_PRIO)
-			sched_set_normal(p, f->base_nice);
+			pcs_setattr(p, SCHED_NORMAL, f->base_nice,
+				    pcs_slice_of(p), f->base_rof);
 		break;
 	}
 }
@@ -208,6 +258,11 @@ static void pcs_unregister(struct pcs_file *f, struct task_struct *p)
 	list_del_init(&f->node);
 	put_pid(f->task);
 	f->task = NULL;
+	if (!--f->user->tasks) {
+		list_del(&f->user->node);
+		kfree(f->user);
+	}
+	f->user = NULL;
 	pcs_count.registered--;
 }
 
@@ -219,12 +274,19 @@ static void pcs_account(struct pcs_file *f, struct task_struct *p,
 			ktime_t now)
 {
 	u64 exec = READ_ONCE(p->se.sum_exec_runtime);
+	struct pcs_user *u = f->user;
+	s64 window = pcs_limits.budget_window_ns;
 
-	if (f->level != PVM_COSCHED_BOOST_NONE && exec > f->exec_mark)
+	if (ktime_to_ns(ktime_sub(now, u->win_start)) >= window) {
+		u->win_start = now;
+		u->win_used = 0;
+	}
+	if (f->level != PVM_COSCHED_BOOST_NONE && exec > f->exec_mark) {
 		f->win_used += exec - f->exec_mark;
+		u->win_used += exec - f->exec_mark;
+	}
 	f->exec_mark = exec;
-	if (ktime_to_ns(ktime_sub(now, f->win_start)) >=
-	    (s64)pcs_limits.budget_window_ns) {
+	if (ktime_to_ns(ktime_sub(now, f->win_start)) >= window) {
 		f->win_start = now;
 		f->win_used = 0;
 	}
@@ -234,6 +296,23 @@ static u64 pcs_budget_ns(void)
 {
 	return div_u64(pcs_limits.budget_window_ns * pcs_limits.budget_pct,
 		       100);
+}
+
+/* True if f's user has used up its budget (user_pct of each online CPU
+ * per window) or is cooling down; starts its cool-down in the former.
+ */
+static bool pcs_user_spent(struct pcs_file *f, ktime_t now)
+{
+	struct pcs_user *u = f->user;
+	u64 cap = div_u64(pcs_limits.budget_window_ns * pcs_limits.user_pct *
+			  num_online_cpus(), 100);
+
+	if (ktime_before(now, u->cool_until))
+		return true;
+	if (u->win_used < cap)
+		return false;
+	u->cool_until = ktime_add_ns(now, pcs_limits.cooldown_ns);
+	return true;
 }
 
 /* Undoes f's boost now, counted as `why'. */
@@ -254,66 +333,112 @@ static void pcs_undo(struct pcs_file *f, struct task_struct *p,
 		f->cool_until = ktime_add_ns(now, pcs_limits.cooldown_ns);
 }
 
+/* The box timer (hard interrupt context): hands f to the undo thread. */
 static enum hrtimer_restart pcs_box_expired(struct hrtimer *timer)
 {
 	struct pcs_file *f = container_of(timer, struct pcs_file, box_timer);
+	unsigned long flags;
 
-	schedule_work(&f->undo_work);
+	spin_lock_irqsave(&pcs_due_lock, flags);
+	if (list_empty(&f->due))
+		list_add_tail(&f->due, &pcs_due);
+	spin_unlock_irqrestore(&pcs_due_lock, flags);
+	wake_up_process(pcs_undoer);
 	return HRTIMER_NORESTART;
 }
 
-/* The end of a time box (process context): undoes the boost unless it
+/* The end of f's time box, under pcs_lock: undoes the boost unless it
  * was renewed meanwhile; a demotion if it used up the budget.
  */
-static void pcs_undo_work(struct work_struct *work)
+static void pcs_box_end(struct pcs_file *f)
 {
-	struct pcs_file *f = container_of(work, struct pcs_file, undo_work);
 	struct task_struct *p;
 	ktime_t now = ktime_get();
 
-	mutex_lock(&pcs_lock);
 	if (f->level == PVM_COSCHED_BOOST_NONE || !f->task ||
 	    ktime_before(now, f->box_end))
-		goto out;
+		return;
 	p = get_pid_task(f->task, PIDTYPE_PID);
 	if (!p) {
 		pcs_unregister(f, NULL);
-		goto out;
+		return;
 	}
 	pcs_account(f, p, now);
-	pcs_undo(f, p, f->win_used >= pcs_budget_ns() ?
-		 PCS_UNDO_BUDGET : PCS_UNDO_BOX, now);
+	pcs_undo(f, p, f->win_used >= pcs_budget_ns() ||
+		 pcs_user_spent(f, now) ? PCS_UNDO_BUDGET : PCS_UNDO_BOX, now);
 	put_task_struct(p);
-out:
-	mutex_unlock(&pcs_lock);
+}
+
+/* Takes the next record off pcs_due, or NULL. */
+static struct pcs_file *pcs_next_due(void)
+{
+	struct pcs_file *f;
+
+	spin_lock_irq(&pcs_due_lock);
+	f = list_first_entry_or_null(&pcs_due, struct pcs_file, due);
+	if (f)
+		list_del_init(&f->due);
+	spin_unlock_irq(&pcs_due_lock);
+	return f;
+}
+
+/* The undo thread: ends the boxes the timers handed it.  A record is
+ * taken off the list and handled under pcs_lock, which pcs_release
+ * takes before it unlinks and frees one.
+ */
+static int pcs_undo_thread(void *unused)
+{
+	struct pcs_file *f;
+	bool idle;
+
+	while (!kthread_should_stop()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		spin_lock_irq(&pcs_due_lock);
+		idle = list_empty(&pcs_due);
+		spin_unlock_irq(&pcs_due_lock);
+		if (idle) {
+			schedule();
+			continue;
+		}
+		__set_current_state(TASK_RUNNING);
+		rt_mutex_lock(&pcs_lock);
+		while ((f = pcs_next_due()))
+			pcs_box_end(f);
+		rt_mutex_unlock(&pcs_lock);
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
 }
 
 /* Clamps request r of task f to the limits and to this kernel
- * (pvm_cosched_checks.h), counting a clamped boost.
+ * (pvm_cosched_checks.h), counting a clamped boost.  No RT without the
+ * undo thread at its priority.
  */
 static void pcs_clamp(struct pcs_file *f, struct pcs_request *r)
 {
+	struct pvm_cosched_limits l = pcs_limits;
 	s32 asked = r->level;
 
-	pcs_clamp_request(&pcs_limits, PCS_HAVE_SLICE, f->base_nice, r);
+	l.allow_rt = l.allow_rt && pcs_fifo_undo;
+	pcs_clamp_request(&l, PCS_HAVE_SLICE, f->base_nice, r);
 	if (asked != PVM_COSCHED_BOOST_NONE && r->clamped)
 		pcs_count.clamped++;
 }
 
-/* Puts level r on p (whose registration is f). */
+/* Puts level r on p (whose registration is f), with reset-on-fork. */
 static int pcs_apply(struct pcs_file *f, struct task_struct *p,
 		     struct pcs_request *r)
 {
 	switch (r->level) {
 	case PVM_COSCHED_BOOST_SLICE:
-		return pcs_set_slice(p, PCS_SLICE_NS);
+		return pcs_setattr(p, SCHED_NORMAL, task_nice(p), PCS_SLICE_NS,
+				   true);
 	case PVM_COSCHED_BOOST_NICE:
-		set_user_nice(p, r->nice);
 		f->set_nice = r->nice;
-		return 0;
+		return pcs_setattr(p, SCHED_NORMAL, r->nice, pcs_slice_of(p),
+				   true);
 	case PVM_COSCHED_BOOST_RT:
-		sched_set_fifo_low(p);
-		return 0;
+		return pcs_setattr(p, SCHED_FIFO, 0, 0, true);
 	}
 	return 0;
 }
@@ -343,14 +468,17 @@ static int pcs_boost(struct pcs_file *by, struct pcs_file *f,
 		pcs_count.refused++;
 		return -EAGAIN;
 	}
-	if (f->win_used >= pcs_budget_ns()) {
+	if (f->win_used >= pcs_budget_ns() || pcs_user_spent(f, now)) {
 		pcs_undo(f, p, PCS_UNDO_BUDGET, now);
 		f->cool_until = ktime_add_ns(now, pcs_limits.cooldown_ns);
 		pcs_count.refused++;
 		return -EAGAIN;
 	}
-	if (f->level == PVM_COSCHED_BOOST_NONE)
+	if (f->level == PVM_COSCHED_BOOST_NONE) {
 		f->base_nice = task_nice(p);
+		f->base_slice = pcs_slice_of(p);
+		f->base_rof = p->sched_reset_on_fork;
+	}
 	pcs_clamp(f, r);
 	if (f->level != r->level)
 		pcs_undo(f, p, PCS_UNDO_ASKED, now);
@@ -361,7 +489,8 @@ static int pcs_boost(struct pcs_file *by, struct pcs_file *f,
 		return err;
 	pcs_set_level(f, r->level);
 	f->box_end = ktime_add_ns(now, r->box_ns);
-	hrtimer_start(&f->box_timer, ns_to_ktime(r->box_ns), HRTIMER_MODE_REL);
+	hrtimer_start(&f->box_timer, ns_to_ktime(r->box_ns),
+		      HRTIMER_MODE_REL_HARD);
 	pcs_count.applied++;
 	by->my_applied++;
 	return 0;
@@ -394,6 +523,28 @@ static struct pcs_file *pcs_find(struct pid *pid)
 	return NULL;
 }
 
+/* The record of the caller's user (its real uid), made if need be, with
+ * one more task; NULL without memory.  Under pcs_lock.
+ */
+static struct pcs_user *pcs_user_get(void)
+{
+	kuid_t uid = current_uid();
+	struct pcs_user *u;
+
+	list_for_each_entry(u, &pcs_users, node)
+		if (uid_eq(u->uid, uid))
+			goto found;
+	u = kzalloc(sizeof(*u), GFP_KERNEL);
+	if (!u)
+		return NULL;
+	u->uid = uid;
+	u->win_start = ktime_get();
+	list_add(&u->node, &pcs_users);
+found:
+	u->tasks++;
+	return u;
+}
+
 static long pcs_ioc_register(struct pcs_file *f, void __user *arg)
 {
 	struct pvm_cosched_register reg;
@@ -409,7 +560,7 @@ static long pcs_ioc_register(struct pcs_file *f, void __user *arg)
 	if (pcs_check_register(&reg))
 		return -EINVAL;
 	me = get_task_pid(current, PIDTYPE_PID);
-	mutex_lock(&pcs_lock);
+	rt_mutex_lock(&pcs_lock);
 	pcs_prune_exited();
 	if (f->task || pcs_find(me)) {
 		err = -EALREADY;
@@ -421,12 +572,17 @@ static long pcs_ioc_register(struct pcs_file *f, void __user *arg)
 		reg.caps |= PVM_COSCHED_CAP_SLICE;
 	if (pcs_limits.nice_floor < 0)
 		reg.caps |= PVM_COSCHED_CAP_NICE;
-	if (pcs_limits.allow_rt)
+	if (pcs_limits.allow_rt && pcs_fifo_undo)
 		reg.caps |= PVM_COSCHED_CAP_RT;
 	reg.nice_floor = pcs_limits.nice_floor;
 	reg.box_max_ns = pcs_limits.box_max_ns;
 	if (copy_to_user(arg, &reg, sizeof(reg))) {
 		err = -EFAULT;
+		goto out;
+	}
+	f->user = pcs_user_get();
+	if (!f->user) {
+		err = -ENOMEM;
 		goto out;
 	}
 	f->task = me;
@@ -438,12 +594,14 @@ static long pcs_ioc_register(struct pcs_file *f, void __user *arg)
 	list_add_tail(&f->node, &pcs_registered);
 	pcs_count.registered++;
 out:
-	mutex_unlock(&pcs_lock);
+	rt_mutex_unlock(&pcs_lock);
 	put_pid(me);
 	return err;
 }
 
-/* Copies REPORT's peers in and checks them: 0, -EFAULT or -EINVAL. */
+/* Copies REPORT's peers in and checks them: 0, -EFAULT or -EINVAL.
+ * They are not kept: nothing in the module uses them (kmod/README.md).
+ */
 static int pcs_copy_peers(const struct pvm_cosched_report *rep, s32 *peers)
 {
 	if (copy_from_user(peers, u64_to_user_ptr(rep->peers_ptr),
@@ -471,7 +629,7 @@ static long pcs_ioc_report(struct pcs_file *f, void __user *arg)
 	if (err)
 		return err;
 	r = (struct pcs_request){ rep.level, rep.nice, rep.box_ns };
-	mutex_lock(&pcs_lock);
+	rt_mutex_lock(&pcs_lock);
 	if (!f->task) {
 		err = -ENOTCONN;
 		goto out;
@@ -482,13 +640,11 @@ static long pcs_ioc_report(struct pcs_file *f, void __user *arg)
 		goto out;
 	}
 	f->freq_milli = rep.freq_milli;
-	f->npeers = rep.npeers;
-	memcpy(f->peers, peers, rep.npeers * sizeof(*peers));
 	err = pcs_boost(f, f, p, &r);
 	rep.nice = task_nice(p);
 	put_task_struct(p);
 out:
-	mutex_unlock(&pcs_lock);
+	rt_mutex_unlock(&pcs_lock);
 	if (err)
 		return err;
 	rep.level = r.level;
@@ -529,7 +685,7 @@ static long pcs_ioc_boost(struct pcs_file *f, void __user *arg)
 	if (err)
 		return err;
 	r = (struct pcs_request){ b.level, b.nice, b.box_ns };
-	mutex_lock(&pcs_lock);
+	rt_mutex_lock(&pcs_lock);
 	if (!f->task) {
 		err = -ENOTCONN;
 		goto out;
@@ -546,7 +702,7 @@ static long pcs_ioc_boost(struct pcs_file *f, void __user *arg)
 	b.nice = task_nice(p);
 	put_task_struct(p);
 out:
-	mutex_unlock(&pcs_lock);
+	rt_mutex_unlock(&pcs_lock);
 	if (err)
 		return err;
 	b.level = r.level;
@@ -566,7 +722,7 @@ static long pcs_ioc_stats(struct pcs_file *f, void __user *arg)
 	if (st.flags)
 		return -EINVAL;
 	memset(&st, 0, sizeof(st));
-	mutex_lock(&pcs_lock);
+	rt_mutex_lock(&pcs_lock);
 	pcs_prune_exited();
 	st.registered = pcs_count.registered;
 	st.boosted_now = pcs_count.boosted_now;
@@ -584,7 +740,7 @@ static long pcs_ioc_stats(struct pcs_file *f, void __user *arg)
 	if (p)
 		put_task_struct(p);
 	st.limits = pcs_limits;
-	mutex_unlock(&pcs_lock);
+	rt_mutex_unlock(&pcs_lock);
 	return copy_to_user(arg, &st, sizeof(st)) ? -EFAULT : 0;
 }
 
@@ -601,9 +757,9 @@ static long pcs_ioc_set_limits(struct pcs_file *f, void __user *arg)
 		return -EINVAL;
 	if (!capable(CAP_SYS_NICE))
 		return -EPERM;
-	mutex_lock(&pcs_lock);
+	rt_mutex_lock(&pcs_lock);
 	pcs_limits = l;
-	mutex_unlock(&pcs_lock);
+	rt_mutex_unlock(&pcs_lock);
 	return 0;
 }
 
@@ -636,34 +792,38 @@ static int pcs_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&f->node);
 	f->opener = get_task_pid(current, PIDTYPE_TGID);
-	hrtimer_init(&f->box_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	INIT_LIST_HEAD(&f->due);
+	hrtimer_init(&f->box_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	f->box_timer.function = pcs_box_expired;
-	INIT_WORK(&f->undo_work, pcs_undo_work);
 	file->private_data = f;
 	return 0;
 }
 
 /* Unlinks the registration first, so no BOOST can re-arm its timer,
- * stops the timer and the work, then undoes what is in force.
+ * stops the timer, takes the record off the undo thread's list (under
+ * pcs_lock, so the thread is not handling it), then undoes what is in
+ * force.
  */
 static int pcs_release(struct inode *inode, struct file *file)
 {
 	struct pcs_file *f = file->private_data;
 	struct task_struct *p;
 
-	mutex_lock(&pcs_lock);
+	rt_mutex_lock(&pcs_lock);
 	list_del_init(&f->node);
-	mutex_unlock(&pcs_lock);
+	rt_mutex_unlock(&pcs_lock);
 	hrtimer_cancel(&f->box_timer);
-	cancel_work_sync(&f->undo_work);
-	mutex_lock(&pcs_lock);
+	rt_mutex_lock(&pcs_lock);
+	spin_lock_irq(&pcs_due_lock);
+	list_del_init(&f->due);
+	spin_unlock_irq(&pcs_due_lock);
 	if (f->task) {
 		p = get_pid_task(f->task, PIDTYPE_PID);
 		pcs_unregister(f, p);
 		if (p)
 			put_task_struct(p);
 	}
-	mutex_unlock(&pcs_lock);
+	rt_mutex_unlock(&pcs_lock);
 	put_pid(f->opener);
 	kfree(f);
 	return 0;
@@ -685,9 +845,26 @@ static struct miscdevice pcs_device = {
 	.mode = 0666,
 };
 
+/* Starts the undo thread at SCHED_FIFO (sched_set_fifo: above every
+ * boost), then the device.
+ */
 static int __init pcs_init(void)
 {
-	return misc_register(&pcs_device);
+	int err;
+
+	pcs_undoer = kthread_run(pcs_undo_thread, NULL, "pvm_cosched");
+	if (IS_ERR(pcs_undoer))
+		return PTR_ERR(pcs_undoer);
+	sched_set_fifo(pcs_undoer);
+	pcs_fifo_undo = pcs_undoer->policy == SCHED_FIFO &&
+			pcs_undoer->rt_priority > PCS_FIFO_PRIO;
+	if (!pcs_fifo_undo)
+		pr_warn("pvm_cosched: the undo thread is not at SCHED_FIFO above %d: no RT boosts, nice at most\n",
+			PCS_FIFO_PRIO);
+	err = misc_register(&pcs_device);
+	if (err)
+		kthread_stop(pcs_undoer);
+	return err;
 }
 
 /* The kernel refuses unload while a file is open, and each release has
@@ -696,6 +873,7 @@ static int __init pcs_init(void)
 static void __exit pcs_exit(void)
 {
 	misc_deregister(&pcs_device);
+	kthread_stop(pcs_undoer);
 }
 
 module_init(pcs_init);

@@ -95,6 +95,7 @@ static inline bool pcs_limits_valid(const struct pvm_cosched_limits *l)
 	       l->budget_window_ns >= 10 * NSEC_PER_MSEC &&
 	       l->budget_window_ns <= 10 * NSEC_PER_SEC &&
 	       l->cooldown_ns <= 10 * NSEC_PER_SEC &&
+	       l->user_pct >= 1 && l->user_pct <= 100 && !l->pad2 &&
 	       pcs_zero(l->reserved, ARRAY_SIZE(l->reserved));
 }
 

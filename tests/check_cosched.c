@@ -400,6 +400,83 @@ START_TEST(pre_boosts_the_task_and_its_correspondent)
 }
 END_TEST
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* PRE with the self backend boosts a LIN correspondent (backend `none',
+ * which never undoes a boost itself), then goes quiet: no library call.
+ * The daemon's watch must give the correspondent back its base nice and
+ * its default slice within two boxes (the box is two 20 ms intervals). */
+START_TEST(pre_peer_boost_of_a_lin_task_ends_within_two_boxes)
+{
+	const uint64_t box = 40000000ull;
+	struct cosched_page *pg, *cp;
+	int me, child, pid, base, level, nice, back = 0;
+	uint64_t slice0 = slice_of(0), quiet, t = 0;
+
+	setenv("COPVM_MODEL", "lin", 1);
+	setenv("PVM_EXPORT", "COPVM_MODEL", 1);
+	setenv("COPVM_BACKEND", "self", 1);
+	setenv("COPVM_INTERVAL_MS", "20", 1);
+	copvm_setopt(COPVM_OPT_MODEL, COPVM_MODEL_PRE);
+	me = pvm_mytid();
+	pg = map_page(me);
+	ck_assert_ptr_nonnull(pg);
+	if (pg->backend != COPVM_BACKEND_SELF) {
+		ck_assert_int_eq(pg->backend, COPVM_BACKEND_NONE);
+		munmap(pg, COSCHED_PAGE_SIZE);
+		return;
+	}
+	child = spawn_pingpong(100000);
+	exchange(child, 1);
+	cp = map_page(child);
+	ck_assert_ptr_nonnull(cp);
+	ck_assert_int_eq(cp->backend, COPVM_BACKEND_NONE);
+	pid = cp->pid;
+	base = cp->base_nice;
+	ck_assert_int_eq(getpriority(PRIO_PROCESS, pid), base);
+	for (int i = 0; i < 200 && pg->peer_boosts == 0; i++)
+		exchange(child, 50);
+	/* one more burst, renewing the correspondent's box: then quiet */
+	exchange(child, 50);
+	quiet = mono_ns();
+	ck_assert_uint_gt(pg->peer_boosts, 0);
+	level = __atomic_load_n(&cp->boost, __ATOMIC_ACQUIRE);
+	nice = getpriority(PRIO_PROCESS, pid);
+	ck_assert_int_gt(level, COPVM_BOOST_NONE);
+	if (level == COPVM_BOOST_NICE)
+		ck_assert_int_lt(nice, base);
+	if (cp->boost_slice)
+		ck_assert_uint_eq(slice_of(pid), 100000);
+	ck_assert_uint_le(cp->boost_until_ns, quiet + box);
+	while (!back && (t = mono_ns()) < quiet + 2 * box + 5000000ull) {
+		back = getpriority(PRIO_PROCESS, pid) == base &&
+		       slice_of(pid) == slice0 &&
+		       __atomic_load_n(&cp->boost, __ATOMIC_ACQUIRE) ==
+		       COPVM_BOOST_NONE;
+		if (!back)
+			sleep_ms(1);
+	}
+	fprintf(stderr, "# correspondent at level %d (nice %d, base %d) "
+		"back after %.1f ms of quiet\n", level, nice, base,
+		(double)(t - quiet) / 1e6);
+	ck_assert_msg(back, "still boosted %.1f ms after going quiet",
+		      (double)(t - quiet) / 1e6);
+	ck_assert_uint_le(t, quiet + 2 * box);
+	ck_assert_int_eq(getpriority(PRIO_PROCESS, pid), base);
+	ck_assert_uint_eq(slice_of(pid), slice0);
+	munmap(cp, COSCHED_PAGE_SIZE);
+	pvm_kill(child);
+	pvm_exit();
+	munmap(pg, COSCHED_PAGE_SIZE);
+}
+END_TEST
+
 /* COPVM_F_RT moves PRE's thresholds: round trips 50 ms apart, counted in
  * 20 ms intervals, make F at most about 100 messages/s.  Under the
  * defaults (a raised nice from 100, the real-time boost from 1000) that
@@ -620,6 +697,7 @@ static Suite *cosched_suite(void)
 	tc = tcase_create("models");
 	tcase_add_unchecked_fixture(tc, setup, vm_fixture_teardown);
 	tcase_add_test(tc, pre_boosts_the_task_and_its_correspondent);
+	tcase_add_test(tc, pre_peer_boost_of_a_lin_task_ends_within_two_boxes);
 	tcase_add_test(tc, hpdt_boosts_from_enrolment);
 	tcase_add_loop_test(tc, f_rt_sets_the_rate_of_the_strongest_boost, 0, 2);
 	tcase_add_test(tc, imp_spins_two_context_switches);

@@ -2,8 +2,9 @@
  * check_cosched_watch.c - the daemon's watch over the coscheduling pages
  * (daemon/cosched_watch.c), against a private pvmd and hand-made pages:
  * a boost whose time box ended is undone (nice back to base_nice only if
- * it is still boost_nice, the slice request reset), a boost still in its
- * box is left, a spinning task over its CPU budget is demoted, pages of
+ * it is still boost_nice, the slice request reset, its reset-on-fork flag
+ * kept), whatever the page's backend (a correspondent's boost of a task
+ * of the `none' backend), a boost still in its box is left, a spinning task over its CPU budget is demoted, pages of
  * processes that are not the daemon's tasks are never acted on, and
  * stale pages are removed.
  *
@@ -41,6 +42,9 @@ struct attr {
 	uint32_t prio;
 	uint64_t runtime, deadline, period;
 };
+
+/* The backend the next hand-made page names (make_page). */
+static int page_backend = COPVM_BACKEND_SELF;
 
 static void watch_setup(void)
 {
@@ -105,7 +109,7 @@ static struct cosched_page *make_page(int tid, pid_t pid, int boost,
 	pg->tid = tid;
 	pg->uid = getuid();
 	pg->model = COPVM_MODEL_DCS;
-	pg->backend = COPVM_BACKEND_SELF;
+	pg->backend = page_backend;
 	pg->boost = boost;
 	pg->boost_nice = boost_nice;
 	pg->base_nice = base_nice;
@@ -195,6 +199,39 @@ START_TEST(expired_real_boost_is_undone_as_root)
 		ck_assert_uint_ne(a.runtime, 100000);	/* the default now */
 		ck_assert_int_eq(a.nice, 0);
 	}
+	munmap(pg, COSCHED_PAGE_SIZE);
+	kill(p, SIGKILL);
+}
+END_TEST
+
+/* A correspondent's boost on the page of a task that never undoes its
+ * own (backend none), or of the agent's or the module's (which undo
+ * theirs, the watch being the backstop): undone at the end of its box,
+ * with the slice reset and the task's reset-on-fork flag kept. */
+START_TEST(expired_boost_is_undone_whatever_the_backend)
+{
+	static const int backends[] = { COPVM_BACKEND_NONE,
+		COPVM_BACKEND_AGENT, COPVM_BACKEND_KMOD };
+	struct attr a = { .size = sizeof(a), .flags = 1, .nice = 5,
+			  .runtime = 100000 };
+	struct cosched_page *pg;
+	int32_t tid;
+	pid_t p = spawn_one("/bin/sleep", sleep_args, &tid);
+
+	/* the boost a self peer gives: nice and slice, reset-on-fork */
+	if (syscall(SYS_sched_setattr, p, &a, 0) < 0) {
+		a.runtime = 0;
+		ck_assert_int_eq(syscall(SYS_sched_setattr, p, &a, 0), 0);
+	}
+	page_backend = backends[_i];
+	pg = make_page(tid, p, COPVM_BOOST_NICE, 5, 8, a.runtime != 0,
+		       mono_ns() - 1000000);
+	ck_assert_msg(wait_unboosted(pg, 1000), "boost not undone");
+	ck_assert_int_eq(nice_of(p), 8);
+	memset(&a, 0, sizeof(a));
+	ck_assert_int_eq(syscall(SYS_sched_getattr, p, &a, sizeof(a), 0), 0);
+	ck_assert_uint_ne(a.runtime, 100000);
+	ck_assert_uint_eq(a.flags & 1, 1);	/* SCHED_FLAG_RESET_ON_FORK */
 	munmap(pg, COSCHED_PAGE_SIZE);
 	kill(p, SIGKILL);
 }
@@ -341,6 +378,8 @@ static Suite *cosched_watch_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, expired_boost_is_undone);
 	tcase_add_test(tc, expired_real_boost_is_undone_as_root);
+	tcase_add_loop_test(tc, expired_boost_is_undone_whatever_the_backend, 0,
+			    3);
 	tcase_add_test(tc, nice_not_set_by_the_boost_is_left_alone);
 	tcase_add_test(tc, boost_in_its_time_box_is_kept);
 	tcase_add_test(tc, spinning_task_over_budget_is_demoted);

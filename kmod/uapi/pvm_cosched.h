@@ -35,8 +35,10 @@
  *                    not the process that opened the fd
  *   ESRCH            a target pid that does not exist or is not
  *                    registered with the module
- *   EAGAIN           a boost refused because the target used up its
- *                    CPU budget (it is in cool-down)
+ *   ENOMEM           REGISTER without memory for the user's record
+ *   EAGAIN           a boost refused because the target, or all the
+ *                    tasks of its user together, used up their CPU
+ *                    budget (they are in cool-down)
  */
 #ifndef _UAPI_PVM_COSCHED_H
 #define _UAPI_PVM_COSCHED_H
@@ -77,6 +79,8 @@ struct pvm_cosched_register {
 /*
  * REPORT: the caller's current frequency and local correspondents, and
  * the boost it wants for itself now (BOOST_NONE undoes its boost).  The
+ * correspondents are checked (pids > 0) but not kept: nothing uses them
+ * yet, and a correspondent is boosted with BOOST.  The
  * box is clamped to the limits; `level' and `nice' are clamped to the
  * limits too, and the values put in force are written back.
  */
@@ -106,7 +110,10 @@ struct pvm_cosched_boost {
 };
 
 /* The module's enforced limits.  SET_LIMITS needs CAP_SYS_NICE in the
- * initial user namespace; the stats return them to anyone.
+ * initial user namespace; the stats return them to anyone.  budget_pct
+ * bounds each task's boosted CPU per window; user_pct bounds the sum over
+ * all the registered tasks of one user (real uid), as a share of each
+ * online CPU per window.
  */
 struct pvm_cosched_limits {
 	__s32 nice_floor;	/* -20..0; default -5 */
@@ -116,7 +123,9 @@ struct pvm_cosched_limits {
 	__u32 pad;		/* 0 */
 	__u64 budget_window_ns;	/* 10 ms..10 s; default 100 ms */
 	__u64 cooldown_ns;	/* 0..10 s after a budget demotion; 200 ms */
-	__u64 reserved[2];	/* 0 */
+	__u32 user_pct;		/* 1..100: one user's boosted CPU; 25 */
+	__u32 pad2;		/* 0 */
+	__u64 reserved[1];	/* 0 */
 };
 
 /* STATS: counters of the caller's registration and of the module. */

@@ -31,7 +31,8 @@ static void agent_obey(const struct agent_order *o, struct agent_reply *r,
 					.box_max_ns = 20000000,
 					.budget_pct = 50,
 					.budget_window_ns = 100000000,
-					.cooldown_ns = 200000000 };
+					.cooldown_ns = 200000000,
+					.user_pct = 25 };
 	pid_t holder;
 
 	switch (o->op) {

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "kmod_agent.h"
+#include "kmod_safety.h"
 #include "ktest.h"
 #include "pvm_cosched.h"
 #include "sched_attr.h"
@@ -49,7 +50,7 @@ static int kernel_has_slice;
 static const struct pvm_cosched_limits default_limits = {
 	.nice_floor = -5, .allow_rt = 0, .box_max_ns = 20 * MS,
 	.budget_pct = 50, .budget_window_ns = 100 * MS,
-	.cooldown_ns = 200 * MS,
+	.cooldown_ns = 200 * MS, .user_pct = 25,
 };
 
 /* The limits the cases run under once the defaults are checked: boxes
@@ -58,7 +59,7 @@ static const struct pvm_cosched_limits default_limits = {
 static const struct pvm_cosched_limits suite_limits = {
 	.nice_floor = -5, .allow_rt = 0, .box_max_ns = 1000 * MS,
 	.budget_pct = 100, .budget_window_ns = 10000 * MS,
-	.cooldown_ns = 200 * MS,
+	.cooldown_ns = 200 * MS, .user_pct = 100,
 };
 
 static int xioctl(int fd, unsigned long cmd, void *arg)
@@ -382,8 +383,10 @@ static int case_reserved_fields(void)
 		l = suite_limits;
 		if (i == 0)
 			l.pad = 1;
+		else if (i == 1)
+			l.pad2 = 1;
 		else
-			l.reserved[i - 1] = 1;
+			l.reserved[0] = 1;
 		KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_SET_LIMITS, &l), -EINVAL);
 	}
 	memset(&st, 0, sizeof(st));
@@ -442,7 +445,7 @@ static int case_out_of_range_arguments(void)
 	KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_REPORT, &rep), 0);
 	KT_EQ(stats_of(fd).my_freq_milli, 77);
 	/* Each limit out of its range. */
-	for (int i = 0; i < 12; i++) {
+	for (int i = 0; i < 14; i++) {
 		l = suite_limits;
 		switch (i) {
 		case 0: l.nice_floor = -21; break;
@@ -457,6 +460,8 @@ static int case_out_of_range_arguments(void)
 		case 9: l.cooldown_ns = 10000 * MS + 1; break;
 		case 10: l.cooldown_ns = ~0ULL; break;
 		case 11: l.box_max_ns = 0; break;
+		case 12: l.user_pct = 0; break;
+		case 13: l.user_pct = 101; break;
 		}
 		KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_SET_LIMITS, &l), -EINVAL);
 	}
@@ -647,7 +652,9 @@ static int case_clamp_rt(void)
 	KT_EQ_ERR(report(fd, PVM_COSCHED_BOOST_RT, 0, 900 * MS, &rep), 0);
 	KT_EQ(rep.level, PVM_COSCHED_BOOST_NICE);
 	KT_EQ(rep.nice, -5);
-	KT_EQ(sched_getscheduler(0), SCHED_OTHER);
+	/* every boost carries reset-on-fork, which sched_getscheduler
+	 * reports in its result */
+	KT_EQ(sched_getscheduler(0), SCHED_OTHER | SCHED_RESET_ON_FORK);
 	KT_EQ(nice_of(0), -5);
 	KT_EQ_ERR(report(fd, PVM_COSCHED_BOOST_NONE, 0, 0, NULL), 0);
 	l.allow_rt = 1;
@@ -655,7 +662,7 @@ static int case_clamp_rt(void)
 	KT_EQ(stats_of(fd).limits.allow_rt, 1);
 	KT_EQ_ERR(report(fd, PVM_COSCHED_BOOST_RT, 0, 900 * MS, &rep), 0);
 	KT_EQ(rep.level, PVM_COSCHED_BOOST_RT);
-	KT_EQ(sched_getscheduler(0), SCHED_FIFO);
+	KT_EQ(sched_getscheduler(0), SCHED_FIFO | SCHED_RESET_ON_FORK);
 	KT_CHECK(sched_getparam(0, &sp) == 0 && sp.sched_priority == 1);
 	/* Renewing its own RT boost is not "a target not at SCHED_NORMAL". */
 	KT_EQ_ERR(report(fd, PVM_COSCHED_BOOST_RT, 0, 900 * MS, &rep), 0);
@@ -881,7 +888,7 @@ static int case_set_limits_root_and_user(void)
 	struct pvm_cosched_limits l = {
 		.nice_floor = -10, .allow_rt = 1, .box_max_ns = 700 * MS,
 		.budget_pct = 30, .budget_window_ns = 200 * MS,
-		.cooldown_ns = 0,
+		.cooldown_ns = 0, .user_pct = 60,
 	};
 	struct pvm_cosched_register reg = {
 		.abi_version = PVM_COSCHED_ABI_VERSION };
@@ -1142,6 +1149,29 @@ static int case_bench(void)
 	return KT_PASS;
 }
 
+static int case_fork(void)
+{
+	return case_no_boost_through_fork(&suite_limits, kernel_has_slice);
+}
+
+static int case_spin(void)
+{
+	return case_spinning_task_undone_in_box(&suite_limits);
+}
+
+static int case_users(void)
+{
+	int ret = case_one_user_cannot_take_anothers_cpu(&default_limits);
+
+	restore_limits();
+	return ret;
+}
+
+static int case_user_budget(void)
+{
+	return case_user_budget_is_shared(&suite_limits);
+}
+
 static const struct kt_case cases[] = {
 	{ "open the device, default limits", case_open_and_defaults },
 	{ "unknown commands get ENOTTY", case_unknown_commands },
@@ -1179,6 +1209,15 @@ static const struct kt_case cases[] = {
 	  case_cpu_budget_and_cooldown },
 	{ "SET_LIMITS as root, and EPERM as a user",
 	  case_set_limits_root_and_user },
+	{ "no boost is inherited by a forked child or a new thread",
+	  case_fork },
+	{ "the undo thread runs at SCHED_FIFO above the boosts",
+	  case_undo_thread_outranks_boosts },
+	{ "a boosted task spinning on each CPU is undone in its box + a tick",
+	  case_spin },
+	{ "one user's tasks share one CPU budget", case_user_budget },
+	{ "one user's boosted tasks cannot take another user's CPU",
+	  case_users },
 	{ "random ioctls", case_random_ioctls },
 	{ "unload with tasks registered, then reload",
 	  case_unload_with_tasks_registered_then_reload },

@@ -1,0 +1,40 @@
+/*
+ * kmod_safety.h - the ioctl suite's cases on the safety of the module's
+ * boosts (kmod_safety.c): fork and threads, the undo of a task that
+ * spins, the undo thread's priority.  Each returns KT_PASS, KT_FAIL or
+ * KT_SKIP (ktest.h).
+ */
+#ifndef COPVM_KMOD_SAFETY_H
+#define COPVM_KMOD_SAFETY_H
+
+#include "pvm_cosched.h"
+
+/* A task boosted to each level (slice only if `have_slice') forks and
+ * creates a thread: both start unboosted, and the task's own
+ * reset-on-fork flag is what it was once the box ends.  Runs under `l'
+ * with RT allowed, and leaves `l' in force. */
+int case_no_boost_through_fork(const struct pvm_cosched_limits *l,
+			       int have_slice);
+
+/* One task per CPU boosted (nice, then RT) spins: each is undone within
+ * its box plus one tick.  Runs under `l' with RT allowed, and leaves `l'
+ * in force. */
+int case_spinning_task_undone_in_box(const struct pvm_cosched_limits *l);
+
+/* User A runs 16 busy tasks that ask for the strongest boost, user B
+ * one busy loop per CPU: B keeps its share without boosts minus 0.05,
+ * with RT refused and with RT allowed.  Runs under `l' (RT as it says
+ * for each half), and leaves `l' in force with RT refused. */
+int case_one_user_cannot_take_anothers_cpu(const struct pvm_cosched_limits *l);
+
+/* Two tasks of one user, each far from its own budget, are refused
+ * (EAGAIN) once their boosted CPU together reaches the user's budget
+ * (overrun by at most a box on each CPU), and a task of another user is
+ * still boosted meanwhile.  Leaves `base' in force. */
+int case_user_budget_is_shared(const struct pvm_cosched_limits *base);
+
+/* The module's undo thread is one kthread at SCHED_FIFO above the RT
+ * boost's priority 1. */
+int case_undo_thread_outranks_boosts(void);
+
+#endif /* COPVM_KMOD_SAFETY_H */
