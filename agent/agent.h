@@ -17,9 +17,14 @@
 #define AGENT_MAX_TASKS		1024	/* connections, hence entries */
 #define AGENT_SLICE_NS		100000	/* the SLICE level's request */
 #define AGENT_RTTIME_FACTOR	10	/* RLIMIT_RTTIME = 10 x the max box */
-/* The share of a task that names none (-d), ppm of a CPU. */
-#define AGENT_SHARE_DEFAULT_PPM	100000
-#define AGENT_SHARE_DEFAULT_TEXT	"10"
+/* The share of a task that names none (-d), ppm of a CPU: the local
+ * jobs kept about 0.9 of their LIN share at 5 %, with one boosted task
+ * per CPU (docs/results/efficacy/). */
+#define AGENT_SHARE_DEFAULT_PPM	50000
+#define AGENT_SHARE_DEFAULT_TEXT	"5"
+/* Each user's boosts together (-U), ppm of each CPU. */
+#define AGENT_USER_SHARE_PPM	100000
+#define AGENT_USER_SHARE_TEXT	"10"
 
 struct agent_conf {
 	const char *sock_path;

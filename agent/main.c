@@ -62,7 +62,7 @@ static void usage(FILE *f)
 		"  -d  the share of a task that asks for none, %% (default "
 		AGENT_SHARE_DEFAULT_TEXT ")\n"
 		"  -U  most all of one user's boosts take of each CPU, %% (default "
-		AGENT_SHARE_DEFAULT_TEXT ")\n"
+		AGENT_USER_SHARE_TEXT ")\n"
 		"  -w  a share's longest burst is share x this window, ms (default 100)\n"
 		"  -t  CPU sampled this often while a boost lasts, ms (default 2)\n");
 }
@@ -112,7 +112,7 @@ static void parse_args(int argc, char **argv, struct agent_conf *c)
 	c->box_max_ns = 20 * 1000000ull;
 	c->share_max_ppm = COSCHED_SHARE_ONE / 2;
 	c->share_default_ppm = AGENT_SHARE_DEFAULT_PPM;
-	c->user_share_ppm = AGENT_SHARE_DEFAULT_PPM;
+	c->user_share_ppm = AGENT_USER_SHARE_PPM;
 	c->window_ns = 100 * 1000000ull;
 	c->sample_ns = 2 * 1000000ull;
 	c->rt_self = 1;
