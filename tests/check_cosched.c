@@ -3,9 +3,12 @@
  * against a private daemon: the page's life, the probe's counts and
  * correspondents, F over intervals and its decay, DYN against PRE,
  * copvm_setopt/getopt, requests through the page, the boosts of PRE and
- * HPDT with the unprivileged `self' backend (and their undoing), IMP's
- * spin bound, the backend of a model changed at run time, and the
- * fallback when the agent asked for is not there.
+ * HPDT with the unprivileged `self' backend (and their undoing), no
+ * boost while no task waits for a CPU, IMP's spin bound, the backend of
+ * a model changed at run time, and the fallback when the agent asked for
+ * is not there.  The engine boosts only while more tasks are runnable
+ * than there are CPUs: the tests give it a fixed load through
+ * COPVM_LOADAVG_FILE (busy unless a test says otherwise).
  */
 #include <check.h>
 #include <errno.h>
@@ -26,6 +29,9 @@
 #include "cosched_page.h"
 #include "pvm3.h"
 #include "vm_fixture.h"
+
+/* The fixed loads the engine reads (setup). */
+static char busy_loadavg[512], idle_loadavg[512];
 
 static void page_path(char *buf, size_t len, int tid)
 {
@@ -544,6 +550,38 @@ START_TEST(hpdt_boosts_from_enrolment)
 }
 END_TEST
 
+/* On an idle machine (only this task runnable) neither HPDT nor a busy
+ * PRE task asks for a boost; with the same settings on a busy one
+ * (hpdt_boosts_from_enrolment, pre_boosts_...) they do. */
+START_TEST(no_boost_while_no_task_waits_for_a_cpu)
+{
+	struct cosched_page *pg;
+	int child, i;
+
+	setenv("COPVM_LOADAVG_FILE", idle_loadavg, 1);
+	setenv("COPVM_MODEL", _i ? "pre" : "hpdt", 1);
+	setenv("COPVM_BACKEND", "self", 1);
+	setenv("COPVM_INTERVAL_MS", "5", 1);
+	pg = map_page(pvm_mytid());
+	ck_assert_ptr_nonnull(pg);
+	if (pg->backend != COPVM_BACKEND_SELF) {
+		munmap(pg, COSCHED_PAGE_SIZE);
+		return;
+	}
+	if (_i) {
+		child = spawn_pingpong(100000);
+		for (i = 0; i < 20; i++)
+			exchange(child, 50);
+		ck_assert_double_gt(pg->freq, 1000.0);
+		pvm_kill(child);
+	}
+	ck_assert_int_eq(pg->boost, COPVM_BOOST_NONE);
+	ck_assert_uint_eq(pg->boosts, 0);
+	pvm_exit();
+	munmap(pg, COSCHED_PAGE_SIZE);
+}
+END_TEST
+
 START_TEST(imp_spins_two_context_switches)
 {
 	struct cosched_page *pg;
@@ -661,13 +699,31 @@ START_TEST(a_device_that_is_not_the_module_falls_back_quietly)
 }
 END_TEST
 
+/* /proc/loadavg's format with `running' runnable tasks, in a file whose
+ * path goes into `path'. */
+static void write_loadavg(char *path, size_t len, const char *name,
+			  int running)
+{
+	FILE *f;
+
+	snprintf(path, len, "%s/loadavg-%s", vm_fixture_tmp(), name);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "1.00 1.00 1.00 %d/300 4242\n", running);
+	fclose(f);
+}
+
 static void setup(void)
 {
+	vm_fixture_setup();
+	/* Many more runnable tasks than CPUs: boosts are worth asking. */
+	write_loadavg(busy_loadavg, sizeof(busy_loadavg), "busy", 64);
+	write_loadavg(idle_loadavg, sizeof(idle_loadavg), "idle", 1);
+	setenv("COPVM_LOADAVG_FILE", busy_loadavg, 1);
 	unsetenv("COPVM_MODEL");
 	unsetenv("COPVM_P");
 	unsetenv("COPVM_INTERVAL_MS");
 	unsetenv("COPVM_BACKEND");
-	vm_fixture_setup();
 }
 
 static Suite *cosched_suite(void)
@@ -699,6 +755,7 @@ static Suite *cosched_suite(void)
 	tcase_add_test(tc, pre_boosts_the_task_and_its_correspondent);
 	tcase_add_test(tc, pre_peer_boost_of_a_lin_task_ends_within_two_boxes);
 	tcase_add_test(tc, hpdt_boosts_from_enrolment);
+	tcase_add_loop_test(tc, no_boost_while_no_task_waits_for_a_cpu, 0, 2);
 	tcase_add_loop_test(tc, f_rt_sets_the_rate_of_the_strongest_boost, 0, 2);
 	tcase_add_test(tc, imp_spins_two_context_switches);
 	tcase_add_test(tc, a_model_changed_later_gets_its_backend);

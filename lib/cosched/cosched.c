@@ -6,7 +6,8 @@
  *
  * - LIN, IMP and EXP never boost (IMP only changes the wait's spin; EXP
  *   is the daemons' business, daemon/gang.c).
- * - HPDT asks for the strongest boost the backend allows, always.
+ * - HPDT asks for the strongest boost the backend allows, always (while
+ *   some task waits for a CPU, as every boost).
  * - DYN and PRE ask, at the end of each interval, for the boost F earns
  *   (cosched_boost_for); PRE also boosts a local correspondent it sends
  *   to, up to its own level.
@@ -152,8 +153,12 @@ static void apply_self(int level, int nice, uint64_t box, uint64_t now)
 		pvmi_cosched_trace(level ? "boost" : "unboost", level, page_tid);
 }
 
+static int contended(uint64_t now);
+
 /* The boost F earns now, and applying it when it changed or its box is
- * running out. */
+ * running out.  No boost is asked while no task waits for a CPU: it
+ * could not make the task run any sooner, and it costs (measured at
+ * k = 0, docs/results/efficacy/). */
 static void decide(uint64_t now)
 {
 	struct cosched_page *pg = pvmi_cosched_page;
@@ -165,6 +170,8 @@ static void decide(uint64_t now)
 	else
 		want = clamp_level(cosched_boost_for(pvmi_cosched_set.model,
 						     pg->freq, &thresholds));
+	if (want != COPVM_BOOST_NONE && !contended(now))
+		want = COPVM_BOOST_NONE;
 	nice = nice_for(want, pg->freq);
 	cur = __atomic_load_n(&pg->boost, __ATOMIC_ACQUIRE);
 	until = __atomic_load_n(&pg->boost_until_ns, __ATOMIC_ACQUIRE);
@@ -263,31 +270,39 @@ void pvmi_cosched_roll(uint64_t now)
 	pvmi_cosched_next_roll = pvmi_cosched_coarse_ns() + left;
 }
 
-/* Runnable tasks per CPU, for DCS's R: /proc/loadavg's running count
- * over the CPUs, read at most every RUNQ_TTL_NS. */
-static int runq_length(uint64_t now)
+/* Runnable tasks on the machine (/proc/loadavg's running count, this
+ * task included), read at most every RUNQ_TTL_NS; *ncpu_out gets the
+ * CPUs online.  COPVM_LOADAVG_FILE names another file of the same
+ * format (the tests' fixed loads). */
+static int runnable_tasks(uint64_t now, long *ncpu_out)
 {
 	static uint64_t read_at;
-	static int r = 1;
+	static int running = 1;
 	static long ncpu;
+	static const char *path;
 	char buf[128];
-	int fd, running = 0;
+	int fd;
 	ssize_t n;
 	char *slash;
 
-	if (read_at && now - read_at < RUNQ_TTL_NS)
-		return r;
-	read_at = now;
-	if (!ncpu)
+	if (!ncpu) {
 		ncpu = sysconf(_SC_NPROCESSORS_ONLN) > 0 ?
 		       sysconf(_SC_NPROCESSORS_ONLN) : 1;
-	fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+		path = getenv("COPVM_LOADAVG_FILE");
+		if (!path || !*path)
+			path = "/proc/loadavg";
+	}
+	*ncpu_out = ncpu;
+	if (read_at && now - read_at < RUNQ_TTL_NS)
+		return running;
+	read_at = now;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return r;
+		return running;
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n <= 0)
-		return r;
+		return running;
 	buf[n] = 0;
 	slash = strchr(buf, '/');
 	if (slash) {
@@ -295,8 +310,26 @@ static int runq_length(uint64_t now)
 			slash--;
 		running = atoi(slash);
 	}
-	r = (int)((running + ncpu - 1) / ncpu);
-	return r;
+	return running;
+}
+
+/* Runnable tasks per CPU, for DCS's R. */
+static int runq_length(uint64_t now)
+{
+	long ncpu;
+	int running = runnable_tasks(now, &ncpu);
+
+	return (int)((running + ncpu - 1) / ncpu);
+}
+
+/* Does some task wait for a CPU: more runnable tasks than CPUs, not
+ * counting this one?  Without /proc, assume so. */
+static int contended(uint64_t now)
+{
+	long ncpu;
+	int running = runnable_tasks(now, &ncpu);
+
+	return running - 1 >= ncpu;
 }
 
 /* DCS: may a boost of the task whose page is `pp' be given now?  Claims
@@ -362,7 +395,7 @@ void pvmi_cosched_peer_sent(int tid)
 	if (!pp || !__atomic_load_n(&pp->waiting, __ATOMIC_ACQUIRE))
 		return;
 	now = mono_ns();
-	if (!dcs_claim(pp, now))
+	if (!contended(now) || !dcs_claim(pp, now))
 		return;
 	level = clamp_level(COPVM_BOOST_RT);
 	if (level != COPVM_BOOST_NONE)
@@ -407,7 +440,7 @@ void pvmi_cosched_blocking(int blocked)
 		return;
 	/* DCS: an arrival woke us; boost ourselves if it is fair. */
 	now = mono_ns();
-	if (!dcs_claim(pg, now))
+	if (!contended(now) || !dcs_claim(pg, now))
 		return;
 	level = clamp_level(COPVM_BOOST_RT);
 	if (level != COPVM_BOOST_NONE)
