@@ -41,6 +41,7 @@
 #include "cosched_page.h"
 #include "conn.h"
 #include "conn_tcp.h"
+#include "proto.h"
 #include "pvmi.h"
 #include "transport/transport.h"
 
@@ -314,6 +315,18 @@ struct link *pvmi_conn_tcp_link(int tid)
 
 	pvmi_link_each(find_up, &q);
 	return q.l;
+}
+
+static void end_host(struct link *l, void *arg)
+{
+	if (l->hooks == &tcp_hooks && PVMI_TID_HOST(l->peer) == *(int *)arg)
+		l->dead = 1;
+}
+
+/* Ends the circuits with the tasks of host `dtid' (conn_tcp.h). */
+void pvmi_conn_tcp_host_gone(int dtid)
+{
+	pvmi_link_each(end_host, &dtid);
 }
 
 /* Non-zero when an authenticated TCP circuit with task `tid' is up

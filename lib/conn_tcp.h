@@ -13,6 +13,9 @@
 /* The authenticated TCP circuit with task `tid', or NULL (a scan of the
  * links: route.c remembers what it finds). */
 struct link *pvmi_conn_tcp_link(int tid);
+/* Ends the circuits with the tasks of host `dtid', which left the
+ * machine: they are freed by the next sweep of conn.c. */
+void pvmi_conn_tcp_host_gone(int dtid);
 /* Non-zero while link `l' is an authenticated TCP circuit that is up. */
 int pvmi_conn_tcp_usable(const struct link *l);
 /* Sends frame `f' (message `m') on direct circuit `l', reading input
