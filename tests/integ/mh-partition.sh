@@ -1,0 +1,140 @@
+#!/bin/bash
+# A host that vanishes without a word (copvm only: stock takes minutes).
+# Two emulated hosts, the host timeout set short (COPVM_HOST_TIMEOUT_MS,
+# 2 s; the master forwards it to the slave).  For each way of cutting
+# node2 off, mhpart cut (tests/integ/netns/mhpart.c) on node1 exchanges
+# messages with a task of node2, asks for its exit notify and node2's
+# HostDelete, then waits in pvm_recv for that task alone while the
+# script cuts:
+#   - link:   node2's interface taken down (a cut cable), default route;
+#   - egress: everything node2 sends dropped (tc's blackhole qdisc on
+#             its interface), one way only, direct route;
+#   - ingress: everything node1 sends dropped, the other way.
+# Each time: the receive returns PvmNoHost after about the timeout, not
+# before; TaskExit and HostDelete come; pvm_send, pvm_mcast, pvm_psend
+# and pvm_nrecv to the task say PvmNoHost; one host is left; node2's
+# daemon and task exit by themselves (nothing left in its namespace).
+# Then the link heals, node2 is added again and a new task there answers
+# (mhpart again): nothing of the old incarnation is in the way.
+# Last, a slow lossy link (netem 200 ms delay, 5 % loss on node2) for
+# longer than the timeout (5 s there): no host is declared dead, and 40
+# numbered, checksummed messages all come back intact and in order.
+. "${srcdir:-.}/tests/integ/netns/mh.sh"
+mh_init partition 2
+[ "${IMPL[copvm]}" = copvm ] || { log "SKIP: copvm only"; exit 77; }
+PART=$top_builddir/tests/integ/netns/mhpart
+[ -x "$PART" ] || die "$PART is not built"
+for i in 1 2; do
+	mkdir -p "$W/copvm/hosts/node$i/home/pvm3/bin/LINUX64"
+	ln -sf "$PART" "$W/copvm/hosts/node$i/home/pvm3/bin/LINUX64/mhpart"
+done
+NS1=$(netns_name 1)
+NS2=$(netns_name 2)
+TMO=2000
+# tc qdiscs this kernel has (a one-way cut; a slow, lossy link)
+have_qdisc() {
+	tc -n "$NS2" qdisc add dev eth0 root "$@" 2>/dev/null &&
+		tc -n "$NS2" qdisc del dev eth0 root
+}
+have_qdisc blackhole && have_bh=1 || have_bh=0
+have_qdisc netem delay 1ms && have_netem=1 || have_netem=0
+
+# Waits (10 s at most) until nothing runs in node2's namespace.
+node2_empty() {
+	local i
+	for i in $(seq 100); do
+		[ -z "$(netns_pids 2)" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# cut_case NAME ROUTE CUT-COMMAND HEAL-COMMAND
+cut_case() {
+	local name=$1 route=$2 cut=$3 heal=$4 o pid i ms left
+	COPVM_HOST_TIMEOUT_MS=$TMO mh_begin copvm
+	o=$W/copvm/out/$name
+	COPVM_HOST_TIMEOUT_MS=$TMO timeout -k 5 60 env $(mh_env copvm) \
+		"$MH_RSH" node1 "$PART" cut "$route" </dev/null >"$o.out" 2>"$o.err" &
+	pid=$!
+	for i in $(seq 300); do
+		grep -q "cut node2 now" "$o.out" && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	grep -q "cut node2 now" "$o.out" ||
+		{ fail "$name: mhpart did not get to the cut"; cat "$o.err" >&2; }
+	eval "$cut" || fail "$name: cannot cut: $cut"
+	wait "$pid"
+	echo $? >"$o.rc"
+	cat >"$W/expected" <<'EOT'
+20 messages exchanged with a task of node2
+cut node2 now
+recv from the task of the lost host = -6
+task exit: the task of node2
+host delete: node2
+send to it = -6
+mcast to it = -6
+psend to it = -6
+nrecv from it = -6
+1 host(s) left
+EOT
+	diff -u "$W/expected" "$o.out" >"$W/$name.diff" ||
+		{ fail "$name: mhpart printed something else:"; cat "$W/$name.diff" "$o.err" >&2; }
+	[ "$(cat "$o.rc")" = 0 ] ||
+		{ fail "$name: mhpart exited with $(cat "$o.rc")"; cat "$o.err" >&2; }
+	# about the timeout: not before (a false start), not much after
+	ms=$(sed -n 's/.*returned after \([0-9]*\) ms.*/\1/p' "$o.err")
+	log "$name: node2 declared dead $ms ms after the cut (timeout $TMO ms)"
+	if [ -z "$ms" ] || [ "$ms" -lt $((TMO * 7 / 10)) ] ||
+	   [ "$ms" -gt $((TMO + 2500)) ]; then
+		fail "$name: the receive ended after ${ms:-?} ms, not about $TMO"
+	fi
+	# the other side of the partition shuts down by itself
+	if ! node2_empty; then
+		fail "$name: node2's daemon or task still runs after the partition:"
+		mh_left >&2
+		netns_pids 2 | xargs -r kill -KILL 2>/dev/null
+	fi
+	grep -q "declared dead\|lost the link to the master" \
+		"$W/copvm/hosts/node2/tmp/copvm-0/pvmd.log" 2>/dev/null ||
+		log "$name: (node2's log does not say why it halted)"
+	eval "$heal" || fail "$name: cannot heal: $heal"
+	mh_run copvm node1 "$name-again" -- "$PART" again
+	grep -q "^5 messages exchanged with a new task of node2" \
+		"$W/copvm/out/$name-again.out" ||
+		{ fail "$name: node2 could not be added again:"; cat "$W/copvm/out/$name-again."{out,err} >&2; }
+	mh_end copvm
+}
+
+cut_case link default \
+	"ip -n $NS2 link set eth0 down" \
+	"ip -n $NS2 link set eth0 up && ip -n $NS2 addr replace 10.213.0.2/24 dev eth0"
+if [ "$have_bh" = 1 ]; then
+	cut_case egress direct \
+		"tc -n $NS2 qdisc add dev eth0 root blackhole" \
+		"tc -n $NS2 qdisc del dev eth0 root"
+	cut_case ingress direct \
+		"tc -n $NS1 qdisc add dev eth0 root blackhole" \
+		"tc -n $NS1 qdisc del dev eth0 root"
+else
+	log "NOTE: no blackhole qdisc here (sch_blackhole): one-way cuts not run"
+fi
+if [ "$have_netem" = 1 ]; then
+	# A slow, lossy link is not a dead one.
+	COPVM_HOST_TIMEOUT_MS=5000 mh_begin copvm
+	tc -n "$NS2" qdisc add dev eth0 root netem delay 200ms loss 5% ||
+		fail "cannot slow node2's link down"
+	COPVM_HOST_TIMEOUT_MS=5000 mh_run copvm node1 chat -- "$PART" chat 40
+	tc -n "$NS2" qdisc del dev eth0 root
+	grep -q "^40 messages exchanged" "$W/copvm/out/chat.out" ||
+		{ fail "slow link: the messages did not all come back"; cat "$W/copvm/out/chat."{out,err} >&2; }
+	if grep -q "declared dead" "$W/copvm/hosts/node"*/tmp/copvm-0/pvmd.log 2>/dev/null; then
+		fail "slow link: a host was declared dead:"
+		grep -h "declared dead" "$W/copvm/hosts/node"*/tmp/copvm-0/pvmd.log >&2
+	fi
+	mh_end copvm
+else
+	log "NOTE: no netem here (sch_netem): the slow-link case not run"
+fi
+integ_finish
