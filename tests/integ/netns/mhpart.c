@@ -3,14 +3,20 @@
  * a word (its network cut by the script), seen from a task of the master.
  *
  * usage: mhpart MODE
- *   cut ROUTE     spawns a task on node2 and exchanges messages with it
+ *   cut ROUTE FILE
+ *                 spawns a task on node2 and exchanges messages with it
  *                 (ROUTE: direct, or default through the daemons), asks
- *                 for its exit notify and node2's HostDelete, prints "cut
- *                 node2 now" and waits in pvm_recv for that task alone,
- *                 which never answers.  When node2 is declared dead:
- *                 what the receive returned, the notifies, what sends to
+ *                 for its exit notify and node2's HostDelete, has it send
+ *                 numbered messages every 20 ms from then on, prints "cut
+ *                 node2 now" and waits in pvm_recv for an answer that
+ *                 never comes.  When node2 is declared dead: what the
+ *                 receive returned, whether the numbered messages that
+ *                 came before were in order, the notifies, what sends to
  *                 the task return, the host table; on stderr the time
- *                 from "cut" to the end of the receive.
+ *                 from "cut" to the end of the receive.  Then it prints
+ *                 "heal node2 now", waits for FILE to exist (the script
+ *                 healed the link), and says how many messages came in
+ *                 the 2 s after (none may: the old incarnation is gone).
  *   chat N        spawns a task on node2 and exchanges N checked,
  *                 numbered messages with it, one every 100 ms (for a
  *                 slow, lossy link that must not be declared dead)
@@ -34,6 +40,8 @@
 #define TAG_EXIT	33
 #define TAG_HDEL	34
 #define TAG_STOP	35
+#define TAG_CHATTER	36
+#define TAG_SEQ		37
 #define NODE2_DTID	0x80000
 
 static int failed;
@@ -103,8 +111,10 @@ static void child_echo(void)
 		if (bufid < 0)
 			break;
 		pvm_bufinfo(bufid, &len, &tag, &src);
-		if (tag != TAG_DATA)
+		if (tag == TAG_CHATTER)
 			break;
+		if (tag != TAG_DATA)
+			goto out;
 		pvm_upkint(&k, 1, 1);
 		pvm_upkint(&n, 1, 1);
 		if (n < 1 || n > 64)
@@ -118,6 +128,15 @@ static void child_echo(void)
 		pvm_pkuint(&sum, 1, 1);
 		pvm_send(parent, TAG_ECHO);
 	}
+	/* numbered messages until stopped (or killed with the host) */
+	for (k = 0; pvm_nrecv(parent, TAG_STOP) == 0; k++) {
+		pvm_initsend(PvmDataDefault);
+		pvm_pkint(&k, 1, 1);
+		if (pvm_send(parent, TAG_SEQ) < 0)
+			break;
+		usleep(20000);
+	}
+out:
 	pvm_exit();
 }
 
@@ -155,7 +174,21 @@ static int exchange(int tid, int n, int gap_ms)
 	return 0;
 }
 
-static void do_cut(int direct)
+/* Takes the numbered messages queued from `tid'; 1 when they were
+ * numbered from 0 on, in order, and at least one came. */
+static int seq_in_order(int tid)
+{
+	int k, want = 0;
+
+	while (pvm_nrecv(tid, TAG_SEQ) > 0) {
+		pvm_upkint(&k, 1, 1);
+		if (k != want++)
+			return 0;
+	}
+	return want > 0;
+}
+
+static void do_cut(int direct, const char *healed)
 {
 	int tid, dt = NODE2_DTID, bufid, len, tag, src, v, i, rc, n, a;
 	struct timeval tmo = { 10, 0 };
@@ -167,6 +200,9 @@ static void do_cut(int direct)
 	printf("20 messages exchanged with a task of node2\n");
 	pvm_notify(PvmTaskExit, TAG_EXIT, 1, &tid);
 	pvm_notify(PvmHostDelete, TAG_HDEL, 1, &dt);
+	pvm_initsend(PvmDataDefault);
+	pvm_send(tid, TAG_CHATTER);
+	usleep(200000);
 	printf("cut node2 now\n");
 	fflush(stdout);
 	t0 = now_ms();
@@ -174,6 +210,8 @@ static void do_cut(int direct)
 	fprintf(stderr, "mhpart: the receive returned after %lld ms\n",
 		now_ms() - t0);
 	printf("recv from the task of the lost host = %d\n", rc);
+	printf("its numbered messages before: %s\n",
+	       seq_in_order(tid) ? "in order" : "missing or out of order");
 	for (i = 0; i < 2; i++) {
 		bufid = pvm_trecv(-1, -1, &tmo);
 		if (bufid <= 0) {
@@ -194,6 +232,14 @@ static void do_cut(int direct)
 	printf("nrecv from it = %d\n", pvm_nrecv(tid, -1));
 	if (pvm_config(&n, &a, NULL) >= 0)
 		printf("%d host(s) left\n", n);
+	printf("heal node2 now\n");
+	fflush(stdout);
+	for (i = 0; i < 400 && access(healed, F_OK) != 0; i++)
+		usleep(50000);
+	sleep(2);
+	for (n = 0; pvm_nrecv(-1, -1) > 0; n++)
+		;
+	printf("messages after the heal: %d\n", n);
 }
 
 static void do_chat(int n)
@@ -237,14 +283,14 @@ int main(int argc, char **argv)
 	}
 	if (pvm_mytid() < 0)
 		return 1;
-	if (!strcmp(mode, "cut") && argc > 2)
-		do_cut(!strcmp(argv[2], "direct"));
+	if (!strcmp(mode, "cut") && argc > 3)
+		do_cut(!strcmp(argv[2], "direct"), argv[3]);
 	else if (!strcmp(mode, "chat") && argc > 2)
 		do_chat(atoi(argv[2]));
 	else if (!strcmp(mode, "again"))
 		do_again();
 	else
-		bad("usage: mhpart cut direct|default | chat N | again");
+		bad("usage: mhpart cut direct|default FILE | chat N | again");
 	fflush(stdout);
 	pvm_exit();
 	return failed;
