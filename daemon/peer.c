@@ -102,11 +102,20 @@ int pvmd_peer_timeout_ms(void)
 	return timeout_ms;
 }
 
-/* How often a link beats: a fifth of the timeout (of the default one
- * when ours is off, for peers whose timeout is on). */
-static int beat_ms(void)
+/* The silence after which host `index' is declared dead: its ht= on
+ * the master, else our setting (a slave got its ht= as that). */
+static int host_timeout_ms(int index)
 {
-	int t = pvmd_peer_timeout_ms();
+	struct pvmd_host *h = pvmd_host_get(index);
+
+	return h && h->htmo ? h->htmo : pvmd_peer_timeout_ms();
+}
+
+/* How often the link to `index' beats: a fifth of the timeout (of the
+ * default one when ours is off, for peers whose timeout is on). */
+static int beat_ms(int index)
+{
+	int t = host_timeout_ms(index);
 
 	return (t ? t : PEER_TIMEOUT_MS) / 5;
 }
@@ -644,12 +653,14 @@ static void close_host(struct pvmd_conn *c, void *arg)
 static void beat_and_judge(struct tick_state *ts)
 {
 	struct pvmi_wbuf w = { 0 };
-	int i, beat = beat_ms(), timeout = pvmd_peer_timeout_ms(), any = 0;
-	long long silent, next = beat;
+	int i, beat, timeout, any = 0;
+	long long silent, next = PEER_TIMEOUT_MS;
 
 	for (i = 1; i < PVMI_MAX_HOSTS; i++) {
 		if (!ts->heard[i] || i == pvmd.index)
 			continue;
+		beat = beat_ms(i);
+		timeout = host_timeout_ms(i);
 		silent = ts->now - ts->heard[i];
 		if (timeout && silent >= timeout && !pvmd.halting) {
 			pvmd_log("host %d silent for %lld ms (timeout %d ms): "
@@ -660,14 +671,17 @@ static void beat_and_judge(struct tick_state *ts)
 		any = 1;
 		if (timeout && timeout - silent < next)
 			next = timeout - silent;
-		if (links[i] && !links[i]->dead &&
-		    ts->now - beat_sent[i] >= beat) {
+		if (!links[i] || links[i]->dead)
+			continue;
+		if (ts->now - beat_sent[i] >= beat) {
 			pvmd_peer_send_dd(i, PVMI_DD_BEAT, &w);
 			beat_sent[i] = ts->now;
 		}
+		if (beat_sent[i] + beat - ts->now < next)
+			next = beat_sent[i] + beat - ts->now;
 	}
 	if (any)
-		pvmd_tick_within((int)next + 1);
+		pvmd_tick_within(next > 0 ? (int)next + 1 : 1);
 }
 
 /* Drops connections whose handshake (or lingering) is overdue, beats,

@@ -130,6 +130,8 @@ struct pvmd_hostopts {
 	char *wd;			/* working directory for tasks */
 	char *bx;			/* debugger */
 	int speed;
+	int htmo;			/* ht=: silence (ms) after which that
+					 * host is declared dead; 0: ours */
 };
 
 /* A host to add, as a hostfile line or pvm_addhosts() names it. */
@@ -449,6 +451,7 @@ struct pvmd_host {
 	int dsig;
 	char addr[64];			/* dotted IPv4, as we reach it */
 	int port;			/* its daemon's TCP port */
+	int htmo;			/* master: its ht= (ms), 0: ours */
 };
 /* Makes this host entry 1 (master) or `index' (slave); 0 or -1. */
 int pvmd_hosts_init(void);

@@ -10,6 +10,8 @@
 #   - egress: everything node2 sends dropped (tc's blackhole qdisc on
 #             its interface), one way only, direct route;
 #   - ingress: everything node1 sends dropped, the other way.
+#   - perhost: the link again, the timeout (1.5 s) given to node2 alone
+#     by ht= in the hostfile, none in the environment.
 # Each time: the receive returns PvmNoHost after about the timeout, not
 # before; the numbered messages that came before are in order; TaskExit
 # and HostDelete come; pvm_send, pvm_mcast, pvm_psend and pvm_nrecv to
@@ -51,12 +53,20 @@ node2_empty() {
 	return 1
 }
 
-# cut_case NAME ROUTE CUT-COMMAND HEAL-COMMAND
+# cut_case NAME ROUTE CUT-COMMAND HEAL-COMMAND [HOSTFILE TIMEOUT]: with
+# a HOSTFILE, the timeout is its ht= and the environment has none.
 cut_case() {
-	local name=$1 route=$2 cut=$3 heal=$4 o pid i ms left
-	COPVM_HOST_TIMEOUT_MS=$TMO mh_begin copvm
+	local name=$1 route=$2 cut=$3 heal=$4 hf=${5:-$W/hostfile}
+	local o pid i ms TMO=${6:-$TMO}
+	if [ -n "${5:-}" ]; then
+		unset COPVM_HOST_TIMEOUT_MS
+	else
+		export COPVM_HOST_TIMEOUT_MS=$TMO
+	fi
+	mh_begin copvm "$hf"
+	unset COPVM_HOST_TIMEOUT_MS
 	o=$W/copvm/out/$name
-	COPVM_HOST_TIMEOUT_MS=$TMO timeout -k 5 60 env $(mh_env copvm) \
+	timeout -k 5 60 env $(mh_env copvm) \
 		"$MH_RSH" node1 "$PART" cut "$route" "$W/healed-$name" \
 		</dev/null >"$o.out" 2>"$o.err" &
 	pid=$!
@@ -123,6 +133,13 @@ EOT
 cut_case link default \
 	"ip -n $NS2 link set eth0 down" \
 	"ip -n $NS2 link set eth0 up && ip -n $NS2 addr replace 10.213.0.2/24 dev eth0"
+# The same with the timeout given to node2 alone, in the hostfile (the
+# daemons' own default, 20 s, would fail the bound).
+printf 'node1\nnode2 ht=1500\n' >"$W/hostfile-ht"
+cut_case perhost direct \
+	"ip -n $NS2 link set eth0 down" \
+	"ip -n $NS2 link set eth0 up && ip -n $NS2 addr replace 10.213.0.2/24 dev eth0" \
+	"$W/hostfile-ht" 1500
 if [ "$have_bh" = 1 ]; then
 	cut_case egress direct \
 		"tc -n $NS2 qdisc add dev eth0 root blackhole" \
@@ -135,10 +152,12 @@ else
 fi
 if [ "$have_netem" = 1 ]; then
 	# A slow, lossy link is not a dead one.
-	COPVM_HOST_TIMEOUT_MS=5000 mh_begin copvm
+	export COPVM_HOST_TIMEOUT_MS=5000
+	mh_begin copvm
+	unset COPVM_HOST_TIMEOUT_MS
 	tc -n "$NS2" qdisc add dev eth0 root netem delay 200ms loss 5% ||
 		fail "cannot slow node2's link down"
-	COPVM_HOST_TIMEOUT_MS=5000 mh_run copvm node1 chat -- "$PART" chat 40
+	mh_run copvm node1 chat -- "$PART" chat 40
 	tc -n "$NS2" qdisc del dev eth0 root
 	grep -q "^40 messages exchanged" "$W/copvm/out/chat.out" ||
 		{ fail "slow link: the messages did not all come back"; cat "$W/copvm/out/chat."{out,err} >&2; }
