@@ -629,6 +629,7 @@ int pvmd_addhost_hello(struct pvmd_conn *c, struct pvmi_rbuf *r)
 		return -1;
 	}
 	h->htmo = st->spec.opts.htmo;
+	pvmd_tick_within(0);		/* its beats follow its ht= now */
 	pvmd_log("host %s added as t%x (%s:%d)", h->name, (unsigned)h->dtid,
 		 h->addr, h->port);
 	b->res[st->slot] = h->dtid;
