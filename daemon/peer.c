@@ -55,7 +55,7 @@
 #define PEER_AUTH_MS		10000	/* handshake deadline */
 #define PEER_MAX_UNAUTH		32	/* handshakes at once */
 #define PEER_LINGER_MS		2000	/* flushing a link we closed */
-#define PEER_TIMEOUT_MS		20000	/* silence that kills a host */
+#define PEER_TIMEOUT_MS		15000	/* silence that kills a host */
 #define PEER_TIMEOUT_MIN	200	/* below: beats too dense */
 
 struct waitq {
