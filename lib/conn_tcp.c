@@ -43,6 +43,7 @@
 #include "conn_tcp.h"
 #include "proto.h"
 #include "pvmi.h"
+#include "recv.h"
 #include "transport/transport.h"
 
 #define TCP_MAX_UNAUTH	16	/* inbound handshakes at once */
@@ -349,12 +350,12 @@ int pvmi_conn_tcp_usable(const struct link *l)
 int pvmi_conn_tcp_send(struct link *l, struct pvmi_frame *f,
 		       const unsigned char *hdr, const struct pvmi_msg *m)
 {
-	int rc = pvmi_link_send_hdr(l, f, hdr, m);
+	int rc = pvmi_link_send_hdr(l, f, hdr, m), peer = l->peer;
 
 	if (rc == -1) {
 		l->dead = 1;
 		pvmi_link_sweep();
-		return PvmNoTask;
+		return pvmi_hostwatch_lost(peer) ? PvmNoHost : PvmNoTask;
 	}
 	return rc;
 }
@@ -372,7 +373,8 @@ int pvmi_conn_tcp_send_many(struct pvmi_link_copy *c, int n,
 		if (c[i].rc != -1)
 			continue;
 		c[i].l->dead = 1;
-		c[i].rc = PvmNoTask;
+		c[i].rc = pvmi_hostwatch_lost(c[i].l->peer) ? PvmNoHost :
+			  PvmNoTask;
 		broke = 1;
 	}
 	if (broke)

@@ -20,13 +20,14 @@ void pvmi_conn_tcp_host_gone(int dtid);
 int pvmi_conn_tcp_usable(const struct link *l);
 /* Sends frame `f' (message `m') on direct circuit `l', reading input
  * while it waits; PvmOk, PvmNoMem, or PvmNoTask when the circuit broke
- * (it is then freed). */
+ * (it is then freed), PvmNoHost when it ended because its host left the
+ * machine (hostwatch.c) while the send waited. */
 int pvmi_conn_tcp_send(struct link *l, struct pvmi_frame *f,
 		       const unsigned char *hdr, const struct pvmi_msg *m);
 /* Sends message `m' on the `n' direct circuits of `c' (conn.h,
  * pvmi_link_send_many: with io_uring, one submission for all), reading
- * input while it waits; c[i].rc gets PvmOk or PvmNoTask when that
- * circuit broke (it is then freed).  PvmOk, or PvmNoMem when nothing
+ * input while it waits; c[i].rc gets PvmOk, or PvmNoTask (PvmNoHost:
+ * its host left) when that circuit broke (it is then freed).  PvmOk, or PvmNoMem when nothing
  * was sent. */
 int pvmi_conn_tcp_send_many(struct pvmi_link_copy *c, int n,
 			    const struct pvmi_msg *m);

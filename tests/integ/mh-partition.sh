@@ -20,6 +20,9 @@
 # the link heals: no message of the old incarnation reaches the master
 # task in the next 2 s; node2 is added again and a new task there answers
 # (mhpart again).
+# Then a send blocked on a full direct route (mhpart flood: the task of
+# node2 stopped itself) when node2's interface goes down: it returns
+# PvmNoHost after about the timeout, and node2 shuts down.
 # Last, a slow lossy link (netem 200 ms delay, 5 % loss on node2) for
 # longer than the timeout (5 s there): no host is declared dead, and 40
 # numbered, checksummed messages all come back intact and in order.
@@ -81,7 +84,7 @@ cut_case() {
 		</dev/null >"$o.out" 2>"$o.err" &
 	pid=$!
 	for i in $(seq 300); do
-		grep -q "cut node2 now" "$o.out" && break
+		grep -qs "cut node2 now" "$o.out" && break
 		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.05
 	done
@@ -89,7 +92,7 @@ cut_case() {
 		{ fail "$name: mhpart did not get to the cut"; cat "$o.err" >&2; }
 	eval "$cut" || fail "$name: cannot cut: $cut"
 	for i in $(seq 400); do
-		grep -q "heal node2 now" "$o.out" && break
+		grep -qs "heal node2 now" "$o.out" && break
 		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.05
 	done
@@ -151,6 +154,42 @@ cut_case perhost direct \
 	"ip -n $NS2 link set eth0 down" \
 	"ip -n $NS2 link set eth0 up && ip -n $NS2 addr replace 10.213.0.2/24 dev eth0" \
 	"$W/hostfile-ht" 1500
+# flood_case: a send blocked on a full direct route when node2 is cut.
+flood_case() {
+	local o=$W/copvm/out/flood pid i ms
+	export COPVM_HOST_TIMEOUT_MS=$TMO
+	[ "$TMO_ENV" = 0 ] && unset COPVM_HOST_TIMEOUT_MS
+	mh_begin copvm
+	unset COPVM_HOST_TIMEOUT_MS
+	timeout -k 5 90 env $(mh_env copvm) "$MH_RSH" node1 "$PART" flood \
+		</dev/null >"$o.out" 2>"$o.err" &
+	pid=$!
+	for i in $(seq 300); do
+		grep -qs "cut node2 now" "$o.out" && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	sleep 0.5	# the buffers fill, the send blocks
+	ip -n "$NS2" link set eth0 down || fail "flood: cannot cut"
+	wait "$pid"
+	echo $? >"$o.rc"
+	grep -qx "flood to the task of the lost host ended with -6" "$o.out" ||
+		{ fail "flood: the blocked send did not end with PvmNoHost:"; cat "$o.out" "$o.err" >&2; }
+	[ "$(cat "$o.rc")" = 0 ] ||
+		{ fail "flood: mhpart exited with $(cat "$o.rc")"; cat "$o.err" >&2; }
+	ms=$(sed -n 's/.*returned after \([0-9]*\) ms.*/\1/p' "$o.err")
+	log "flood: $(sed -n 's/^mhpart: \([0-9]* MiB\) sent.*/\1/p' "$o.err") sent, the blocked send returned $ms ms after the cut"
+	if [ -z "$ms" ] || [ "$ms" -lt $((TMO * 7 / 10)) ] ||
+	   [ "$ms" -gt $((TMO + TMO / 5 + 3000)) ]; then
+		fail "flood: the send ended after ${ms:-?} ms, not about $TMO"
+	fi
+	node2_empty || { fail "flood: node2 still runs:"; mh_left >&2; netns_pids 2 | xargs -r kill -KILL 2>/dev/null; }
+	ip -n "$NS2" link set eth0 up
+	ip -n "$NS2" addr replace 10.213.0.2/24 dev eth0
+	mh_end copvm
+}
+flood_case
+
 if [ "$have_bh" = 1 ]; then
 	cut_case egress direct \
 		"tc -n $NS2 qdisc add dev eth0 root blackhole" \

@@ -17,6 +17,13 @@
  *                 "heal node2 now", waits for FILE to exist (the script
  *                 healed the link), and says how many messages came in
  *                 the 2 s after (none may: the old incarnation is gone).
+ *   flood         spawns a task on node2 that stops itself (SIGSTOP),
+ *                 prints "cut node2 now" and sends it 1 MiB messages
+ *                 over a direct route until a send fails: the sends
+ *                 block once the socket buffers are full, and the one
+ *                 blocked when node2 is declared dead must return
+ *                 PvmNoHost (no call waits for ever); on stderr, how
+ *                 much was sent and the time from the cut
  *   chat N        spawns a task on node2 and exchanges N checked,
  *                 numbered messages with it, one every 100 ms (for a
  *                 slow, lossy link that must not be declared dead)
@@ -26,6 +33,7 @@
  * to stop.  Exit status 0, or 1 when
  * something went wrong (said on stderr).
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +50,8 @@
 #define TAG_STOP	35
 #define TAG_CHATTER	36
 #define TAG_SEQ		37
+#define TAG_SLEEP	38
+#define FLOOD_SIZE	(1 << 20)
 #define NODE2_DTID	0x80000
 
 static int failed;
@@ -113,6 +123,13 @@ static void child_echo(void)
 		pvm_bufinfo(bufid, &len, &tag, &src);
 		if (tag == TAG_CHATTER)
 			break;
+		if (tag == TAG_SLEEP) {
+			/* stopped: what is sent to us fills the buffers */
+			pvm_initsend(PvmDataDefault);
+			pvm_send(parent, TAG_SLEEP);
+			kill(getpid(), SIGSTOP);
+			continue;
+		}
 		if (tag != TAG_DATA)
 			goto out;
 		pvm_upkint(&k, 1, 1);
@@ -242,6 +259,37 @@ static void do_cut(int direct, const char *healed)
 	printf("messages after the heal: %d\n", n);
 }
 
+static void do_flood(void)
+{
+	struct timeval tmo = { 10, 0 };
+	char *buf = calloc(1, FLOOD_SIZE);
+	int tid = spawn_child("child-echo", 1), rc, n = 0;
+	long long t0;
+
+	if (tid < 0 || !buf || exchange(tid, 5, 0) < 0) {
+		free(buf);
+		return;
+	}
+	pvm_initsend(PvmDataDefault);
+	pvm_send(tid, TAG_SLEEP);
+	if (pvm_trecv(tid, TAG_SLEEP, &tmo) <= 0) {
+		bad("the task of node2 did not go to sleep");
+		free(buf);
+		return;
+	}
+	printf("cut node2 now\n");
+	fflush(stdout);
+	t0 = now_ms();
+	pvm_initsend(PvmDataInPlace);
+	pvm_pkbyte(buf, FLOOD_SIZE, 1);
+	while ((rc = pvm_send(tid, TAG_DATA)) >= 0 && now_ms() - t0 < 60000)
+		n++;
+	fprintf(stderr, "mhpart: %d MiB sent, then the send returned after "
+		"%lld ms\n", n, now_ms() - t0);
+	printf("flood to the task of the lost host ended with %d\n", rc);
+	free(buf);
+}
+
 static void do_chat(int n)
 {
 	int tid = spawn_child("child-echo", 1);
@@ -285,12 +333,15 @@ int main(int argc, char **argv)
 		return 1;
 	if (!strcmp(mode, "cut") && argc > 3)
 		do_cut(!strcmp(argv[2], "direct"), argv[3]);
+	else if (!strcmp(mode, "flood"))
+		do_flood();
 	else if (!strcmp(mode, "chat") && argc > 2)
 		do_chat(atoi(argv[2]));
 	else if (!strcmp(mode, "again"))
 		do_again();
 	else
-		bad("usage: mhpart cut direct|default FILE | chat N | again");
+		bad("usage: mhpart cut direct|default FILE | flood | chat N | "
+		    "again");
 	fflush(stdout);
 	pvm_exit();
 	return failed;
