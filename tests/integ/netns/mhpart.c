@@ -29,8 +29,8 @@
  *                 slow, lossy link that must not be declared dead)
  *   again         adds node2 again and exchanges a message with a task
  *                 spawned there
- * Copies spawned run "child-echo": they answer each message until told
- * to stop.  Exit status 0, or 1 when
+ * The other host is node2, or the one MHPART_HOST names.  Copies spawned
+ * run "child-echo": they answer each message until told to stop.  Exit status 0, or 1 when
  * something went wrong (said on stderr).
  */
 #include <signal.h>
@@ -52,9 +52,9 @@
 #define TAG_SEQ		37
 #define TAG_SLEEP	38
 #define FLOOD_SIZE	(1 << 20)
-#define NODE2_DTID	0x80000
 
 static int failed;
+static const char *victim = "node2";	/* the host cut off */
 
 static void bad(const char *what)
 {
@@ -166,8 +166,9 @@ static int spawn_child(const char *mode, int direct)
 		pvm_setopt(PvmRoute, PvmRouteDirect);
 	else
 		pvm_setopt(PvmRoute, PvmDontRoute);
-	if (pvm_spawn("mhpart", args, PvmTaskHost, "node2", 1, &tid) != 1) {
-		bad("spawn on node2 failed");
+	if (pvm_spawn("mhpart", args, PvmTaskHost, (char *)victim, 1,
+		      &tid) != 1) {
+		bad("spawn on the other host failed");
 		return -1;
 	}
 	return tid;
@@ -207,20 +208,21 @@ static int seq_in_order(int tid)
 
 static void do_cut(int direct, const char *healed)
 {
-	int tid, dt = NODE2_DTID, bufid, len, tag, src, v, i, rc, n, a;
+	int tid, dt, bufid, len, tag, src, v, i, rc, n, a;
 	struct timeval tmo = { 10, 0 };
 	long long t0;
 
 	tid = spawn_child("child-echo", direct);
 	if (tid < 0 || exchange(tid, 20, 0) < 0)
 		return;
-	printf("20 messages exchanged with a task of node2\n");
+	printf("20 messages exchanged with a task of %s\n", victim);
+	dt = pvm_tidtohost(tid);
 	pvm_notify(PvmTaskExit, TAG_EXIT, 1, &tid);
 	pvm_notify(PvmHostDelete, TAG_HDEL, 1, &dt);
 	pvm_initsend(PvmDataDefault);
 	pvm_send(tid, TAG_CHATTER);
 	usleep(200000);
-	printf("cut node2 now\n");
+	printf("cut %s now\n", victim);
 	fflush(stdout);
 	t0 = now_ms();
 	rc = pvm_recv(tid, TAG_ECHO);
@@ -239,8 +241,7 @@ static void do_cut(int direct, const char *healed)
 		pvm_upkint(&v, 1, 1);
 		printf("%s %s\n", tag == TAG_EXIT ? "task exit:" :
 		       tag == TAG_HDEL ? "host delete:" : "other:",
-		       v == tid ? "the task of node2" :
-		       v == NODE2_DTID ? "node2" : "?");
+		       v == tid ? "the task there" : v == dt ? victim : "?");
 	}
 	pvm_initsend(PvmDataDefault);
 	printf("send to it = %d\n", pvm_send(tid, TAG_DATA));
@@ -249,7 +250,7 @@ static void do_cut(int direct, const char *healed)
 	printf("nrecv from it = %d\n", pvm_nrecv(tid, -1));
 	if (pvm_config(&n, &a, NULL) >= 0)
 		printf("%d host(s) left\n", n);
-	printf("heal node2 now\n");
+	printf("heal %s now\n", victim);
 	fflush(stdout);
 	for (i = 0; i < 400 && access(healed, F_OK) != 0; i++)
 		usleep(50000);
@@ -273,11 +274,11 @@ static void do_flood(void)
 	pvm_initsend(PvmDataDefault);
 	pvm_send(tid, TAG_SLEEP);
 	if (pvm_trecv(tid, TAG_SLEEP, &tmo) <= 0) {
-		bad("the task of node2 did not go to sleep");
+		bad("the other task did not go to sleep");
 		free(buf);
 		return;
 	}
-	printf("cut node2 now\n");
+	printf("cut %s now\n", victim);
 	fflush(stdout);
 	t0 = now_ms();
 	pvm_initsend(PvmDataInPlace);
@@ -296,27 +297,28 @@ static void do_chat(int n)
 
 	if (tid < 0 || exchange(tid, n, 100) < 0)
 		return;
-	printf("%d messages exchanged with a task of node2\n", n);
+	printf("%d messages exchanged with a task of %s\n", n, victim);
 	pvm_initsend(PvmDataDefault);
 	pvm_send(tid, TAG_STOP);
 }
 
 static void do_again(void)
 {
-	char *hn[1] = { "node2" };
+	char *hn[1] = { (char *)victim };
 	int info, tid, n, a;
 
 	if (pvm_addhosts(hn, 1, &info) != 1) {
-		fprintf(stderr, "mhpart: pvm_addhosts node2: %d\n", info);
+		fprintf(stderr, "mhpart: pvm_addhosts %s: %d\n", victim,
+			info);
 		failed = 1;
 		return;
 	}
 	if (pvm_config(&n, &a, NULL) >= 0)
-		printf("node2 added again: %d hosts\n", n);
+		printf("%s added again: %d hosts\n", victim, n);
 	tid = spawn_child("child-echo", 1);
 	if (tid < 0 || exchange(tid, 5, 0) < 0)
 		return;
-	printf("5 messages exchanged with a new task of node2\n");
+	printf("5 messages exchanged with a new task of %s\n", victim);
 	pvm_initsend(PvmDataDefault);
 	pvm_send(tid, TAG_STOP);
 }
@@ -325,6 +327,8 @@ int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
 
+	if (getenv("MHPART_HOST") && *getenv("MHPART_HOST"))
+		victim = getenv("MHPART_HOST");
 	if (!strcmp(mode, "child-echo")) {
 		child_echo();
 		return 0;
