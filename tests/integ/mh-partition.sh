@@ -229,9 +229,9 @@ if [ "$have_netem" = 1 ]; then
 	tc -n "$NS2" qdisc del dev eth0 root
 	grep -q "^40 messages exchanged" "$W/copvm/out/chat.out" ||
 		{ fail "slow link: the messages did not all come back"; cat "$W/copvm/out/chat."{out,err} >&2; }
-	if grep -q "declared dead" "$W/copvm/hosts/node"*/tmp/copvm-0/pvmd.log 2>/dev/null; then
+	if grep -q "declared dead" "$W/copvm/hosts/node"[12]/tmp/copvm-0/pvmd.log 2>/dev/null; then
 		fail "slow link: a host was declared dead:"
-		grep -h "declared dead" "$W/copvm/hosts/node"*/tmp/copvm-0/pvmd.log >&2
+		grep -h "declared dead" "$W/copvm/hosts/node"[12]/tmp/copvm-0/pvmd.log >&2
 	fi
 	mh_end copvm
 else
@@ -259,9 +259,9 @@ if [ -n "${PART_LOAD_S:-}" ]; then
 	wait $hogs 2>/dev/null
 	grep -q "^$((PART_LOAD_S * 10)) messages exchanged" "$W/copvm/out/load.out" ||
 		{ fail "loaded hosts: the messages did not all come back"; cat "$W/copvm/out/load."{out,err} >&2; }
-	if grep -q "declared dead" "$W/copvm/hosts/node"*/tmp/copvm-0/pvmd.log; then
+	if grep -q "declared dead" "$W/copvm/hosts/node"[12]/tmp/copvm-0/pvmd.log; then
 		fail "loaded hosts: a host was declared dead:"
-		grep -h "declared dead" "$W/copvm/hosts/node"*/tmp/copvm-0/pvmd.log >&2
+		grep -h "declared dead" "$W/copvm/hosts/node"[12]/tmp/copvm-0/pvmd.log >&2
 	else
 		log "loaded hosts: $((PART_LOAD_S * 10)) messages in $((t1 - t0)) s, no host declared dead"
 	fi
