@@ -37,7 +37,12 @@
 #   PART_LOAD_S=N            also N seconds of messages every 100 ms to a
 #                            task of node2 under 5 CPU-bound loops per
 #                            host, everything on one CPU, with the 2 s
-#                            timeout: no host may be declared dead.
+#                            timeout: no host may be declared dead;
+#   PART_LOSS_S=N            also N seconds of the same over a link that
+#                            loses 5 % of the packets each way (iptables'
+#                            statistic match in node2), with the timeout
+#                            of PART_TIMEOUT_MS: no host may be declared
+#                            dead, every message must come back.
 . "${srcdir:-.}/tests/integ/netns/mh.sh"
 mh_init partition 3
 [ "${IMPL[copvm]}" = copvm ] || { log "SKIP: copvm only"; exit 77; }
@@ -264,6 +269,35 @@ if [ -n "${PART_LOAD_S:-}" ]; then
 		grep -h "declared dead" "$W/copvm/hosts/node"[12]/tmp/copvm-0/pvmd.log >&2
 	else
 		log "loaded hosts: $((PART_LOAD_S * 10)) messages in $((t1 - t0)) s, no host declared dead"
+	fi
+	mh_end copvm
+fi
+if [ -n "${PART_LOSS_S:-}" ] && ! command -v iptables >/dev/null; then
+	log "NOTE: no iptables: the lossy-link run not made"
+elif [ -n "${PART_LOSS_S:-}" ]; then
+	# A lossy link is not a dead one.
+	export COPVM_HOST_TIMEOUT_MS=$TMO
+	[ "$TMO_ENV" = 0 ] && unset COPVM_HOST_TIMEOUT_MS
+	mh_begin copvm "$W/hostfile2"
+	unset COPVM_HOST_TIMEOUT_MS
+	for chain in INPUT OUTPUT; do
+		ip netns exec "$NS2" iptables -A "$chain" -m statistic \
+			--mode random --probability 0.05 -j DROP ||
+			fail "cannot make node2's link lossy"
+	done
+	t0=$(date +%s)
+	INTEG_TIMEOUT=$((PART_LOSS_S * 2 + 120)) mh_run copvm node1 loss -- \
+		"$PART" chat $((PART_LOSS_S * 10))
+	t1=$(date +%s)
+	drops=$(ip netns exec "$NS2" iptables -L -v -x -n | awk '/DROP/ { n += $1 } END { print n + 0 }')
+	ip netns exec "$NS2" iptables -F
+	grep -q "^$((PART_LOSS_S * 10)) messages exchanged" "$W/copvm/out/loss.out" ||
+		{ fail "lossy link: the messages did not all come back"; cat "$W/copvm/out/loss."{out,err} >&2; }
+	if grep -q "declared dead" "$W/copvm/hosts/node"[12]/tmp/copvm-0/pvmd.log; then
+		fail "lossy link: a host was declared dead:"
+		grep -h "declared dead" "$W/copvm/hosts/node"[12]/tmp/copvm-0/pvmd.log >&2
+	else
+		log "lossy link: $((PART_LOSS_S * 10)) messages in $((t1 - t0)) s, $drops packets dropped, no host declared dead (timeout $TMO ms)"
 	fi
 	mh_end copvm
 fi
