@@ -70,7 +70,7 @@ EXTRA_DIST += $(MH_TESTS) \
 	tests/integ/bench-mh-ringvariants.sh \
 	tests/integ/netns/rawpingpong.c \
 	tests/integ/netns/ringpingpong.c \
-	docs/multihost.md
+	docs/multihost.md docs/results/partition.md
 
 # `make check-mh' runs only these tests, with the default backend of
 # direct routes (io_uring where it works); `make check-mh-sockets' runs
