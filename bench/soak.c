@@ -207,7 +207,7 @@ static int send_data(struct peer *p, uint64_t *rng, size_t max, char *strbuf,
 	int kind = (int)(p->sent % K_KINDS);
 	/* strings cannot be packed in place (PvmNotImpl, as in PVM 3.4) */
 	int enc = encodings[(p->sent / K_KINDS) % (kind == K_STR ? 2 : 3)];
-	int hdr[5], n;
+	int hdr[5], n, rc;
 	uint64_t sum;
 	const void *data;
 
@@ -256,7 +256,13 @@ static int send_data(struct peer *p, uint64_t *rng, size_t max, char *strbuf,
 		pvm_pkbyte((char *)data, n, 1);
 		break;
 	}
-	if (pvm_send(p->tid, TAG_DATA) < 0)
+	rc = pvm_send(p->tid, TAG_DATA);
+	if (rc == PvmNoHost) {
+		/* its host left (the TaskExit notify follows): no more */
+		p->credit = 0;
+		return 0;
+	}
+	if (rc < 0)
 		return -1;
 	p->sent++;
 	p->credit--;

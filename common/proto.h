@@ -167,6 +167,14 @@ enum pvmi_op {
 /* Flags in the REGISTER answer. */
 #define PVMI_REG_NET		0x1
 
+/* The library's own messages from its daemon travel in a context no
+ * user receive matches (lib/pvmi.h lists its other tags).  HOSTSTATE:
+ * int dtid, int up: the host left the machine (0: before the notifies
+ * of its departure fire) or joined it (1); every task of every daemon
+ * gets it (lib/hostwatch.c). */
+#define PVMI_SYS_CTX		0x7ffffff0
+#define PVMI_TAG_HOSTSTATE	0x7ffffff3
+
 /*
  * Daemon to daemon: PVMI_KIND_DAEMON frames over TCP connections opened
  * by the handshake of auth.h (both ends PVMI_AUTH_DAEMON, id = host
@@ -208,6 +216,9 @@ enum pvmi_dd_op {
 	 * the slave (DD_TASKGONE): its exit notifies may fire now, so that
 	 * a watcher never finds its mailbox entries after the notify */
 	PVMI_DD_GONE_ACK,
+	/* either way, every fifth of the host timeout on each link (no
+	 * body): the sender's daemon is alive (daemon/peer.c) */
+	PVMI_DD_BEAT,
 	PVMI_DD_MAX
 };
 

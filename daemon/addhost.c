@@ -239,6 +239,12 @@ static int slave_config(struct start *st, char *buf, size_t size)
 
 	if (pvmd_cosched_env_lines(env, sizeof(env)) < 0)
 		return -1;
+	/* its own ht=, after (so over) ours: both ends give up together */
+	n = (int)strlen(env);
+	if (o->htmo && snprintf(env + n, sizeof(env) - (size_t)n,
+				"env COPVM_HOST_TIMEOUT_MS %d\n", o->htmo) >=
+	    (int)(sizeof(env) - (size_t)n))
+		return -1;
 	/* where we listen, else our address on the way to that host */
 	if (pvmd_peer_listen_addr(maddr, sizeof(maddr)) < 0)
 		source_toward(st->addr, maddr, sizeof(maddr));
@@ -622,6 +628,8 @@ int pvmd_addhost_hello(struct pvmd_conn *c, struct pvmi_rbuf *r)
 		start_fail(st, PvmNoMem, "out of memory");
 		return -1;
 	}
+	h->htmo = st->spec.opts.htmo;
+	pvmd_tick_within(0);		/* its beats follow its ht= now */
 	pvmd_log("host %s added as t%x (%s:%d)", h->name, (unsigned)h->dtid,
 		 h->addr, h->port);
 	b->res[st->slot] = h->dtid;

@@ -202,6 +202,8 @@ static void read_input(struct pvmd_conn *c)
 		if (n > 0) {
 			c->in_len += (size_t)n;
 			total += (size_t)n;
+			if (c->kind == PVMD_CONN_PEER)
+				c->last_rx = pvmd_now_ms();
 			run_input(c);
 			continue;
 		}

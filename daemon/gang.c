@@ -73,11 +73,12 @@ static unsigned long long nbounds, bound_ns, nsignals;	/* costs */
 
 /* The settings forwarded to slaves (addhost.c, slave.c); COPVM_URING
  * and COPVM_URING_ZC too, so that the whole machine's direct routes use
- * one backend. */
+ * one backend, and COPVM_HOST_TIMEOUT_MS, so that a slave gives up on a
+ * silent master when the master gives up on it (peer.c). */
 static const char *const cosched_env[] = {
 	"COPVM_MODEL", "COPVM_P", "COPVM_INTERVAL_MS", "COPVM_BACKEND",
 	"COPVM_EXP_MODE", "COPVM_EXP_IP_MS", "COPVM_EXP_PS_MS", "COPVM_URING",
-	"COPVM_URING_ZC", NULL
+	"COPVM_URING_ZC", "COPVM_HOST_TIMEOUT_MS", NULL
 };
 
 static uint64_t realtime_ns(void)

@@ -11,6 +11,8 @@
  *   ep=  spawn search path             wd=  tasks' working directory
  *   bx=  debugger                      sp=  speed, 1..1000000
  *   ip=  name or address to reach the host by
+ *   ht=  (copvm) how long, in ms, the host may stay silent before it is
+ *        declared dead (daemon/peer.c), 200..3600000
  * Unknown options are ignored, as stock does.  This host's own line sets
  * its ep=, wd=, bx= and sp=, and its ip= the address the master listens
  * on for other daemons (addhost.c); the other lines are returned to be
@@ -33,6 +35,7 @@
 struct hf_opts {
 	char *ep, *wd, *bx, *lo, *so, *dx, *ip;
 	int speed;		/* 0 = unset */
+	int htmo;		/* ht=, 0 = unset */
 };
 
 struct later {
@@ -116,6 +119,8 @@ static void opts_merge(struct hf_opts *dst, const struct hf_opts *src)
 	copy_one(&dst->ip, src->ip);
 	if (src->speed)
 		dst->speed = src->speed;
+	if (src->htmo)
+		dst->htmo = src->htmo;
 }
 
 static int safe_chars(const char *s, const char *extra)
@@ -168,6 +173,13 @@ static int apply_opt(struct hf_opts *o, const char *word, const char *where)
 		else
 			pvmd_log("%s: sp=%s out of range [1..1000000]", where,
 				 v);
+	} else if (!strncmp(word, "ht=", 3)) {
+		sp = strtol(v, NULL, 10);
+		if (sp >= 200 && sp <= 3600000)
+			o->htmo = (int)sp;
+		else
+			pvmd_log("%s: ht=%s out of range [200..3600000]",
+				 where, v);
 	}
 	return 0;
 }
@@ -209,6 +221,9 @@ static char *resolved_line(const char *name, const struct hf_opts *o)
 	if (o->speed && n < sizeof(buf))
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, " sp=%d",
 				      o->speed);
+	if (o->htmo && n < sizeof(buf))
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, " ht=%d",
+				      o->htmo);
 	if (n >= sizeof(buf))
 		return NULL;
 	return strdup(buf);
@@ -347,6 +362,7 @@ int pvmd_hostspec_parse(const char *line, struct pvmd_hostspec *spec)
 	spec->opts.wd = o.wd;
 	spec->opts.bx = o.bx;
 	spec->opts.speed = o.speed;
+	spec->opts.htmo = o.htmo;
 	return 0;
 }
 

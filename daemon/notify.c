@@ -361,10 +361,29 @@ void pvmd_notify_remote_fired(int kind, int watcher, int tag, int ctx,
 	remove_if(shadow_match, &q, 1);
 }
 
-/* Host `index' left: notifies asked by its tasks go, those on it fire
- * (TaskExit on its tasks first, then HostDelete on it). */
+/* Tells every task of this host that host `dtid' left (up = 0) or
+ * joined (1) the machine: HOSTSTATE in the library's context, before
+ * any notify about it (lib/hostwatch.c). */
+static void tell_tasks(int dtid, int up)
+{
+	struct pvmi_wbuf w = { 0 };
+	struct pvmd_task *t;
+
+	pvmi_w_int(&w, dtid);
+	pvmi_w_int(&w, up);
+	for (t = pvmd_task_first(); t; t = t->next)
+		if (t->conn)
+			pvmd_send_user(t->tid, PVMI_TAG_HOSTSTATE,
+				       PVMI_SYS_CTX, &w);
+	pvmi_w_free(&w);
+}
+
+/* Host `index' left: our tasks hear of it first, then notifies asked
+ * by its tasks go, those on it fire (TaskExit on its tasks first, then
+ * HostDelete on it). */
 void pvmd_notify_host_gone(int index)
 {
+	tell_tasks(PVMI_DAEMON_TID(index), 0);
 	remove_if(watcher_on_host, &index, 0);
 	remove_if(on_host, &index, 1);
 }
@@ -375,7 +394,10 @@ void pvmd_notify_hosts_added(const int32_t *dtids, int n)
 {
 	struct pvmi_wbuf w = { 0 };
 	struct notify **pp, *x;
+	int i;
 
+	for (i = 0; i < n; i++)
+		tell_tasks(dtids[i], 1);
 	pvmi_w_int(&w, n);
 	pvmi_w_ints(&w, dtids, (size_t)n);
 	for (pp = &notifies; (x = *pp);) {

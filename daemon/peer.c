@@ -28,6 +28,15 @@
  * and is removed; on a slave, losing the master means the machine is
  * gone (the slave halts), losing another slave means nothing until the
  * master says so.
+ *
+ * A host that vanishes without closing anything (a cut cable, a frozen
+ * machine) is found by silence: every daemon sends DD_BEAT on each link
+ * every fifth of the host timeout (COPVM_HOST_TIMEOUT_MS), and a host
+ * none of whose connections brought a byte for the whole timeout is
+ * declared dead by closing them all, which is then the broken link
+ * above.  The beats come from the daemon, which is never boosted away,
+ * so a loaded host still beats.  A connection we do not read (flow
+ * control) is not judged: its silence would be ours.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -46,6 +55,8 @@
 #define PEER_AUTH_MS		10000	/* handshake deadline */
 #define PEER_MAX_UNAUTH		32	/* handshakes at once */
 #define PEER_LINGER_MS		2000	/* flushing a link we closed */
+#define PEER_TIMEOUT_MS		15000	/* silence that kills a host */
+#define PEER_TIMEOUT_MIN	200	/* below: beats too dense */
 
 struct waitq {
 	struct waitq_item *head, *tail;
@@ -63,6 +74,51 @@ static struct pvmd_conn *links[PVMI_MAX_HOSTS];
 static struct pvmd_conn *dialing[PVMI_MAX_HOSTS];
 static struct waitq *waiting[PVMI_MAX_HOSTS];
 static int nunauth;
+static long long beat_sent[PVMI_MAX_HOSTS];	/* last DD_BEAT (ms) */
+static int timeout_ms = -1;			/* -1: not read yet */
+
+/* The silence after which a host is declared dead (pvmd.h); read once
+ * from COPVM_HOST_TIMEOUT_MS. */
+int pvmd_peer_timeout_ms(void)
+{
+	const char *e;
+	char *end;
+	long v;
+
+	if (timeout_ms >= 0)
+		return timeout_ms;
+	timeout_ms = PEER_TIMEOUT_MS;
+	e = getenv("COPVM_HOST_TIMEOUT_MS");
+	if (e && *e) {
+		v = strtol(e, &end, 10);
+		if (*end || v < 0 || v > 3600000 ||
+		    (v > 0 && v < PEER_TIMEOUT_MIN))
+			pvmd_log("COPVM_HOST_TIMEOUT_MS=%s is not 0 or %d..3600000"
+				 " ms: using %d", e, PEER_TIMEOUT_MIN,
+				 PEER_TIMEOUT_MS);
+		else
+			timeout_ms = (int)v;
+	}
+	return timeout_ms;
+}
+
+/* The silence after which host `index' is declared dead: its ht= on
+ * the master, else our setting (a slave got its ht= as that). */
+static int host_timeout_ms(int index)
+{
+	struct pvmd_host *h = pvmd_host_get(index);
+
+	return h && h->htmo ? h->htmo : pvmd_peer_timeout_ms();
+}
+
+/* How often the link to `index' beats: a fifth of the timeout (of the
+ * default one when ours is off, for peers whose timeout is on). */
+static int beat_ms(int index)
+{
+	int t = host_timeout_ms(index);
+
+	return (t ? t : PEER_TIMEOUT_MS) / 5;
+}
 
 static void tune(int fd)
 {
@@ -291,6 +347,8 @@ static void become_link(struct pvmd_conn *c)
 	}
 	if (dialing[index] == c)
 		dialing[index] = NULL;
+	c->last_rx = pvmd_now_ms();
+	pvmd_tick_within(0);	/* start beating */
 }
 
 /* The handshake of `c' is done: check who it is. */
@@ -550,9 +608,16 @@ void pvmd_peer_forget(int index)
 	pvmd_conn_each(PVMD_CONN_PEER, linger_one, &index);
 }
 
+/* What the tick learns of the hosts: the last time each was heard. */
+struct tick_state {
+	long long now;
+	long long heard[PVMI_MAX_HOSTS];	/* 0: no open link */
+};
+
 static void tick_one(struct pvmd_conn *c, void *arg)
 {
-	long long now = *(long long *)arg;
+	struct tick_state *ts = arg;
+	long long now = ts->now;
 
 	if (c->linger && !c->oq_head) {
 		pvmd_conn_close(c, "host left");
@@ -566,14 +631,67 @@ static void tick_one(struct pvmd_conn *c, void *arg)
 		pvmd_conn_close(c, "timed out");
 		return;
 	}
-	if (c->auth || c->connecting || c->linger)
+	if (c->auth || c->connecting || c->linger) {
 		pvmd_tick_within((int)(c->deadline - now) + 1);
+		return;
+	}
+	if (c->host <= 0 || c->host >= PVMI_MAX_HOSTS)
+		return;
+	if (c->blocked_on || c->deferred)	/* not read: not judged */
+		c->last_rx = now;
+	if (c->last_rx > ts->heard[c->host])
+		ts->heard[c->host] = c->last_rx;
 }
 
-/* Drops connections whose handshake (or lingering) is overdue. */
+static void close_host(struct pvmd_conn *c, void *arg)
+{
+	if (c->host == *(int *)arg)
+		pvmd_conn_close(c, "host silent");
+}
+
+/* Beats on every link, and declares dead the hosts silent too long. */
+static void beat_and_judge(struct tick_state *ts)
+{
+	struct pvmi_wbuf w = { 0 };
+	int i, beat, timeout, any = 0;
+	long long silent, next = PEER_TIMEOUT_MS;
+
+	for (i = 1; i < PVMI_MAX_HOSTS; i++) {
+		if (!ts->heard[i] || i == pvmd.index)
+			continue;
+		beat = beat_ms(i);
+		timeout = host_timeout_ms(i);
+		silent = ts->now - ts->heard[i];
+		if (timeout && silent >= timeout && !pvmd.halting) {
+			pvmd_log("host %d silent for %lld ms (timeout %d ms): "
+				 "declared dead", i, silent, timeout);
+			pvmd_conn_each(PVMD_CONN_PEER, close_host, &i);
+			continue;
+		}
+		any = 1;
+		if (timeout && timeout - silent < next)
+			next = timeout - silent;
+		if (!links[i] || links[i]->dead)
+			continue;
+		if (ts->now - beat_sent[i] >= beat) {
+			pvmd_peer_send_dd(i, PVMI_DD_BEAT, &w);
+			beat_sent[i] = ts->now;
+		}
+		if (beat_sent[i] + beat - ts->now < next)
+			next = beat_sent[i] + beat - ts->now;
+	}
+	if (any)
+		pvmd_tick_within(next > 0 ? (int)next + 1 : 1);
+}
+
+/* Drops connections whose handshake (or lingering) is overdue, beats,
+ * and declares silent hosts dead (see the top). */
 void pvmd_peer_tick(void)
 {
-	long long now = pvmd_now_ms();
+	struct tick_state ts;
 
-	pvmd_conn_each(PVMD_CONN_PEER, tick_one, &now);
+	memset(&ts, 0, sizeof(ts));
+	ts.now = pvmd_now_ms();
+	pvmd_conn_each(PVMD_CONN_PEER, tick_one, &ts);
+	beat_and_judge(&ts);
 }

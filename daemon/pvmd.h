@@ -92,6 +92,8 @@ struct pvmd_conn {
 	struct pvmi_auth *auth;		/* PEER: handshake under way */
 	int connecting;			/* PEER: connect() under way */
 	long long deadline;		/* PEER: handshake due by then (ms) */
+	long long last_rx;		/* PEER: when bytes last came, or
+					 * when we last could not read (ms) */
 	struct pvmd_conn *blocked_on;	/* not read until that one drains */
 	int reqid;			/* PROXY: the asking daemon's id */
 	int replied;			/* PROXY: answered, to be freed */
@@ -128,6 +130,8 @@ struct pvmd_hostopts {
 	char *wd;			/* working directory for tasks */
 	char *bx;			/* debugger */
 	int speed;
+	int htmo;			/* ht=: silence (ms) after which that
+					 * host is declared dead; 0: ours */
 };
 
 /* A host to add, as a hostfile line or pvm_addhosts() names it. */
@@ -447,6 +451,7 @@ struct pvmd_host {
 	int dsig;
 	char addr[64];			/* dotted IPv4, as we reach it */
 	int port;			/* its daemon's TCP port */
+	int htmo;			/* master: its ht= (ms), 0: ours */
 };
 /* Makes this host entry 1 (master) or `index' (slave); 0 or -1. */
 int pvmd_hosts_init(void);
@@ -506,6 +511,9 @@ void pvmd_peer_forget(int index);
 void pvmd_peer_tick(void);
 /* The link to host `index' if one is up, else NULL. */
 struct pvmd_conn *pvmd_peer_link(int index);
+/* The silence after which a host is declared dead, in ms
+ * (COPVM_HOST_TIMEOUT_MS; 0: never). */
+int pvmd_peer_timeout_ms(void);
 
 /* remote.c */
 /* A connection whose answer waits for something (another daemon, a slave

@@ -492,6 +492,8 @@ static void daemon_frame(struct pvmd_conn *c, const struct pvmi_frame *f,
 			pvmd_halt(halt_caller);
 		}
 		break;
+	case PVMI_DD_BEAT:		/* its bytes were the news */
+		break;
 	default:
 		pvmd_log("unknown daemon op %d from host %d", f->tag,
 			 c->host);

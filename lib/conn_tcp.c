@@ -41,7 +41,9 @@
 #include "cosched_page.h"
 #include "conn.h"
 #include "conn_tcp.h"
+#include "proto.h"
 #include "pvmi.h"
+#include "recv.h"
 #include "transport/transport.h"
 
 #define TCP_MAX_UNAUTH	16	/* inbound handshakes at once */
@@ -316,6 +318,18 @@ struct link *pvmi_conn_tcp_link(int tid)
 	return q.l;
 }
 
+static void end_host(struct link *l, void *arg)
+{
+	if (l->hooks == &tcp_hooks && PVMI_TID_HOST(l->peer) == *(int *)arg)
+		l->dead = 1;
+}
+
+/* Ends the circuits with the tasks of host `dtid' (conn_tcp.h). */
+void pvmi_conn_tcp_host_gone(int dtid)
+{
+	pvmi_link_each(end_host, &dtid);
+}
+
 /* Non-zero when an authenticated TCP circuit with task `tid' is up
  * (conn_tcp.h). */
 int pvmi_conn_tcp_up(int tid)
@@ -336,12 +350,12 @@ int pvmi_conn_tcp_usable(const struct link *l)
 int pvmi_conn_tcp_send(struct link *l, struct pvmi_frame *f,
 		       const unsigned char *hdr, const struct pvmi_msg *m)
 {
-	int rc = pvmi_link_send_hdr(l, f, hdr, m);
+	int rc = pvmi_link_send_hdr(l, f, hdr, m), peer = l->peer;
 
 	if (rc == -1) {
 		l->dead = 1;
 		pvmi_link_sweep();
-		return PvmNoTask;
+		return pvmi_hostwatch_lost(peer) ? PvmNoHost : PvmNoTask;
 	}
 	return rc;
 }
@@ -359,7 +373,8 @@ int pvmi_conn_tcp_send_many(struct pvmi_link_copy *c, int n,
 		if (c[i].rc != -1)
 			continue;
 		c[i].l->dead = 1;
-		c[i].rc = PvmNoTask;
+		c[i].rc = pvmi_hostwatch_lost(c[i].l->peer) ? PvmNoHost :
+			  PvmNoTask;
 		broke = 1;
 	}
 	if (broke)

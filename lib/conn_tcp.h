@@ -13,17 +13,21 @@
 /* The authenticated TCP circuit with task `tid', or NULL (a scan of the
  * links: route.c remembers what it finds). */
 struct link *pvmi_conn_tcp_link(int tid);
+/* Ends the circuits with the tasks of host `dtid', which left the
+ * machine: they are freed by the next sweep of conn.c. */
+void pvmi_conn_tcp_host_gone(int dtid);
 /* Non-zero while link `l' is an authenticated TCP circuit that is up. */
 int pvmi_conn_tcp_usable(const struct link *l);
 /* Sends frame `f' (message `m') on direct circuit `l', reading input
  * while it waits; PvmOk, PvmNoMem, or PvmNoTask when the circuit broke
- * (it is then freed). */
+ * (it is then freed), PvmNoHost when it ended because its host left the
+ * machine (hostwatch.c) while the send waited. */
 int pvmi_conn_tcp_send(struct link *l, struct pvmi_frame *f,
 		       const unsigned char *hdr, const struct pvmi_msg *m);
 /* Sends message `m' on the `n' direct circuits of `c' (conn.h,
  * pvmi_link_send_many: with io_uring, one submission for all), reading
- * input while it waits; c[i].rc gets PvmOk or PvmNoTask when that
- * circuit broke (it is then freed).  PvmOk, or PvmNoMem when nothing
+ * input while it waits; c[i].rc gets PvmOk, or PvmNoTask (PvmNoHost:
+ * its host left) when that circuit broke (it is then freed).  PvmOk, or PvmNoMem when nothing
  * was sent. */
 int pvmi_conn_tcp_send_many(struct pvmi_link_copy *c, int n,
 			    const struct pvmi_msg *m);

@@ -20,7 +20,7 @@ lib_libpvm3_la_SOURCES = \
 	lib/pvmd_start.c lib/daemon_watch.c lib/daemon_watch.h \
 	lib/send.c \
 	lib/precomm.c lib/precomm.h \
-	lib/recv.c lib/recv.h \
+	lib/recv.c lib/recv.h lib/hostwatch.c \
 	lib/wait.c lib/wait.h \
 	lib/output.c \
 	lib/control.c \

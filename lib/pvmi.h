@@ -51,9 +51,9 @@ struct pvmi_state {
 
 extern struct pvmi_state pvmi;
 
-/* Context and tag of the library's own messages (caught task output);
- * user receives never match this context. */
-#define PVMI_SYS_CTX		0x7ffffff0
+/* Tags of the library's own messages (caught task output) in its
+ * context, PVMI_SYS_CTX (common/proto.h, with PVMI_TAG_HOSTSTATE); user
+ * receives never match that context. */
 #define PVMI_TAG_OUTPUT		0x7ffffff1
 #define PVMI_TAG_HOSTGONE	0x7ffffff2	/* HostDelete, for output.c */
 /* Also reserved, by libgpvm3: context 0x7fffff00 and the mailbox class

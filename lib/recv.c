@@ -95,7 +95,7 @@ static void q_account(long delta)
  * pvm_catchout are taken out); a daemon's message gets stock's source. */
 void pvmi_rxq_deliver(struct pvmi_msg *m)
 {
-	if (pvmi_output_take(m))
+	if (pvmi_output_take(m) || pvmi_hostwatch_take(m))
 		return;
 	if (m->src > 0 && PVMI_TID_LOCAL(m->src) == 0)
 		m->src = STOCK_PVMD_SRC;
@@ -130,6 +130,7 @@ static void q_unlink(struct pvmi_msg *m)
 void pvmi_recv_reset(void)
 {
 	pvmi_rxq_flush();
+	pvmi_hostwatch_reset();
 	free(mhfs);
 	mhfs = NULL;
 	nmhf = mhfcap = 0;
@@ -309,6 +310,9 @@ static int receive_wanting(int tid, int tag, long deadline, int peek)
 			return err;
 		if (m)
 			return peek ? ensure_mid(m) : take(m);
+		/* nothing more can come from a task whose host left */
+		if (tid > 0 && pvmi_hostwatch_lost(tid))
+			return PvmNoHost;
 		if (deadline == 0)
 			return 0;
 		/* precommunication: while we wait; a send pumps, so the

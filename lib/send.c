@@ -6,9 +6,11 @@
  * first releases a message staged by precommunication, precomm.c): queued for
  * ourselves, over a unix circuit to a task of this host, or directly or
  * through the daemons to a task of another host.  As in stock PVM a send
- * is asynchronous: a message to a task that has already exited, or whose
- * host left the machine, is discarded and the send still succeeds (but
- * fails with PvmSysErr once our own daemon is gone).  pvm_mcast hands its
+ * is asynchronous: a message to a task that has already exited is
+ * discarded and the send still succeeds (but fails with PvmSysErr once
+ * our own daemon is gone).  A send to a task whose host our daemon said
+ * has left the machine (hostwatch.c) fails with PvmNoHost; pvm_mcast
+ * still sends to the others and returns that error.  pvm_mcast hands its
  * whole list to route.c at once (pvmi_route_mcast), so that copies on
  * direct circuits over io_uring leave in one submission.
  */
@@ -21,6 +23,7 @@
 #include "precomm.h"
 #include "proto.h"
 #include "pvmi.h"
+#include "recv.h"
 #include "route.h"
 #include "task.h"
 
@@ -53,6 +56,8 @@ int pvmi_send_msg(struct pvmi_msg *m, int tid, int tag)
 	rc = pvmi_check_task_tid(tid);
 	if (rc != PvmOk)
 		return rc;
+	if (pvmi_hostwatch_lost(tid))
+		return PvmNoHost;
 	return route_result(pvmi_route_send(m, tid, tag), tid);
 }
 
@@ -82,6 +87,8 @@ PVMI_EXPORT int pvm_send(int tid, int msgtag)
 		if (rc == PvmOk)
 			pvmi_cosched_sent(tid);
 		rc = rc < 0 ? rc : PvmOk;
+		if (rc == PvmOk && pvmi_hostwatch_lost(tid))
+			rc = PvmNoHost;	/* staged before the news */
 	} else if (rc == PvmOk) {
 		rc = pvmi_send_msg(m, tid, msgtag);
 	}
@@ -100,6 +107,7 @@ PVMI_EXPORT int pvm_send(int tid, int msgtag)
 static int mcast(struct pvmi_msg *m, const int *tids, int ntask, int tag)
 {
 	int stack[2 * 64] = { 0 }, *dst = stack, *rcs, n = 0, i, j, dup, rc;
+	int lost = 0;
 
 	if (ntask > 64 && !(dst = malloc(2 * (size_t)ntask * sizeof(*dst))))
 		return pvmi_error("pvm_mcast", PvmNoMem);
@@ -107,13 +115,17 @@ static int mcast(struct pvmi_msg *m, const int *tids, int ntask, int tag)
 	for (i = 0; i < ntask; i++) {
 		if (tids[i] == pvmi.mytid)
 			continue;
+		if (pvmi_hostwatch_lost(tids[i])) {
+			lost = 1;
+			continue;
+		}
 		for (j = 0, dup = 0; j < i && !dup; j++)
 			dup = tids[j] == tids[i];
 		if (!dup)
 			dst[n++] = tids[i];
 	}
 	pvmi_route_mcast(m, dst, n, tag, rcs);
-	rc = PvmOk;
+	rc = lost ? PvmNoHost : PvmOk;
 	for (i = 0; i < n; i++) {
 		int r = route_result(rcs[i], dst[i]);
 

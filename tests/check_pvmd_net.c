@@ -11,6 +11,10 @@
  * connections, frames of the wrong kind after a good handshake.  None of
  * them gets an answer or changes anything; a real daemon still gets
  * through right after.  And the secret never appears on a command line.
+ * Last, silence (a host timeout of about a second): a slave beats while
+ * its master beats, and halts when the master falls silent; a master
+ * declares a silent slave dead, tells its task, and hands a host's ht=
+ * to that slave.
  */
 #include <check.h>
 #include <errno.h>
@@ -33,6 +37,7 @@
 #define SLAVE_DTID	0x80000		/* host 2 */
 
 static unsigned char key[PVMI_SECRET_LEN];
+static int slave_tmo;			/* the slave's host timeout, 0: none */
 static int master_lfd = -1, slave_link = -1, slave_port;
 static pid_t spid;
 static char sdir[700];
@@ -62,12 +67,37 @@ static int read_n(int fd, void *p, size_t n, int ms)
 	return 1;
 }
 
-/* True when the peer closes `fd' within `ms' having sent nothing. */
+/* True for what a daemon sends unasked: heartbeats on its links, and
+ * news of hosts to its tasks (in the library's context). */
+static int unasked(const struct pvmi_frame *f)
+{
+	return (f->kind == PVMI_KIND_DAEMON && f->tag == PVMI_DD_BEAT) ||
+	       (f->kind == PVMI_KIND_USER && f->ctx == PVMI_SYS_CTX);
+}
+
+/* read_frame() past what a daemon sends unasked. */
+static int next_frame(int fd, int ms, struct pvmi_frame *f,
+		      unsigned char **body)
+{
+	long long end = now_ms() + ms;
+	int rc;
+
+	while ((rc = read_frame(fd, (int)(end - now_ms()), f, body)) == 1 &&
+	       unasked(f))
+		free(*body);
+	return rc;
+}
+
+/* True when the peer closes `fd' within `ms' having sent nothing (but
+ * heartbeats, after a handshake). */
 static int closed_silently(int fd, int ms)
 {
-	unsigned char c;
+	struct pvmi_frame f;
+	unsigned char *body = NULL;
+	int rc = next_frame(fd, ms, &f, &body);
 
-	return read_n(fd, &c, 1, ms) == 0;
+	free(body);
+	return rc == 0;
 }
 
 static int tcp_connect(int port)
@@ -151,7 +181,7 @@ static int remote_tasks(int port, int id, int index)
 	pvmi_w_bytes(&w, q.data, q.len);
 	send_frame(fd, PVMI_KIND_DAEMON, PVMI_DAEMON_TID(id),
 		   PVMI_DAEMON_TID(index), PVMI_DD_REQUEST, &w);
-	ck_assert_int_eq(read_frame(fd, 3000, &f, &body), 1);
+	ck_assert_int_eq(next_frame(fd, 3000, &f, &body), 1);
 	ck_assert_uint_eq(f.kind, PVMI_KIND_DAEMON);
 	ck_assert_int_eq(f.tag, PVMI_DD_REPLY);
 	pvmi_r_init(&r, body, f.len);
@@ -228,13 +258,16 @@ static void strangers(int port)
 
 static void write_config(int fd, int port)
 {
-	char hex[2 * PVMI_SECRET_LEN + 1], buf[512];
+	char hex[2 * PVMI_SECRET_LEN + 1], buf[512], env[64] = "";
 	int n;
 
 	pvmi_secret_to_hex(key, hex);
+	if (slave_tmo)
+		snprintf(env, sizeof(env), "env COPVM_HOST_TIMEOUT_MS %d\n",
+			 slave_tmo);
 	n = snprintf(buf, sizeof(buf), "%s\nindex 2\nmaster 127.0.0.1 %d\n"
-		     "address 127.0.0.1\nsecret %s\nsp 1234\nend\n",
-		     PVMI_SLAVE_MAGIC, port, hex);
+		     "address 127.0.0.1\nsecret %s\nsp 1234\n%send\n",
+		     PVMI_SLAVE_MAGIC, port, hex, env);
 	xwrite(fd, buf, (size_t)n);
 }
 
@@ -284,7 +317,7 @@ static void start_slave(void)
 			 PVMI_AUTH_DONE);
 	ck_assert_int_eq(kind, PVMI_AUTH_DAEMON);
 	ck_assert_int_eq(id, 2);
-	ck_assert_int_eq(read_frame(slave_link, 3000, &f, &body), 1);
+	ck_assert_int_eq(next_frame(slave_link, 3000, &f, &body), 1);
 	ck_assert_int_eq(f.tag, PVMI_DD_HELLO);
 	ck_assert_int_eq(f.src, SLAVE_DTID);
 	pvmi_r_init(&r, body, f.len);
@@ -415,6 +448,73 @@ START_TEST(slave_halts_without_master)
 }
 END_TEST
 
+/* ---- silence ---- */
+
+#define TMO_MS		1000	/* the host timeout of these tests */
+
+static void start_slave_tmo(void)
+{
+	slave_tmo = TMO_MS;
+	start_slave();
+}
+
+static void stop_slave_tmo(void)
+{
+	slave_tmo = 0;
+	stop_slave();
+}
+
+START_TEST(slave_beats_while_heard)
+{
+	struct pvmi_frame f;
+	unsigned char *body;
+	long long end = now_ms() + 3 * TMO_MS, next = 0;
+	int beats = 0;
+
+	/* we beat as a master would; the slave must beat back and stay,
+	 * three timeouts long */
+	while (now_ms() < end) {
+		if (now_ms() >= next) {
+			send_frame(slave_link, PVMI_KIND_DAEMON, 0x40000,
+				   SLAVE_DTID, PVMI_DD_BEAT, NULL);
+			next = now_ms() + TMO_MS / 5;
+		}
+		if (read_frame(slave_link, 50, &f, &body) == 1) {
+			if (f.kind == PVMI_KIND_DAEMON &&
+			    f.tag == PVMI_DD_BEAT && f.src == SLAVE_DTID &&
+			    f.len == 0)
+				beats++;
+			free(body);
+		}
+	}
+	/* a fifth of the timeout apart: about 15 in three timeouts */
+	ck_assert_int_ge(beats, 10);
+	ck_assert_int_le(beats, 20);
+	ck_assert_int_eq(waitpid(spid, NULL, WNOHANG), 0);
+}
+END_TEST
+
+START_TEST(slave_halts_when_master_silent)
+{
+	long long t0 = now_ms(), end = t0 + 3 * TMO_MS, t;
+	char path[800];
+	int st = 0;
+
+	/* the link stays open, nothing comes on it: not a close */
+	while (waitpid(spid, &st, WNOHANG) == 0 && now_ms() < end)
+		msleep(10);
+	t = now_ms() - t0;
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		      "the slave still runs %lld ms after the master fell "
+		      "silent", t);
+	spid = 0;
+	ck_assert_msg(t >= TMO_MS * 8 / 10, "halted after %lld ms", t);
+	snprintf(path, sizeof(path), PVMI_DIR_FMT, sdir, (unsigned)getuid());
+	ck_assert(log_has_in(path, "host 1 silent for"));
+	ck_assert(log_has_in(path, "lost the link to the master"));
+}
+END_TEST
+
 /* ---- the fixture's daemon as a master ---- */
 
 static char rsh_dir[700];
@@ -445,6 +545,19 @@ static void stop_master(void)
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", rsh_dir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "could not remove %s\n", rsh_dir);
+}
+
+/* The master with the host timeout of the silence tests. */
+static void start_master_tmo(void)
+{
+	setenv("COPVM_HOST_TIMEOUT_MS", "5000", 1);
+	start_master();
+}
+
+static void stop_master_tmo(void)
+{
+	unsetenv("COPVM_HOST_TIMEOUT_MS");
+	stop_master();
 }
 
 /* The master's TCP port, from its log. */
@@ -561,7 +674,7 @@ START_TEST(master_starts_a_slave)
 		   PVMI_DD_HELLO, &w);
 	pvmi_w_free(&w);
 	/* the asking task gets the new host's dtid */
-	ck_assert_int_eq(read_frame(fd, REPLY_MS, &f, &body), 1);
+	ck_assert_int_eq(next_frame(fd, REPLY_MS, &f, &body), 1);
 	ck_assert_int_eq(f.tag, PVMI_OP_ADDHOSTS);
 	pvmi_r_init(&r, body, f.len);
 	ck_assert_int_eq(pvmi_r_int(&r), 1);
@@ -569,7 +682,7 @@ START_TEST(master_starts_a_slave)
 	ck_assert_int_eq(v, SLAVE_DTID);
 	free(body);
 	/* the new "slave" gets the table, with the name the master knows */
-	ck_assert_int_eq(read_frame(link, 3000, &f, &body), 1);
+	ck_assert_int_eq(next_frame(link, 3000, &f, &body), 1);
 	ck_assert_int_eq(f.tag, PVMI_DD_HOSTS);
 	pvmi_r_init(&r, body, f.len);
 	ck_assert_int_eq(pvmi_r_int(&r), 2);
@@ -585,12 +698,86 @@ START_TEST(master_starts_a_slave)
 	body = call(fd, PVMI_OP_DELHOSTS, &w, &r);
 	ck_assert_int_eq(pvmi_r_int(&r), 1);
 	free(body);
-	ck_assert_int_eq(read_frame(link, 3000, &f, &body), 1);
+	ck_assert_int_eq(next_frame(link, 3000, &f, &body), 1);
 	ck_assert_int_eq(f.tag, PVMI_DD_HALT);
 	free(body);
 	ck_assert(closed_silently(link, 3000));
 	close(link);
 	ck_assert_int_eq(op_str(fd, PVMI_OP_MSTAT, "fakehost"), PvmNoHost);
+	close(fd);
+	assert_alive();
+}
+END_TEST
+
+START_TEST(master_declares_silent_slave_dead)
+{
+	struct pvmi_wbuf w = { 0 };
+	struct pvmi_frame f;
+	struct pvmi_rbuf r;
+	unsigned char *body;
+	const char *in, *p;
+	char hex[80];
+	int fd, me, link, kind, id, up = -1, gone = -1, beats = 0;
+	long long t0, end;
+
+	fd = task_connect(&me);
+	/* ht= of the line beats the daemon's 5 s, and goes to the slave */
+	pvmi_w_int(&w, 1);
+	pvmi_w_str(&w, "fakehost ip=127.0.0.1 ht=1000");
+	send_raw(fd, PVMI_KIND_REQUEST, PVMI_OP_ADDHOSTS, w.data, w.len);
+	pvmi_w_free(&w);
+	in = shell_stdin();
+	ck_assert_msg(strstr(in, "\nenv COPVM_HOST_TIMEOUT_MS 1000\n") != NULL,
+		      "stdin: %s", in);
+	p = strstr(in, "\nsecret ");
+	ck_assert_ptr_ne(p, NULL);
+	snprintf(hex, sizeof(hex), "%.64s", p + 8);
+	ck_assert_int_eq(pvmi_secret_from_hex(hex, key), 0);
+	link = tcp_connect(master_port());
+	ck_assert_int_eq(handshake(link, key, PVMI_AUTH_INITIATOR,
+				   PVMI_AUTH_DAEMON, 2, &kind, &id),
+			 PVMI_AUTH_DONE);
+	pvmi_w_int(&w, 2);
+	pvmi_w_str(&w, "whatever");
+	pvmi_w_str(&w, PVMI_ARCH_NAME);
+	pvmi_w_int(&w, 42);
+	pvmi_w_int(&w, PVMI_DSIG);
+	pvmi_w_str(&w, "127.0.0.1");
+	pvmi_w_int(&w, 1);
+	pvmi_w_int(&w, 4242);
+	send_frame(link, PVMI_KIND_DAEMON, SLAVE_DTID, DTID, PVMI_DD_HELLO,
+		   &w);
+	pvmi_w_free(&w);
+	t0 = now_ms();
+	/* the task: HOSTSTATE "joined", then the reply; then, the slave
+	 * silent, HOSTSTATE "left" after about the host's timeout */
+	end = t0 + 4000;
+	while (gone < 0 && now_ms() < end &&
+	       read_frame(fd, (int)(end - now_ms()), &f, &body) == 1) {
+		if (f.kind == PVMI_KIND_USER && f.ctx == PVMI_SYS_CTX &&
+		    f.tag == PVMI_TAG_HOSTSTATE) {
+			pvmi_r_init(&r, body, f.len);
+			ck_assert_int_eq(pvmi_r_int(&r), SLAVE_DTID);
+			if (pvmi_r_int(&r))
+				up = (int)(now_ms() - t0);
+			else
+				gone = (int)(now_ms() - t0);
+		}
+		free(body);
+	}
+	ck_assert_int_ge(up, 0);
+	ck_assert_int_lt(up, gone);
+	ck_assert_msg(gone >= 800 && gone <= 2500, "declared dead after %d ms",
+		      gone);
+	ck_assert_int_eq(op_str(fd, PVMI_OP_MSTAT, "fakehost"), PvmNoHost);
+	/* meanwhile the master beat on the link, then closed it */
+	while (read_frame(link, 1000, &f, &body) == 1) {
+		beats += f.kind == PVMI_KIND_DAEMON && f.tag == PVMI_DD_BEAT;
+		free(body);
+	}
+	ck_assert_int_ge(beats, 3);
+	close(link);
+	ck_assert(log_has("host 2 silent for"));
 	close(fd);
 	assert_alive();
 }
@@ -612,6 +799,17 @@ static Suite *net_suite(void)
 	tcase_add_checked_fixture(tc, start_master, stop_master);
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, master_starts_a_slave);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("silence");
+	tcase_add_checked_fixture(tc, start_slave_tmo, stop_slave_tmo);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, slave_beats_while_heard);
+	tcase_add_test(tc, slave_halts_when_master_silent);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("master_silence");
+	tcase_add_checked_fixture(tc, start_master_tmo, stop_master_tmo);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, master_declares_silent_slave_dead);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -38,6 +38,13 @@ tests_integ_netns_mhmcast_SOURCES = tests/integ/netns/mhmcast.c \
 tests_integ_netns_mhmcast_LDADD = lib/libpvm3.la
 tests_integ_netns_mhmcast_LDFLAGS = -no-install
 
+# A host cut off without a word (mh-partition.sh).
+check_PROGRAMS += tests/integ/netns/mhpart
+tests_integ_netns_mhpart_SOURCES = tests/integ/netns/mhpart.c \
+	tests/integ/netns/mhutil.h
+tests_integ_netns_mhpart_LDADD = lib/libpvm3.la
+tests_integ_netns_mhpart_LDFLAGS = -no-install
+
 # io_uring refused (seccomp) for mh-uring.sh's fallback runs.
 check_PROGRAMS += tests/integ/netns/noring
 tests_integ_netns_noring_SOURCES = tests/integ/netns/noring.c
@@ -49,7 +56,8 @@ MH_TESTS = \
 	tests/integ/mh-ssh.sh \
 	tests/integ/mh-group.sh \
 	tests/integ/mh-listen.sh \
-	tests/integ/mh-uring.sh
+	tests/integ/mh-uring.sh \
+	tests/integ/mh-partition.sh
 TESTS += $(MH_TESTS)
 EXTRA_DIST += $(MH_TESTS) \
 	tests/integ/netns/netns.sh \
@@ -62,7 +70,7 @@ EXTRA_DIST += $(MH_TESTS) \
 	tests/integ/bench-mh-ringvariants.sh \
 	tests/integ/netns/rawpingpong.c \
 	tests/integ/netns/ringpingpong.c \
-	docs/multihost.md
+	docs/multihost.md docs/results/partition.md
 
 # `make check-mh' runs only these tests, with the default backend of
 # direct routes (io_uring where it works); `make check-mh-sockets' runs

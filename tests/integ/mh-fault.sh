@@ -7,8 +7,8 @@
 #     its tasks, then HostDelete), nosuch is PvmNoHost, the master itself
 #     PvmBadParam;
 #   - has node3's daemon killed with SIGKILL (by this script): the same
-#     notifies come; a send to a task of node3 succeeds (the message is
-#     dropped, as for any task that has exited), pvm_pstat says PvmNoTask,
+#     notifies come; a send to a task of node3 fails with PvmNoHost (its
+#     daemon told the library first: lib/hostwatch.c), pvm_pstat says PvmNoTask,
 #     pvm_mstat PvmNoHost, and the host table has two hosts;
 #   - the rest keeps working: a spawn on node2, adding node3 and node4
 #     again (one HostAdd notify with both, to each of two requests made
@@ -50,7 +50,7 @@ kill node3 now
 task exit: a task of node3
 task exit: a task of node3
 host delete: node3
-send to a task of the dead host = 0
+send to a task of the dead host = -6
 pstat of it = -31, mstat node3 = -6, mstat node4 = -6
 2 hosts, 1 arch
 node1 dtid=40000 arch=LINUX64 speed=1000 dsig=408c41 mstat=0
