@@ -1,6 +1,6 @@
 /*
- * check_cosched_bucket.c - unit tests of common/cosched_bucket.c, the
- * CPU share of a boost: the share and its cap, refill, exhaustion, the
+ * check_cosched_bucket.c - unit tests of kmod/pvm_cosched_bucket.h (the
+ * agent's and the module's one token bucket), the CPU share of a boost: the share and its cap, refill, exhaustion, the
  * debt and its repayment, and renewal without a cliff (the boost comes
  * back as soon as the refill covers the debt, not after a cool-down).
  */
