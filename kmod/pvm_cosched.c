@@ -254,6 +254,18 @@ static void pcs_revert(struct pcs_file *f, struct task_struct *p)
 	}
 }
 
+/* True if user record u has no task and a full bucket: forgetting it
+ * gives its user nothing.  A record with a debt, or tokens to refill, is
+ * kept for the user's next REGISTER, so that closing and registering
+ * again does not refill a user's share.
+ */
+static bool pcs_user_idle(struct pcs_user *u)
+{
+	return !u->tasks &&
+	       cosched_bucket_charge(&u->share, ktime_get_ns(), 0) >=
+	       (s64)u->share.cap_ns;
+}
+
 /* Forgets a registration whose task has exited (p NULL) or whose file
  * is released: undoes its boost and unlinks it.
  */
@@ -270,7 +282,8 @@ static void pcs_unregister(struct pcs_file *f, struct task_struct *p)
 	list_del_init(&f->node);
 	put_pid(f->task);
 	f->task = NULL;
-	if (!--f->user->tasks) {
+	f->user->tasks--;
+	if (pcs_user_idle(f->user)) {
 		list_del(&f->user->node);
 		kfree(f->user);
 	}
@@ -626,16 +639,21 @@ static struct pcs_file *pcs_find(struct pid *pid)
 
 /* The record of the caller's user (its real uid), made if need be with
  * a full share of the limits in force, with one more task; NULL without
- * memory.  Under pcs_lock.
+ * memory.  Forgets the idle records of other users.  Under pcs_lock.
  */
 static struct pcs_user *pcs_user_get(void)
 {
 	kuid_t uid = current_uid();
-	struct pcs_user *u;
+	struct pcs_user *u, *next;
 
-	list_for_each_entry(u, &pcs_users, node)
+	list_for_each_entry_safe(u, next, &pcs_users, node) {
 		if (uid_eq(u->uid, uid))
 			goto found;
+		if (pcs_user_idle(u)) {
+			list_del(&u->node);
+			kfree(u);
+		}
+	}
 	u = kzalloc(sizeof(*u), GFP_KERNEL);
 	if (!u)
 		return NULL;
@@ -849,10 +867,14 @@ static long pcs_ioc_stats(struct pcs_file *f, void __user *arg)
 	return copy_to_user(arg, &st, sizeof(st)) ? -EFAULT : 0;
 }
 
-/* New limits apply to the next request; boosts in force keep theirs. */
+/* New limits apply to the next request; boosts in force keep theirs,
+ * and tasks their shares, but every user's bucket takes the new user
+ * share and window at once.
+ */
 static long pcs_ioc_set_limits(struct pcs_file *f, void __user *arg)
 {
 	struct pvm_cosched_limits l;
+	struct pcs_user *u;
 
 	if (!pcs_caller_is_opener(f))
 		return -EPERM;
@@ -864,6 +886,9 @@ static long pcs_ioc_set_limits(struct pcs_file *f, void __user *arg)
 		return -EPERM;
 	rt_mutex_lock(&pcs_lock);
 	pcs_limits = l;
+	list_for_each_entry(u, &pcs_users, node)
+		cosched_bucket_set_share(&u->share, l.user_share_ppm,
+					 l.window_ns, ktime_get_ns());
 	rt_mutex_unlock(&pcs_lock);
 	return 0;
 }
@@ -977,13 +1002,17 @@ static int __init pcs_init(void)
 /* The kernel refuses unload while a file is open, and each release has
  * undone its boosts and stopped its timer: nothing is left to revert.
  * The sample timer, idle once no boost is granted, is stopped before the
- * thread it wakes.
+ * thread it wakes; the users' records kept for their debts go.
  */
 static void __exit pcs_exit(void)
 {
+	struct pcs_user *u, *next;
+
 	misc_deregister(&pcs_device);
 	hrtimer_cancel(&pcs_sample_timer);
 	kthread_stop(pcs_undoer);
+	list_for_each_entry_safe(u, next, &pcs_users, node)
+		kfree(u);
 }
 
 module_init(pcs_init);

@@ -112,6 +112,23 @@ static inline __s64 cosched_bucket_charge(struct cosched_bucket *b,
 	return b->tokens_ns;
 }
 
+/* Gives the bucket share `share_ppm' and window `window_ns' from `now_ns'
+ * on: it is brought up to date, then keeps its tokens or its debt, within
+ * the new cap (a new share refills nothing).
+ */
+static inline void cosched_bucket_set_share(struct cosched_bucket *b,
+					    __u32 share_ppm, __u64 window_ns,
+					    __u64 now_ns)
+{
+	__s64 tokens = cosched_bucket_charge(b, now_ns, 0);
+
+	cosched_bucket_init(b, share_ppm, window_ns, now_ns);
+	if (tokens < b->tokens_ns)
+		b->tokens_ns = tokens;
+	if (b->tokens_ns < -(__s64)b->cap_ns)
+		b->tokens_ns = -(__s64)b->cap_ns;
+}
+
 /* Non-zero while the boost may be in force: tokens left, no debt.
  * Reads the bucket as last charged.
  */

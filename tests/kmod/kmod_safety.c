@@ -810,3 +810,61 @@ int case_user_share_is_shared(const struct pvm_cosched_limits *base)
 	KT_EQ_ERR(set_limits(base), 0);
 	return KT_PASS;
 }
+
+#define USER_C	1002	/* a user no other case registers */
+
+/* A task of USER_C with a user share of 1 % of each CPU (a bucket of
+ * 1 ms per CPU, sampled every 100 ms) spins under a nice boost until
+ * its user's debt holds it, closes its fd, registers again and asks
+ * again: it is held at once, the debt kept.  Exits with kt_failed. */
+static void reregister_child(void)
+{
+	uint64_t limit;
+	int fd;
+
+	kt_failed = 0;
+	pin(1);
+	become(USER_C);
+	fd = registered_fd_share(1000000);
+	if (fd < 0)
+		_exit(1);
+	KT_EQ(boost_self(fd, PVM_COSCHED_BOOST_NICE, 1000 * MS),
+	      PVM_COSCHED_BOOST_NICE);
+	KT_EQ(getpriority(PRIO_PROCESS, 0), -5);
+	limit = mono_ns() + 1000 * MS;
+	while (getpriority(PRIO_PROCESS, 0) == -5 && mono_ns() < limit)
+		;
+	KT_CHECK(getpriority(PRIO_PROCESS, 0) != -5);
+	close(fd);
+	fd = registered_fd_share(1000000);
+	if (fd < 0)
+		_exit(1);
+	KT_EQ(boost_self(fd, PVM_COSCHED_BOOST_NICE, 1000 * MS),
+	      PVM_COSCHED_BOOST_NICE);
+	KT_CHECK(getpriority(PRIO_PROCESS, 0) != -5);
+	KT_CHECK(my_level(fd) != PVM_COSCHED_BOOST_NICE);
+	close(fd);
+	_exit(kt_failed);
+}
+
+int case_reregistering_keeps_the_users_debt(const struct pvm_cosched_limits *base)
+{
+	struct pvm_cosched_limits l = *base;
+	pid_t c;
+	int st;
+
+	KT_SKIP_IF(geteuid() != 0, "needs root (SET_LIMITS, another user)");
+	KT_SKIP_IF(sysconf(_SC_NPROCESSORS_ONLN) != 2, "needs 2 CPUs");
+	l.share_max_ppm = 1000000;
+	l.window_ns = 100 * MS;
+	l.sample_ns = 100 * MS;
+	l.user_share_ppm = 10000;
+	KT_EQ_ERR(set_limits(&l), 0);
+	c = fork();
+	if (c == 0)
+		reregister_child();
+	KT_CHECK(c > 0 && waitpid(c, &st, 0) == c && WIFEXITED(st) &&
+		 WEXITSTATUS(st) == 0);
+	KT_EQ_ERR(set_limits(base), 0);
+	return KT_PASS;
+}

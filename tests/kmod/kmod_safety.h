@@ -34,6 +34,11 @@ int case_one_user_cannot_take_anothers_cpu(const struct pvm_cosched_limits *base
  * boosted meanwhile.  Leaves `base' in force. */
 int case_user_share_is_shared(const struct pvm_cosched_limits *base);
 
+/* A task whose user's share is in debt closes its fd, registers again
+ * and asks for a boost: it is held at once (the user's record, and its
+ * debt, outlive the user's last registration).  Leaves `base' in force. */
+int case_reregistering_keeps_the_users_debt(const struct pvm_cosched_limits *base);
+
 /* A SCHED_FIFO spinner with a 20 % share leaves a busy loop on its CPU
  * at least 0.25 of it; with a whole CPU of share (the control) it does
  * not.  Leaves `base' in force. */

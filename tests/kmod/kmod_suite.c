@@ -1123,6 +1123,11 @@ static int case_user_budget(void)
 	return case_user_share_is_shared(&suite_limits);
 }
 
+static int case_reregister(void)
+{
+	return case_reregistering_keeps_the_users_debt(&suite_limits);
+}
+
 static int case_spinner_share(void)
 {
 	return case_spinner_held_to_its_share(&suite_limits);
@@ -1179,6 +1184,8 @@ static const struct kt_case cases[] = {
 	{ "a task blocked under a boost spends no share; held, then resumed",
 	  case_blocked_share },
 	{ "one user's tasks share one bucket", case_user_budget },
+	{ "registering again does not refill a user's share",
+	  case_reregister },
 	{ "one user's boosted tasks cannot take another user's CPU",
 	  case_users },
 	{ "random ioctls", case_random_ioctls },
