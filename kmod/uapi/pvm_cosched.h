@@ -125,9 +125,9 @@ struct pvm_cosched_boost {
  * holding at most share x window_ns, and to its user's (real uid) bucket,
  * refilled at user_share_ppm of each online CPU.  When either is spent the
  * boost is held at the slice level (none before 6.12) until the debt is
- * repaid.  A task's and a user's bucket are made with the limits of the
- * time of its REGISTER, or of its user's first.  Shares are millionths of
- * a CPU.
+ * repaid.  A task's bucket keeps the share and window of its REGISTER;
+ * SET_LIMITS gives every user's bucket the new user share and window.
+ * Shares are millionths of a CPU.
  */
 struct pvm_cosched_limits {
 	__s32 nice_floor;	/* -20..0; default -5 */
