@@ -254,43 +254,6 @@ static void pcs_revert(struct pcs_file *f, struct task_struct *p)
 	}
 }
 
-/* True if user record u has no task and a full bucket: forgetting it
- * gives its user nothing.  A record with a debt, or tokens to refill, is
- * kept for the user's next REGISTER, so that closing and registering
- * again does not refill a user's share.
- */
-static bool pcs_user_idle(struct pcs_user *u)
-{
-	return !u->tasks &&
-	       cosched_bucket_charge(&u->share, ktime_get_ns(), 0) >=
-	       (s64)u->share.cap_ns;
-}
-
-/* Forgets a registration whose task has exited (p NULL) or whose file
- * is released: undoes its boost and unlinks it.
- */
-static void pcs_unregister(struct pcs_file *f, struct task_struct *p)
-{
-	if (f->want_level != PVM_COSCHED_BOOST_NONE ||
-	    f->level != PVM_COSCHED_BOOST_NONE) {
-		if (p && f->level != PVM_COSCHED_BOOST_NONE)
-			pcs_revert(f, p);
-		pcs_set_level(f, PVM_COSCHED_BOOST_NONE);
-		f->want_level = PVM_COSCHED_BOOST_NONE;
-		pcs_count.undone_release++;
-	}
-	list_del_init(&f->node);
-	put_pid(f->task);
-	f->task = NULL;
-	f->user->tasks--;
-	if (pcs_user_idle(f->user)) {
-		list_del(&f->user->node);
-		kfree(f->user);
-	}
-	f->user = NULL;
-	pcs_count.registered--;
-}
-
 /* True if `level' takes CPU from others (nice, RT): the levels that the
  * share bounds.  A slice boost takes no CPU from anyone.
  */
@@ -316,6 +279,47 @@ static void pcs_charge(struct pcs_file *f, struct task_struct *p,
 	cosched_bucket_charge(&f->share, ktime_to_ns(now), used);
 	cosched_bucket_charge(&f->user->share, ktime_to_ns(now),
 			      div_u64(used, num_online_cpus()));
+}
+
+/* True if user record u has no task and a full bucket: forgetting it
+ * gives its user nothing.  A record with a debt, or tokens to refill, is
+ * kept for the user's next REGISTER, so that closing and registering
+ * again does not refill a user's share.
+ */
+static bool pcs_user_idle(struct pcs_user *u)
+{
+	return !u->tasks &&
+	       cosched_bucket_charge(&u->share, ktime_get_ns(), 0) >=
+	       (s64)u->share.cap_ns;
+}
+
+/* Forgets a registration whose task has exited (p NULL) or whose file
+ * is released: charges its user for its last boosted CPU (also at the
+ * task's exit, which releases the file while p can still be found),
+ * undoes its boost and unlinks it.
+ */
+static void pcs_unregister(struct pcs_file *f, struct task_struct *p)
+{
+	if (p)
+		pcs_charge(f, p, ktime_get());
+	if (f->want_level != PVM_COSCHED_BOOST_NONE ||
+	    f->level != PVM_COSCHED_BOOST_NONE) {
+		if (p && f->level != PVM_COSCHED_BOOST_NONE)
+			pcs_revert(f, p);
+		pcs_set_level(f, PVM_COSCHED_BOOST_NONE);
+		f->want_level = PVM_COSCHED_BOOST_NONE;
+		pcs_count.undone_release++;
+	}
+	list_del_init(&f->node);
+	put_pid(f->task);
+	f->task = NULL;
+	f->user->tasks--;
+	if (pcs_user_idle(f->user)) {
+		list_del(&f->user->node);
+		kfree(f->user);
+	}
+	f->user = NULL;
+	pcs_count.registered--;
 }
 
 /* True if f's granted boost may be in force: a slice always, a strong
