@@ -281,6 +281,19 @@ static void pcs_charge(struct pcs_file *f, struct task_struct *p,
 			      div_u64(used, num_online_cpus()));
 }
 
+/* Takes f's boost in force off p, then charges the CPU p ran under it
+ * until then: changing a task's attributes brings its runtime up to
+ * date, so the charge loses no tick's lag to the level that follows.
+ */
+static void pcs_unboost(struct pcs_file *f, struct task_struct *p)
+{
+	if (f->level == PVM_COSCHED_BOOST_NONE)
+		return;
+	pcs_revert(f, p);
+	pcs_charge(f, p, ktime_get());
+	pcs_set_level(f, PVM_COSCHED_BOOST_NONE);
+}
+
 /* True if user record u has no task and a full bucket: forgetting it
  * gives its user nothing.  A record with a debt, or tokens to refill, is
  * kept for the user's next REGISTER, so that closing and registering
@@ -304,8 +317,8 @@ static void pcs_unregister(struct pcs_file *f, struct task_struct *p)
 		pcs_charge(f, p, ktime_get());
 	if (f->want_level != PVM_COSCHED_BOOST_NONE ||
 	    f->level != PVM_COSCHED_BOOST_NONE) {
-		if (p && f->level != PVM_COSCHED_BOOST_NONE)
-			pcs_revert(f, p);
+		if (p)
+			pcs_unboost(f, p);
 		pcs_set_level(f, PVM_COSCHED_BOOST_NONE);
 		f->want_level = PVM_COSCHED_BOOST_NONE;
 		pcs_count.undone_release++;
@@ -340,9 +353,7 @@ static void pcs_undo(struct pcs_file *f, struct task_struct *p,
 	    f->level == PVM_COSCHED_BOOST_NONE)
 		return;
 	f->want_level = PVM_COSCHED_BOOST_NONE;
-	if (f->level != PVM_COSCHED_BOOST_NONE)
-		pcs_revert(f, p);
-	pcs_set_level(f, PVM_COSCHED_BOOST_NONE);
+	pcs_unboost(f, p);
 	if (why == PCS_UNDO_BOX)
 		pcs_count.undone_box++;
 }
@@ -372,8 +383,7 @@ static void pcs_hold(struct pcs_file *f, struct task_struct *p)
 {
 	struct pcs_request r = { PVM_COSCHED_BOOST_SLICE };
 
-	pcs_revert(f, p);
-	pcs_set_level(f, PVM_COSCHED_BOOST_NONE);
+	pcs_unboost(f, p);
 	if (PCS_HAVE_SLICE && p->policy == SCHED_NORMAL && !pcs_apply(f, p, &r))
 		pcs_set_level(f, PVM_COSCHED_BOOST_SLICE);
 	pcs_count.demotions++;
@@ -387,10 +397,7 @@ static int pcs_resume(struct pcs_file *f, struct task_struct *p)
 	struct pcs_request r = { f->want_level, f->want_nice };
 	int err;
 
-	if (f->level != PVM_COSCHED_BOOST_NONE) {
-		pcs_revert(f, p);
-		pcs_set_level(f, PVM_COSCHED_BOOST_NONE);
-	}
+	pcs_unboost(f, p);
 	if (p->policy != SCHED_NORMAL)
 		return -EPERM;
 	err = pcs_apply(f, p, &r);
@@ -587,10 +594,7 @@ static int pcs_boost(struct pcs_file *by, struct pcs_file *f,
 	}
 	if (r->level != f->want_level ||
 	    (r->level == PVM_COSCHED_BOOST_NICE && r->nice != f->want_nice)) {
-		if (f->level != PVM_COSCHED_BOOST_NONE) {
-			pcs_revert(f, p);
-			pcs_set_level(f, PVM_COSCHED_BOOST_NONE);
-		}
+		pcs_unboost(f, p);
 		f->want_level = r->level;
 		f->want_nice = r->nice;
 		if (!pcs_share_allows(f)) {

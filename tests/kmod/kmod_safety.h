@@ -24,8 +24,7 @@ int case_spinning_task_undone_in_box(const struct pvm_cosched_limits *l);
 /* User A runs 16 busy tasks that ask for the strongest boost and a whole
  * CPU of share, user B one busy loop per CPU: B keeps its share without
  * boosts minus 0.05, with RT refused and with RT allowed, under base's
- * user share; with a user share of 100 % (the control) it does not.
- * Leaves `base' in force. */
+ * user share (a control at 80 % is printed).  Leaves `base' in force. */
 int case_one_user_cannot_take_anothers_cpu(const struct pvm_cosched_limits *base);
 
 /* Two tasks of one user, each alone on its CPU with a whole CPU of
