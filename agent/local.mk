@@ -10,6 +10,6 @@ agent_copvm_agent_SOURCES = \
 	agent/table.c \
 	agent/priv.c \
 	agent/users.c
-# Only the share's token bucket (common/cosched_bucket.c) is taken.
-agent_copvm_agent_LDADD = common/libcommon.la
+# The share's token bucket is header-only (kmod/pvm_cosched_bucket.h,
+# through common/cosched_bucket.h): the kernel module runs the same code.
 EXTRA_DIST += docs/agent.md

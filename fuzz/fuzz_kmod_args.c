@@ -117,15 +117,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(l.nice_floor >= MIN_NICE && l.nice_floor <= 0);
 		CHECK(l.box_max_ns >= NSEC_PER_USEC &&
 		      l.box_max_ns <= NSEC_PER_SEC);
-		CHECK(l.budget_pct >= 1 && l.budget_pct <= 100);
-		/* the module's budget, window * pct / 100, cannot overflow */
-		CHECK(l.budget_window_ns <= UINT64_MAX / l.budget_pct);
+		CHECK(l.share_max_ppm >= 1 &&
+		      l.share_max_ppm <= PCS_SHARE_ONE);
+		CHECK(l.user_share_ppm >= 1 &&
+		      l.user_share_ppm <= PCS_SHARE_ONE);
+		CHECK(l.sample_ns >= NSEC_PER_MSEC);
+		/* a bucket's debt x 10^6 (cosched_bucket_wait_ns) cannot
+		 * overflow: share x window is below 2^64 / 10^6 */
+		CHECK(l.window_ns <= UINT64_MAX / PCS_SHARE_ONE);
+		/* a share granted is within the limit, whatever was asked */
+		CHECK(pcs_share_for(&l, reg.share_ppm) >= 1 &&
+		      pcs_share_for(&l, reg.share_ppm) <= l.share_max_ppm);
 	}
 
 	rc = pcs_check_register(&reg);
 	CHECK(rc == 0 || rc == -EINVAL);
-	CHECK((rc == 0) == (reg.flags == 0 && reg.reserved[0] == 0 &&
-			    reg.reserved[1] == 0));
+	CHECK((rc == 0) == (reg.flags == 0 && reg.pad == 0 &&
+			    reg.reserved[0] == 0));
 
 	rc = pcs_check_report(&rep);
 	CHECK(rc == 0 || rc == -EINVAL);

@@ -4,8 +4,8 @@
 # sources, so the module is built in a copy under the build directory:
 # the source tree may be read-only (distcheck).  Shipped in any case, with
 # its dkms.conf.
-KMOD_FILES = kmod/pvm_cosched.c kmod/pvm_cosched_checks.h kmod/Kbuild \
-	kmod/uapi/pvm_cosched.h
+KMOD_FILES = kmod/pvm_cosched.c kmod/pvm_cosched_checks.h \
+	kmod/pvm_cosched_bucket.h kmod/Kbuild kmod/uapi/pvm_cosched.h
 EXTRA_DIST += $(KMOD_FILES) kmod/dkms.conf kmod/README.md
 
 if BUILD_KMOD
@@ -14,7 +14,8 @@ all-local: kmod/build/pvm_cosched.ko
 kmod/build/pvm_cosched.ko: $(KMOD_FILES)
 	$(AM_V_at)rm -rf kmod/build && $(MKDIR_P) kmod/build/uapi
 	$(AM_V_at)cp $(srcdir)/kmod/pvm_cosched.c \
-		$(srcdir)/kmod/pvm_cosched_checks.h $(srcdir)/kmod/Kbuild \
+		$(srcdir)/kmod/pvm_cosched_checks.h \
+		$(srcdir)/kmod/pvm_cosched_bucket.h $(srcdir)/kmod/Kbuild \
 		kmod/build/
 	$(AM_V_at)cp $(srcdir)/kmod/uapi/pvm_cosched.h kmod/build/uapi/
 	$(AM_V_GEN)$(MAKE) -C $(KERNEL_HEADERS) \

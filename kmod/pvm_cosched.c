@@ -15,13 +15,17 @@
  * delay its own undo; the records' lock is an rt_mutex, so a task that
  * holds it lends the thread its priority.  Without that thread at its
  * priority the module grants no SCHED_FIFO (nice at most) and says so.
- * The boosted CPU time of each task (its sum_exec_runtime while boosted)
- * is summed per budget window; a task that uses up its share is demoted
- * and refused boosts (EAGAIN) for a cool-down.  The same sum over all the
- * tasks of one user (their real uid) is capped per window too, at a share
- * of each CPU, so that N tasks do not get N budgets.  The budgets are
- * checked at each request and at the end of each box, so they are
- * overrun by at most one box on each CPU.  An undo restores the
+ *
+ * A strong boost (nice, RT) takes CPU from others, so it is bounded by a
+ * rate, the policy copvm-agent runs too: each task has a token bucket
+ * (pvm_cosched_bucket.h) of the share it registered with, and each user
+ * (real uid) one of a share of each CPU.  While a strong boost is in
+ * force, a periodic hrtimer wakes the undo thread every sample_ns, which
+ * charges the task's sum_exec_runtime to both; when either is spent the
+ * boost is held at the slice level (6.12+; no boost before), never
+ * refused, and is put back at the first sample after the debt is repaid,
+ * as long as its box lasts.  So N tasks of one user do not get N shares,
+ * and a boosted task that blocks spends nothing.  An undo restores the
  * task's base only if the task is still at what the module set.  Every
  * boost is undone when its fd is released (which includes the task's
  * exit); a record whose task has gone while its fd lives on (a forked
@@ -55,6 +59,7 @@
 
 #include "uapi/pvm_cosched.h"
 #include "pvm_cosched_checks.h"
+#include "pvm_cosched_bucket.h"
 
 /* EEVDF takes sched_attr.sched_runtime as a task's slice from 6.12. */
 #if KERNEL_VERSION(6, 12, 0) <= LINUX_VERSION_CODE
@@ -71,9 +76,7 @@ struct pcs_user {
 	struct list_head node;		/* in pcs_users */
 	kuid_t uid;
 	u32 tasks;			/* registrations pointing here */
-	ktime_t win_start;
-	u64 win_used;			/* boosted CPU in this window, ns */
-	ktime_t cool_until;
+	struct cosched_bucket share;	/* charged CPU / online CPUs */
 };
 
 /* One open file; a registered task once REGISTER succeeded. */
@@ -88,14 +91,18 @@ struct pcs_file {
 	bool base_rof;			/* its own SCHED_RESET_ON_FORK */
 	u64 freq_milli;
 	u64 my_applied;
-	/* The boost in force and the CPU budget, under pcs_lock. */
+	/* The boost granted, the one in force and the share, under
+	 * pcs_lock.  A strong boost granted (want_level) is in force
+	 * (level) while the shares allow it, held at the slice level or
+	 * none otherwise.
+	 */
+	s32 want_level;
+	s32 want_nice;
 	s32 level;
 	s32 set_nice;			/* the nice the module set */
 	ktime_t box_end;
-	u64 exec_mark;			/* sum_exec_runtime last accounted */
-	ktime_t win_start;
-	u64 win_used;			/* boosted CPU in this window, ns */
-	ktime_t cool_until;
+	u64 exec_mark;			/* sum_exec_runtime last charged */
+	struct cosched_bucket share;
 	struct hrtimer box_timer;
 	struct list_head due;		/* in pcs_due, under pcs_due_lock */
 };
@@ -104,9 +111,13 @@ static DEFINE_RT_MUTEX(pcs_lock);
 static LIST_HEAD(pcs_registered);
 static LIST_HEAD(pcs_users);
 
-/* Records whose box timer fired, for the undo thread. */
+/* Records whose box timer fired, and whether the sample timer did, for
+ * the undo thread.
+ */
 static DEFINE_SPINLOCK(pcs_due_lock);
 static LIST_HEAD(pcs_due);
+static bool pcs_sample_due;
+static struct hrtimer pcs_sample_timer;
 static struct task_struct *pcs_undoer;
 /* True if the undo thread runs at SCHED_FIFO above PCS_FIFO_PRIO: the
  * condition of any RT boost.
@@ -117,10 +128,10 @@ static struct pvm_cosched_limits pcs_limits = {
 	.nice_floor = -5,
 	.allow_rt = 0,
 	.box_max_ns = 20 * NSEC_PER_MSEC,
-	.budget_pct = 50,
-	.budget_window_ns = 100 * NSEC_PER_MSEC,
-	.cooldown_ns = 200 * NSEC_PER_MSEC,
-	.user_pct = 25,
+	.share_max_ppm = PCS_SHARE_ONE / 2,
+	.window_ns = 100 * NSEC_PER_MSEC,
+	.sample_ns = 2 * NSEC_PER_MSEC,
+	.user_share_ppm = PCS_SHARE_ONE / 10,
 };
 
 static struct {
@@ -134,8 +145,7 @@ static struct {
 	u64 clamped;
 } pcs_count;
 
-enum pcs_undo_reason { PCS_UNDO_ASKED, PCS_UNDO_BOX, PCS_UNDO_RELEASE,
-		       PCS_UNDO_BUDGET };
+enum pcs_undo_reason { PCS_UNDO_ASKED, PCS_UNDO_BOX };
 
 /* True if the caller is the process that opened the file. */
 static bool pcs_caller_is_opener(struct pcs_file *f)
@@ -244,21 +254,80 @@ static void pcs_revert(struct pcs_file *f, struct task_struct *p)
 	}
 }
 
+/* True if `level' takes CPU from others (nice, RT): the levels that the
+ * share bounds.  A slice boost takes no CPU from anyone.
+ */
+static bool pcs_strong(s32 level)
+{
+	return level > PVM_COSCHED_BOOST_SLICE;
+}
+
+/* Brings f's share and its user's up to `now': the CPU its task p ran
+ * since the last mark is charged if a strong boost was in force (to the
+ * user as a share of each online CPU), and the mark moves.  The runtime
+ * of a task running on another CPU lags by up to a tick.
+ */
+static void pcs_charge(struct pcs_file *f, struct task_struct *p,
+		       ktime_t now)
+{
+	u64 exec = READ_ONCE(p->se.sum_exec_runtime);
+	u64 used = 0;
+
+	if (pcs_strong(f->level) && exec > f->exec_mark)
+		used = exec - f->exec_mark;
+	f->exec_mark = exec;
+	cosched_bucket_charge(&f->share, ktime_to_ns(now), used);
+	cosched_bucket_charge(&f->user->share, ktime_to_ns(now),
+			      div_u64(used, num_online_cpus()));
+}
+
+/* Takes f's boost in force off p, then charges the CPU p ran under it
+ * until then: changing a task's attributes brings its runtime up to
+ * date, so the charge loses no tick's lag to the level that follows.
+ */
+static void pcs_unboost(struct pcs_file *f, struct task_struct *p)
+{
+	if (f->level == PVM_COSCHED_BOOST_NONE)
+		return;
+	pcs_revert(f, p);
+	pcs_charge(f, p, ktime_get());
+	pcs_set_level(f, PVM_COSCHED_BOOST_NONE);
+}
+
+/* True if user record u has no task and a full bucket: forgetting it
+ * gives its user nothing.  A record with a debt, or tokens to refill, is
+ * kept for the user's next REGISTER, so that closing and registering
+ * again does not refill a user's share.
+ */
+static bool pcs_user_idle(struct pcs_user *u)
+{
+	return !u->tasks &&
+	       cosched_bucket_charge(&u->share, ktime_get_ns(), 0) >=
+	       (s64)u->share.cap_ns;
+}
+
 /* Forgets a registration whose task has exited (p NULL) or whose file
- * is released: undoes its boost and unlinks it.
+ * is released: charges its user for its last boosted CPU (also at the
+ * task's exit, which releases the file while p can still be found),
+ * undoes its boost and unlinks it.
  */
 static void pcs_unregister(struct pcs_file *f, struct task_struct *p)
 {
-	if (f->level != PVM_COSCHED_BOOST_NONE) {
+	if (p)
+		pcs_charge(f, p, ktime_get());
+	if (f->want_level != PVM_COSCHED_BOOST_NONE ||
+	    f->level != PVM_COSCHED_BOOST_NONE) {
 		if (p)
-			pcs_revert(f, p);
+			pcs_unboost(f, p);
 		pcs_set_level(f, PVM_COSCHED_BOOST_NONE);
+		f->want_level = PVM_COSCHED_BOOST_NONE;
 		pcs_count.undone_release++;
 	}
 	list_del_init(&f->node);
 	put_pid(f->task);
 	f->task = NULL;
-	if (!--f->user->tasks) {
+	f->user->tasks--;
+	if (pcs_user_idle(f->user)) {
 		list_del(&f->user->node);
 		kfree(f->user);
 	}
@@ -266,71 +335,86 @@ static void pcs_unregister(struct pcs_file *f, struct task_struct *p)
 	pcs_count.registered--;
 }
 
-/* Adds the CPU time p ran boosted since the last mark to the window's
- * use, and starts a new window when this one is over.  The runtime of a
- * task running elsewhere lags by up to a tick.
+/* True if f's granted boost may be in force: a slice always, a strong
+ * boost while its own share and its user's last.
  */
-static void pcs_account(struct pcs_file *f, struct task_struct *p,
-			ktime_t now)
+static bool pcs_share_allows(struct pcs_file *f)
 {
-	u64 exec = READ_ONCE(p->se.sum_exec_runtime);
-	struct pcs_user *u = f->user;
-	s64 window = pcs_limits.budget_window_ns;
-
-	if (ktime_to_ns(ktime_sub(now, u->win_start)) >= window) {
-		u->win_start = now;
-		u->win_used = 0;
-	}
-	if (f->level != PVM_COSCHED_BOOST_NONE && exec > f->exec_mark) {
-		f->win_used += exec - f->exec_mark;
-		u->win_used += exec - f->exec_mark;
-	}
-	f->exec_mark = exec;
-	if (ktime_to_ns(ktime_sub(now, f->win_start)) >= window) {
-		f->win_start = now;
-		f->win_used = 0;
-	}
+	return !pcs_strong(f->want_level) ||
+	       (cosched_bucket_allows(&f->share) &&
+		cosched_bucket_allows(&f->user->share));
 }
 
-static u64 pcs_budget_ns(void)
-{
-	return div_u64(pcs_limits.budget_window_ns * pcs_limits.budget_pct,
-		       100);
-}
-
-/* True if f's user has used up its budget (user_pct of each online CPU
- * per window) or is cooling down; starts its cool-down in the former.
- */
-static bool pcs_user_spent(struct pcs_file *f, ktime_t now)
-{
-	struct pcs_user *u = f->user;
-	u64 cap = div_u64(pcs_limits.budget_window_ns * pcs_limits.user_pct *
-			  num_online_cpus(), 100);
-
-	if (ktime_before(now, u->cool_until))
-		return true;
-	if (u->win_used < cap)
-		return false;
-	u->cool_until = ktime_add_ns(now, pcs_limits.cooldown_ns);
-	return true;
-}
-
-/* Undoes f's boost now, counted as `why'. */
+/* Ends f's boost, in force or held, counted as `why'. */
 static void pcs_undo(struct pcs_file *f, struct task_struct *p,
-		     enum pcs_undo_reason why, ktime_t now)
+		     enum pcs_undo_reason why)
 {
-	if (f->level == PVM_COSCHED_BOOST_NONE)
+	if (f->want_level == PVM_COSCHED_BOOST_NONE &&
+	    f->level == PVM_COSCHED_BOOST_NONE)
 		return;
-	pcs_revert(f, p);
-	pcs_set_level(f, PVM_COSCHED_BOOST_NONE);
+	f->want_level = PVM_COSCHED_BOOST_NONE;
+	pcs_unboost(f, p);
 	if (why == PCS_UNDO_BOX)
 		pcs_count.undone_box++;
-	else if (why == PCS_UNDO_BUDGET)
-		pcs_count.demotions++;
-	else if (why == PCS_UNDO_RELEASE)
-		pcs_count.undone_release++;
-	if (why == PCS_UNDO_BUDGET)
-		f->cool_until = ktime_add_ns(now, pcs_limits.cooldown_ns);
+}
+
+/* Puts level r on p (whose registration is f), with reset-on-fork. */
+static int pcs_apply(struct pcs_file *f, struct task_struct *p,
+		     struct pcs_request *r)
+{
+	switch (r->level) {
+	case PVM_COSCHED_BOOST_SLICE:
+		return pcs_setattr(p, SCHED_NORMAL, task_nice(p), PCS_SLICE_NS,
+				   true);
+	case PVM_COSCHED_BOOST_NICE:
+		f->set_nice = r->nice;
+		return pcs_setattr(p, SCHED_NORMAL, r->nice, pcs_slice_of(p),
+				   true);
+	case PVM_COSCHED_BOOST_RT:
+		return pcs_setattr(p, SCHED_FIFO, 0, 0, true);
+	}
+	return 0;
+}
+
+/* Holds f's strong boost on p: back to the slice level where the kernel
+ * has slices, else to none, until the shares allow it again.
+ */
+static void pcs_hold(struct pcs_file *f, struct task_struct *p)
+{
+	struct pcs_request r = { PVM_COSCHED_BOOST_SLICE };
+
+	pcs_unboost(f, p);
+	if (PCS_HAVE_SLICE && p->policy == SCHED_NORMAL && !pcs_apply(f, p, &r))
+		pcs_set_level(f, PVM_COSCHED_BOOST_SLICE);
+	pcs_count.demotions++;
+}
+
+/* Puts f's granted boost in force on p, from none or a held slice: 0 or
+ * -errno (-EPERM if p is no longer at SCHED_NORMAL).
+ */
+static int pcs_resume(struct pcs_file *f, struct task_struct *p)
+{
+	struct pcs_request r = { f->want_level, f->want_nice };
+	int err;
+
+	pcs_unboost(f, p);
+	if (p->policy != SCHED_NORMAL)
+		return -EPERM;
+	err = pcs_apply(f, p, &r);
+	if (err)
+		return err;
+	f->exec_mark = READ_ONCE(p->se.sum_exec_runtime);
+	pcs_set_level(f, f->want_level);
+	return 0;
+}
+
+/* Keeps the sample timer running while a strong boost is granted. */
+static void pcs_sample_start(void)
+{
+	if (!hrtimer_active(&pcs_sample_timer))
+		hrtimer_start(&pcs_sample_timer,
+			      ns_to_ktime(pcs_limits.sample_ns),
+			      HRTIMER_MODE_REL_HARD);
 }
 
 /* The box timer (hard interrupt context): hands f to the undo thread. */
@@ -347,15 +431,29 @@ static enum hrtimer_restart pcs_box_expired(struct hrtimer *timer)
 	return HRTIMER_NORESTART;
 }
 
-/* The end of f's time box, under pcs_lock: undoes the boost unless it
- * was renewed meanwhile; a demotion if it used up the budget.
+/* The sample timer (hard interrupt context): asks the undo thread for a
+ * sample of the shares.
+ */
+static enum hrtimer_restart pcs_sample_expired(struct hrtimer *timer)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&pcs_due_lock, flags);
+	pcs_sample_due = true;
+	spin_unlock_irqrestore(&pcs_due_lock, flags);
+	wake_up_process(pcs_undoer);
+	return HRTIMER_NORESTART;
+}
+
+/* The end of f's time box, under pcs_lock: undoes the boost, in force
+ * or held, unless it was renewed meanwhile.
  */
 static void pcs_box_end(struct pcs_file *f)
 {
 	struct task_struct *p;
 	ktime_t now = ktime_get();
 
-	if (f->level == PVM_COSCHED_BOOST_NONE || !f->task ||
+	if (f->want_level == PVM_COSCHED_BOOST_NONE || !f->task ||
 	    ktime_before(now, f->box_end))
 		return;
 	p = get_pid_task(f->task, PIDTYPE_PID);
@@ -363,10 +461,44 @@ static void pcs_box_end(struct pcs_file *f)
 		pcs_unregister(f, NULL);
 		return;
 	}
-	pcs_account(f, p, now);
-	pcs_undo(f, p, f->win_used >= pcs_budget_ns() ||
-		 pcs_user_spent(f, now) ? PCS_UNDO_BUDGET : PCS_UNDO_BOX, now);
+	pcs_charge(f, p, now);
+	pcs_undo(f, p, PCS_UNDO_BOX);
 	put_task_struct(p);
+}
+
+/* One sample of the shares, under pcs_lock: charges every task granted a
+ * strong boost, holds the boosts whose share or user's share is spent,
+ * puts back those whose debts are repaid, and plans the next sample
+ * while any is granted.
+ */
+static void pcs_sample(void)
+{
+	ktime_t now = ktime_get();
+	struct pcs_file *f, *next;
+	struct task_struct *p;
+	bool any = false;
+
+	list_for_each_entry_safe(f, next, &pcs_registered, node) {
+		if (!pcs_strong(f->want_level))
+			continue;
+		p = get_pid_task(f->task, PIDTYPE_PID);
+		if (!p) {
+			pcs_unregister(f, NULL);
+			continue;
+		}
+		pcs_charge(f, p, now);
+		if (pcs_strong(f->level) && !pcs_share_allows(f))
+			pcs_hold(f, p);
+		else if (f->level != f->want_level && pcs_share_allows(f) &&
+			 pcs_resume(f, p))
+			pcs_undo(f, p, PCS_UNDO_ASKED);
+		put_task_struct(p);
+		any = true;
+	}
+	if (any)
+		hrtimer_start(&pcs_sample_timer,
+			      ns_to_ktime(pcs_limits.sample_ns),
+			      HRTIMER_MODE_REL_HARD);
 }
 
 /* Takes the next record off pcs_due, or NULL. */
@@ -382,19 +514,22 @@ static struct pcs_file *pcs_next_due(void)
 	return f;
 }
 
-/* The undo thread: ends the boxes the timers handed it.  A record is
- * taken off the list and handled under pcs_lock, which pcs_release
- * takes before it unlinks and frees one.
+/* The undo thread: ends the boxes the timers handed it, then samples the
+ * shares if the sample timer fired.  A record is taken off the list and
+ * handled under pcs_lock, which pcs_release takes before it unlinks and
+ * frees one.
  */
 static int pcs_undo_thread(void *unused)
 {
 	struct pcs_file *f;
-	bool idle;
+	bool idle, sample;
 
 	while (!kthread_should_stop()) {
 		set_current_state(TASK_INTERRUPTIBLE);
 		spin_lock_irq(&pcs_due_lock);
-		idle = list_empty(&pcs_due);
+		sample = pcs_sample_due;
+		pcs_sample_due = false;
+		idle = list_empty(&pcs_due) && !sample;
 		spin_unlock_irq(&pcs_due_lock);
 		if (idle) {
 			schedule();
@@ -404,6 +539,8 @@ static int pcs_undo_thread(void *unused)
 		rt_mutex_lock(&pcs_lock);
 		while ((f = pcs_next_due()))
 			pcs_box_end(f);
+		if (sample)
+			pcs_sample();
 		rt_mutex_unlock(&pcs_lock);
 	}
 	__set_current_state(TASK_RUNNING);
@@ -425,26 +562,10 @@ static void pcs_clamp(struct pcs_file *f, struct pcs_request *r)
 		pcs_count.clamped++;
 }
 
-/* Puts level r on p (whose registration is f), with reset-on-fork. */
-static int pcs_apply(struct pcs_file *f, struct task_struct *p,
-		     struct pcs_request *r)
-{
-	switch (r->level) {
-	case PVM_COSCHED_BOOST_SLICE:
-		return pcs_setattr(p, SCHED_NORMAL, task_nice(p), PCS_SLICE_NS,
-				   true);
-	case PVM_COSCHED_BOOST_NICE:
-		f->set_nice = r->nice;
-		return pcs_setattr(p, SCHED_NORMAL, r->nice, pcs_slice_of(p),
-				   true);
-	case PVM_COSCHED_BOOST_RT:
-		return pcs_setattr(p, SCHED_FIFO, 0, 0, true);
-	}
-	return 0;
-}
-
-/* Gives p (registered as f) the boost r asked by the file `by', within
- * the limits; r is updated to what is in force.  0, -EPERM or -EAGAIN.
+/* Grants p (registered as f) the boost r asked by the file `by', within
+ * the limits, for r's box; r is updated to what is granted.  A strong
+ * boost is put in force while the shares allow it and held otherwise,
+ * never refused for its CPU.  0 or -EPERM.
  */
 static int pcs_boost(struct pcs_file *by, struct pcs_file *f,
 		     struct task_struct *p, struct pcs_request *r)
@@ -458,39 +579,40 @@ static int pcs_boost(struct pcs_file *by, struct pcs_file *f,
 		pcs_count.refused++;
 		return -EPERM;
 	}
-	pcs_account(f, p, now);
-	if (r->level == PVM_COSCHED_BOOST_NONE) {
-		pcs_undo(f, p, PCS_UNDO_ASKED, now);
-		r->box_ns = 0;
-		return 0;
-	}
-	if (ktime_before(now, f->cool_until)) {
-		pcs_count.refused++;
-		return -EAGAIN;
-	}
-	if (f->win_used >= pcs_budget_ns() || pcs_user_spent(f, now)) {
-		pcs_undo(f, p, PCS_UNDO_BUDGET, now);
-		f->cool_until = ktime_add_ns(now, pcs_limits.cooldown_ns);
-		pcs_count.refused++;
-		return -EAGAIN;
-	}
-	if (f->level == PVM_COSCHED_BOOST_NONE) {
+	pcs_charge(f, p, now);
+	if (f->want_level == PVM_COSCHED_BOOST_NONE) {
 		f->base_nice = task_nice(p);
 		f->base_slice = pcs_slice_of(p);
 		f->base_rof = p->sched_reset_on_fork;
 	}
-	pcs_clamp(f, r);
-	if (f->level != r->level)
-		pcs_undo(f, p, PCS_UNDO_ASKED, now);
-	if (r->level == PVM_COSCHED_BOOST_NONE)
+	if (r->level != PVM_COSCHED_BOOST_NONE)
+		pcs_clamp(f, r);
+	if (r->level == PVM_COSCHED_BOOST_NONE) {
+		pcs_undo(f, p, PCS_UNDO_ASKED);
+		r->box_ns = 0;
 		return 0;
-	err = pcs_apply(f, p, r);
-	if (err)
-		return err;
-	pcs_set_level(f, r->level);
+	}
+	if (r->level != f->want_level ||
+	    (r->level == PVM_COSCHED_BOOST_NICE && r->nice != f->want_nice)) {
+		pcs_unboost(f, p);
+		f->want_level = r->level;
+		f->want_nice = r->nice;
+		if (!pcs_share_allows(f)) {
+			pcs_hold(f, p);
+		} else {
+			err = pcs_resume(f, p);
+			if (err) {
+				f->want_level = PVM_COSCHED_BOOST_NONE;
+				return err;
+			}
+		}
+	}
+	/* else the same boost again, in force or held: the box moves */
 	f->box_end = ktime_add_ns(now, r->box_ns);
 	hrtimer_start(&f->box_timer, ns_to_ktime(r->box_ns),
 		      HRTIMER_MODE_REL_HARD);
+	if (pcs_strong(f->want_level))
+		pcs_sample_start();
 	pcs_count.applied++;
 	by->my_applied++;
 	return 0;
@@ -523,22 +645,29 @@ static struct pcs_file *pcs_find(struct pid *pid)
 	return NULL;
 }
 
-/* The record of the caller's user (its real uid), made if need be, with
- * one more task; NULL without memory.  Under pcs_lock.
+/* The record of the caller's user (its real uid), made if need be with
+ * a full share of the limits in force, with one more task; NULL without
+ * memory.  Forgets the idle records of other users.  Under pcs_lock.
  */
 static struct pcs_user *pcs_user_get(void)
 {
 	kuid_t uid = current_uid();
-	struct pcs_user *u;
+	struct pcs_user *u, *next;
 
-	list_for_each_entry(u, &pcs_users, node)
+	list_for_each_entry_safe(u, next, &pcs_users, node) {
 		if (uid_eq(u->uid, uid))
 			goto found;
+		if (pcs_user_idle(u)) {
+			list_del(&u->node);
+			kfree(u);
+		}
+	}
 	u = kzalloc(sizeof(*u), GFP_KERNEL);
 	if (!u)
 		return NULL;
 	u->uid = uid;
-	u->win_start = ktime_get();
+	cosched_bucket_init(&u->share, pcs_limits.user_share_ppm,
+			    pcs_limits.window_ns, ktime_get_ns());
 	list_add(&u->node, &pcs_users);
 found:
 	u->tasks++;
@@ -576,6 +705,7 @@ static long pcs_ioc_register(struct pcs_file *f, void __user *arg)
 		reg.caps |= PVM_COSCHED_CAP_RT;
 	reg.nice_floor = pcs_limits.nice_floor;
 	reg.box_max_ns = pcs_limits.box_max_ns;
+	reg.share_ppm = pcs_share_for(&pcs_limits, reg.share_ppm);
 	if (copy_to_user(arg, &reg, sizeof(reg))) {
 		err = -EFAULT;
 		goto out;
@@ -589,7 +719,8 @@ static long pcs_ioc_register(struct pcs_file *f, void __user *arg)
 	me = NULL;
 	f->tid = reg.tid;
 	f->base_nice = reg.base_nice;
-	f->win_start = ktime_get();
+	cosched_bucket_init(&f->share, reg.share_ppm, pcs_limits.window_ns,
+			    ktime_get_ns());
 	f->exec_mark = current->se.sum_exec_runtime;
 	list_add_tail(&f->node, &pcs_registered);
 	pcs_count.registered++;
@@ -744,10 +875,14 @@ static long pcs_ioc_stats(struct pcs_file *f, void __user *arg)
 	return copy_to_user(arg, &st, sizeof(st)) ? -EFAULT : 0;
 }
 
-/* New limits apply to the next request; boosts in force keep theirs. */
+/* New limits apply to the next request; boosts in force keep theirs,
+ * and tasks their shares, but every user's bucket takes the new user
+ * share and window at once.
+ */
 static long pcs_ioc_set_limits(struct pcs_file *f, void __user *arg)
 {
 	struct pvm_cosched_limits l;
+	struct pcs_user *u;
 
 	if (!pcs_caller_is_opener(f))
 		return -EPERM;
@@ -759,6 +894,9 @@ static long pcs_ioc_set_limits(struct pcs_file *f, void __user *arg)
 		return -EPERM;
 	rt_mutex_lock(&pcs_lock);
 	pcs_limits = l;
+	list_for_each_entry(u, &pcs_users, node)
+		cosched_bucket_set_share(&u->share, l.user_share_ppm,
+					 l.window_ns, ktime_get_ns());
 	rt_mutex_unlock(&pcs_lock);
 	return 0;
 }
@@ -852,6 +990,8 @@ static int __init pcs_init(void)
 {
 	int err;
 
+	hrtimer_init(&pcs_sample_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	pcs_sample_timer.function = pcs_sample_expired;
 	pcs_undoer = kthread_run(pcs_undo_thread, NULL, "pvm_cosched");
 	if (IS_ERR(pcs_undoer))
 		return PTR_ERR(pcs_undoer);
@@ -869,11 +1009,18 @@ static int __init pcs_init(void)
 
 /* The kernel refuses unload while a file is open, and each release has
  * undone its boosts and stopped its timer: nothing is left to revert.
+ * The sample timer, idle once no boost is granted, is stopped before the
+ * thread it wakes; the users' records kept for their debts go.
  */
 static void __exit pcs_exit(void)
 {
+	struct pcs_user *u, *next;
+
 	misc_deregister(&pcs_device);
+	hrtimer_cancel(&pcs_sample_timer);
 	kthread_stop(pcs_undoer);
+	list_for_each_entry_safe(u, next, &pcs_users, node)
+		kfree(u);
 }
 
 module_init(pcs_init);

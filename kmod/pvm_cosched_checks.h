@@ -13,6 +13,11 @@
 #ifndef PVM_COSCHED_CHECKS_H
 #define PVM_COSCHED_CHECKS_H
 
+/* The share of a task that asks for none: 10 % of a CPU. */
+#define PCS_SHARE_DEFAULT_PPM	100000u
+/* A share's unit, one CPU (the same as COSCHED_SHARE_ONE). */
+#define PCS_SHARE_ONE		1000000u
+
 /* A boost request once copied in: REPORT's and BOOST's common part. */
 struct pcs_request {
 	s32 level;
@@ -47,9 +52,21 @@ static inline int pcs_check_request(s32 level, s32 nice, u64 box_ns)
  */
 static inline int pcs_check_register(const struct pvm_cosched_register *reg)
 {
-	if (reg->flags || !pcs_zero(reg->reserved, ARRAY_SIZE(reg->reserved)))
+	if (reg->flags || reg->pad ||
+	    !pcs_zero(reg->reserved, ARRAY_SIZE(reg->reserved)))
 		return -EINVAL;
 	return 0;
+}
+
+/* The share of a task that registered asking for `asked' millionths of a
+ * CPU (0: the default) under limits l: at most l->share_max_ppm.
+ */
+static inline u32 pcs_share_for(const struct pvm_cosched_limits *l,
+				u32 asked)
+{
+	if (!asked)
+		asked = PCS_SHARE_DEFAULT_PPM;
+	return asked < l->share_max_ppm ? asked : l->share_max_ppm;
 }
 
 /* Checks REPORT's fixed fields (its peers are checked once copied in,
@@ -91,11 +108,14 @@ static inline bool pcs_limits_valid(const struct pvm_cosched_limits *l)
 	return l->nice_floor >= MIN_NICE && l->nice_floor <= 0 &&
 	       l->allow_rt <= 1 &&
 	       l->box_max_ns >= NSEC_PER_USEC && l->box_max_ns <= NSEC_PER_SEC &&
-	       l->budget_pct >= 1 && l->budget_pct <= 100 && !l->pad &&
-	       l->budget_window_ns >= 10 * NSEC_PER_MSEC &&
-	       l->budget_window_ns <= 10 * NSEC_PER_SEC &&
-	       l->cooldown_ns <= 10 * NSEC_PER_SEC &&
-	       l->user_pct >= 1 && l->user_pct <= 100 && !l->pad2 &&
+	       l->share_max_ppm >= 1 && l->share_max_ppm <= PCS_SHARE_ONE &&
+	       !l->pad &&
+	       l->window_ns >= 10 * NSEC_PER_MSEC &&
+	       l->window_ns <= 10 * NSEC_PER_SEC &&
+	       l->sample_ns >= NSEC_PER_MSEC &&
+	       l->sample_ns <= 100 * NSEC_PER_MSEC &&
+	       l->user_share_ppm >= 1 && l->user_share_ppm <= PCS_SHARE_ONE &&
+	       !l->pad2 &&
 	       pcs_zero(l->reserved, ARRAY_SIZE(l->reserved));
 }
 

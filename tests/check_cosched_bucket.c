@@ -1,6 +1,6 @@
 /*
- * check_cosched_bucket.c - unit tests of common/cosched_bucket.c, the
- * CPU share of a boost: the share and its cap, refill, exhaustion, the
+ * check_cosched_bucket.c - unit tests of kmod/pvm_cosched_bucket.h (the
+ * agent's and the module's one token bucket), the CPU share of a boost: the share and its cap, refill, exhaustion, the
  * debt and its repayment, and renewal without a cliff (the boost comes
  * back as soon as the refill covers the debt, not after a cool-down).
  */
@@ -49,6 +49,30 @@ START_TEST(use_beyond_the_tokens_exhausts_and_leaves_a_debt)
 	ck_assert(!cosched_bucket_allows(&b));
 	/* 2 ms of debt at 0.1 of a CPU: 20 ms (+ 1 ns, rounded up). */
 	ck_assert_uint_eq(cosched_bucket_wait_ns(&b), 20 * MS + 10);
+}
+END_TEST
+
+START_TEST(a_new_share_keeps_the_debt_and_refills_nothing)
+{
+	struct cosched_bucket b;
+
+	cosched_bucket_init(&b, SHARE(0.1), 100 * MS, 0);
+	cosched_bucket_charge(&b, 0, 13 * MS);	/* 3 ms of debt */
+	/* a larger share: the debt stays, repaid at the new rate */
+	cosched_bucket_set_share(&b, SHARE(1), 100 * MS, 0);
+	ck_assert_uint_eq(b.cap_ns, 100 * MS);
+	ck_assert_int_eq(b.tokens_ns, -(int64_t)(3 * MS));
+	ck_assert_int_eq(cosched_bucket_charge(&b, 4 * MS, 0),
+			 (int64_t)(1 * MS));
+	/* a smaller one: the tokens are cut to its cap, a debt to its
+	 * cap too */
+	cosched_bucket_charge(&b, 1000 * MS, 0);
+	cosched_bucket_set_share(&b, SHARE(0.01), 100 * MS, 1000 * MS);
+	ck_assert_int_eq(b.tokens_ns, (int64_t)(1 * MS));
+	cosched_bucket_charge(&b, 1000 * MS, 50 * MS);
+	ck_assert_int_eq(b.tokens_ns, -(int64_t)(1 * MS));
+	cosched_bucket_set_share(&b, SHARE(0.001), 100 * MS, 1000 * MS);
+	ck_assert_int_eq(b.tokens_ns, -(int64_t)(100 * 1000));
 }
 END_TEST
 
@@ -150,6 +174,7 @@ static Suite *bucket_suite(void)
 	tcase_add_test(tc, a_spinning_task_is_held_to_its_share);
 	tcase_add_test(tc, a_debt_is_capped_at_one_window_of_share);
 	tcase_add_test(tc, time_going_backwards_refills_nothing);
+	tcase_add_test(tc, a_new_share_keeps_the_debt_and_refills_nothing);
 	suite_add_tcase(s, tc);
 	return s;
 }

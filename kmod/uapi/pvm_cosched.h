@@ -36,9 +36,10 @@
  *   ESRCH            a target pid that does not exist or is not
  *                    registered with the module
  *   ENOMEM           REGISTER without memory for the user's record
- *   EAGAIN           a boost refused because the target, or all the
- *                    tasks of its user together, used up their CPU
- *                    budget (they are in cool-down)
+ *
+ * No boost is refused for its CPU: a strong boost (nice, RT) whose share
+ * is spent is held at the slice level, and comes back by itself once the
+ * share is repaid (struct pvm_cosched_limits).
  */
 #ifndef _UAPI_PVM_COSCHED_H
 #define _UAPI_PVM_COSCHED_H
@@ -47,7 +48,7 @@
 #include <linux/types.h>
 
 #define PVM_COSCHED_DEVICE	"/dev/pvm_cosched"
-#define PVM_COSCHED_ABI_VERSION	1
+#define PVM_COSCHED_ABI_VERSION	2	/* 2: the share; 1: budget, cool-down */
 #define PVM_COSCHED_IOC_MAGIC	0xC5
 
 /* Boost levels; the same values as COPVM_BOOST_* in copvm.h. */
@@ -73,7 +74,13 @@ struct pvm_cosched_register {
 	__u32 caps;		/* out: PVM_COSCHED_CAP_* under the limits */
 	__s32 nice_floor;	/* out: the lowest nice the module sets */
 	__u64 box_max_ns;	/* out: the longest time box it grants */
-	__u64 reserved[2];	/* in: 0 */
+	__u32 share_ppm;	/* in: the CPU share its strong boosts may
+				 * take, in millionths of a CPU (0: the
+				 * module's default, 10 %); out: the share
+				 * granted, at most limits.share_max_ppm
+				 */
+	__u32 pad;		/* in: 0 */
+	__u64 reserved[1];	/* in: 0 */
 };
 
 /*
@@ -98,7 +105,9 @@ struct pvm_cosched_report {
 /*
  * BOOST: a registered correspondent `pid' (a task of the caller's user,
  * registered with the module) gets `level' for at most `box_ns', with
- * clamping and write-back as for REPORT.
+ * clamping and write-back as for REPORT.  The level written back is the
+ * one granted for the box: the target's share may hold it at the slice
+ * level at times (STATS' my_level is the level in force).
  */
 struct pvm_cosched_boost {
 	__s32 pid;		/* in: the target, in the caller's pid namespace */
@@ -110,20 +119,27 @@ struct pvm_cosched_boost {
 };
 
 /* The module's enforced limits.  SET_LIMITS needs CAP_SYS_NICE in the
- * initial user namespace; the stats return them to anyone.  budget_pct
- * bounds each task's boosted CPU per window; user_pct bounds the sum over
- * all the registered tasks of one user (real uid), as a share of each
- * online CPU per window.
+ * initial user namespace; the stats return them to anyone.  A strong
+ * boost (nice, RT) takes CPU from others: its CPU time is charged every
+ * sample_ns to a token bucket of its task's share, refilled at the share,
+ * holding at most share x window_ns, and to its user's (real uid) bucket,
+ * refilled at user_share_ppm of each online CPU.  When either is spent the
+ * boost is held at the slice level (none before 6.12) until the debt is
+ * repaid.  A task's bucket keeps the share and window of its REGISTER;
+ * SET_LIMITS gives every user's bucket the new user share and window.
+ * Shares are millionths of a CPU.
  */
 struct pvm_cosched_limits {
 	__s32 nice_floor;	/* -20..0; default -5 */
 	__u32 allow_rt;		/* 0 or 1; default 0 */
 	__u64 box_max_ns;	/* 1 us..1 s; default 20 ms */
-	__u32 budget_pct;	/* 1..100: boosted CPU share per window; 50 */
+	__u32 share_max_ppm;	/* 1..10^6: a task's largest share; 50 % */
 	__u32 pad;		/* 0 */
-	__u64 budget_window_ns;	/* 10 ms..10 s; default 100 ms */
-	__u64 cooldown_ns;	/* 0..10 s after a budget demotion; 200 ms */
-	__u32 user_pct;		/* 1..100: one user's boosted CPU; 25 */
+	__u64 window_ns;	/* 10 ms..10 s; default 100 ms */
+	__u64 sample_ns;	/* 1 ms..100 ms; default 2 ms */
+	__u32 user_share_ppm;	/* 1..10^6: one user's share of each CPU;
+				 * default 10 %
+				 */
 	__u32 pad2;		/* 0 */
 	__u64 reserved[1];	/* 0 */
 };
@@ -136,8 +152,8 @@ struct pvm_cosched_stats {
 	__u64 applied;		/* out: boosts put in force, module-wide */
 	__u64 undone_box;	/* out: undone at the end of their box */
 	__u64 undone_release;	/* out: undone by fd release or task exit */
-	__u64 demotions;	/* out: undone by the CPU budget */
-	__u64 refused;		/* out: requests refused (EPERM, EAGAIN...) */
+	__u64 demotions;	/* out: strong boosts held by a spent share */
+	__u64 refused;		/* out: requests refused (EPERM, ESRCH) */
 	__u64 clamped;		/* out: requests clamped to the limits */
 	__u64 my_applied;	/* out: boosts this fd put in force */
 	__u64 my_freq_milli;	/* out: the caller's last reported F */

@@ -108,6 +108,8 @@ static int kmod_attach(struct cosched_page *page, uint32_t share_ppm)
 	memset(&reg, 0, sizeof(reg));
 	reg.abi_version = PVM_COSCHED_ABI_VERSION;
 	reg.tid = page ? page->tid : 0;
+	/* The module caps it at its limit; 0 is its default share. */
+	reg.share_ppm = share_ppm;
 	rc = dev_ioctl(fd, PVM_COSCHED_IOC_REGISTER, &reg);
 	if (rc) {
 		close(fd);

@@ -85,7 +85,7 @@ build_module() {
 	rm -rf "$dir"
 	mkdir -p "$dir/uapi"
 	cp "$top/kmod/pvm_cosched.c" "$top/kmod/pvm_cosched_checks.h" \
-		"$top/kmod/Kbuild" "$dir/" &&
+		"$top/kmod/pvm_cosched_bucket.h" "$top/kmod/Kbuild" "$dir/" &&
 		cp "$top/kmod/uapi/pvm_cosched.h" "$dir/uapi/" &&
 		make -C "/usr/src/linux-headers-$abi" M="$dir" modules \
 			> "$work/$abi/build.log" 2>&1 &&

@@ -29,10 +29,10 @@ static void agent_obey(const struct agent_order *o, struct agent_reply *r,
 					  .box_ns = o->box_ns };
 	struct pvm_cosched_limits l = { .nice_floor = -5,
 					.box_max_ns = 20000000,
-					.budget_pct = 50,
-					.budget_window_ns = 100000000,
-					.cooldown_ns = 200000000,
-					.user_pct = 25 };
+					.share_max_ppm = 500000,
+					.window_ns = 100000000,
+					.sample_ns = 2000000,
+					.user_share_ppm = 100000 };
 	pid_t holder;
 
 	switch (o->op) {
