@@ -13,8 +13,8 @@
 #ifndef PVM_COSCHED_CHECKS_H
 #define PVM_COSCHED_CHECKS_H
 
-/* The share of a task that asks for none: 10 % of a CPU. */
-#define PCS_SHARE_DEFAULT_PPM	100000u
+/* The share of a task that asks for none: 5 % of a CPU (the agent's -d). */
+#define PCS_SHARE_DEFAULT_PPM	50000u
 /* A share's unit, one CPU (the same as COSCHED_SHARE_ONE). */
 #define PCS_SHARE_ONE		1000000u
 

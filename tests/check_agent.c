@@ -872,6 +872,51 @@ START_TEST(many_boosted_tasks_of_one_user_cannot_take_anothers_cpu)
 }
 END_TEST
 
+/* A user whose bucket is in debt gains nothing by leaving and coming
+ * back: the record keeps the debt until it is paid. */
+START_TEST(registering_again_does_not_wipe_a_users_debt)
+{
+	int pfd[2], res[3], st;
+	pid_t t;
+
+	/* 1 % of each CPU per user, sampled every 10 ms: a hold leaves a
+	 * debt that takes about 100 ms to repay. */
+	start_agent((const char *[]){ "-U", "1", "-t", "10", "-b", "5000", NULL });
+	ck_assert_int_eq(pipe(pfd), 0);
+	t = fork();
+	if (t == 0) {
+		uint64_t start;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (OPS->attach(NULL, 1000000) ||
+		    OPS->apply(COPVM_BOOST_RT, 0, 3000 * MS))
+			_exit(1);
+		res[0] = policy_of(0);
+		/* Spin until the user's share holds the boost. */
+		for (start = now_ns(); now_ns() - start < 2000 * MS &&
+		     policy_of(0) == SCHED_FIFO;)
+			;
+		res[1] = policy_of(0);
+		OPS->detach();
+		if (OPS->attach(NULL, 1000000) ||
+		    OPS->apply(COPVM_BOOST_RT, 0, 3000 * MS))
+			_exit(1);
+		res[2] = policy_of(0);
+		if (write(pfd[1], res, sizeof(res)) != sizeof(res))
+			_exit(1);
+		_exit(0);
+	}
+	close(pfd[1]);
+	ck_assert_int_eq(read(pfd[0], res, sizeof(res)), sizeof(res));
+	waitpid(t, &st, 0);
+	ck_assert_int_eq(res[0], SCHED_FIFO);
+	ck_assert_int_eq(res[1], SCHED_OTHER);
+	/* Registered anew while the debt lasts: held at once. */
+	ck_assert_int_eq(res[2], SCHED_OTHER);
+	stop_agent();
+}
+END_TEST
+
 START_TEST(a_task_blocked_under_a_boost_spends_no_share)
 {
 	struct agent_stats s0, s1;
@@ -1022,6 +1067,7 @@ static Suite *agent_suite(void)
 	tcase_add_test(tc, a_spinning_task_is_held_to_its_share);
 	tcase_add_test(tc, a_task_blocked_under_a_boost_spends_no_share);
 	tcase_add_test(tc, many_boosted_tasks_of_one_user_cannot_take_anothers_cpu);
+	tcase_add_test(tc, registering_again_does_not_wipe_a_users_debt);
 	tcase_add_test(tc, garbage_gets_error_replies_and_others_are_served);
 	suite_add_tcase(s, tc);
 	return s;

@@ -76,7 +76,7 @@ struct pvm_cosched_register {
 	__u64 box_max_ns;	/* out: the longest time box it grants */
 	__u32 share_ppm;	/* in: the CPU share its strong boosts may
 				 * take, in millionths of a CPU (0: the
-				 * module's default, 10 %); out: the share
+				 * module's default, 5 %); out: the share
 				 * granted, at most limits.share_max_ppm
 				 */
 	__u32 pad;		/* in: 0 */

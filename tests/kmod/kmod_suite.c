@@ -323,7 +323,7 @@ static int case_abi_version(void)
 	KT_EQ(!!(reg.caps & PVM_COSCHED_CAP_RT), st.limits.allow_rt);
 	KT_CHECK(reg.caps & PVM_COSCHED_CAP_PEERS);
 	KT_EQ(reg.pad | reg.reserved[0], 0);
-	KT_EQ(reg.share_ppm, 100000);	/* the default share, asked 0 */
+	KT_EQ(reg.share_ppm, 50000);	/* the default share, asked 0 */
 	KT_EQ_ERR(report(fd, 0, 0, 0, NULL), 0);
 	KT_EQ(stats_of(fd).my_freq_milli, 1234);
 	close(fd);
