@@ -861,7 +861,7 @@ static int case_set_limits_root_and_user(void)
 	KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_REGISTER, &reg), 0);
 	KT_EQ(reg.nice_floor, -10);
 	KT_EQ(reg.box_max_ns, 700 * MS);
-	KT_EQ(reg.share_ppm, 100000);	/* the default, within the limit */
+	KT_EQ(reg.share_ppm, 50000);	/* the default, within the limit */
 	KT_CHECK(reg.caps & PVM_COSCHED_CAP_RT);
 	KT_EQ_ERR(report(fd, PVM_COSCHED_BOOST_NICE, -20, 900 * MS, &rep), 0);
 	KT_EQ(rep.nice, -10);
