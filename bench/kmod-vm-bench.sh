@@ -20,7 +20,7 @@ trap 'rm -f "$log"' EXIT
 KMOD_QEMU_KERNELS=$meta KMOD_PVM=1 KMOD_QEMU_TIMEOUT=900 \
 	KMOD_QEMU_NICE=0 KMOD_QEMU_APPEND=idle=poll \
 	KMOD_PVM_SCRIPT=$src/bench/kmod/vm-comms1.sh srcdir=$src \
-	bash "$src/tests/integ/kmod-qemu.sh" > "$log" 2>&1
+	COPVM_CHECK_KMOD=1 bash "$src/tests/integ/kmod-qemu.sh" > "$log" 2>&1
 rc=$?
 abi=$(sed -n 's/^KMOD-BOOT: //p' "$log" | head -n 1)
 serial=$PWD/tests/kmod/qemu/$abi/serial.log

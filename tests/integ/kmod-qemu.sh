@@ -13,6 +13,8 @@
 # or panic line.  Exits 0 (both pass), 1 (one failed) or 77 (qemu,
 # busybox-static, cpio, a kernel's headers or its image are missing).
 #
+# It runs only with COPVM_CHECK_KMOD=1 (make check-kmod), and skips in a
+# plain make check, where other tests load the host.
 # Environment: COPVM_KMOD_CACHE (default ${XDG_CACHE_HOME:-~/.cache}/
 # copvm-kmod) keeps the unpacked kernels; COPVM_KMOD_DEBS (default
 # /var/cache/copvm-kmod) is where CI puts the 6.1 image package;
@@ -37,6 +39,9 @@ metas=${KMOD_QEMU_KERNELS:-linux-headers-amd64 linux-headers-6.12-amd64}
 boot_timeout=${KMOD_QEMU_TIMEOUT:-300}
 
 skip() { echo "SKIP: $*"; exit 77; }
+# Alone only: other tests loading the host break its timing cases.
+[ "${COPVM_CHECK_KMOD:-}" = 1 ] ||
+	skip "run alone, by make check-kmod (COPVM_CHECK_KMOD=1)"
 
 command -v qemu-system-x86_64 >/dev/null ||
 	skip "no qemu-system-x86_64 (apt-get install qemu-system-x86)"
