@@ -14,11 +14,11 @@
  * tokens are spent the boost is held (still wanted, but only at the
  * slice level, which takes no CPU from anyone, where the kernel has
  * slices) and comes back at the first sample after the debt is paid, as
- * long as its box lasts.  A slice boost is never charged nor held.  Each user's boosts are charged to the user's bucket too
- * (users.c): past -U of each CPU, all of them are held together.
- * The agent runs at SCHED_FIFO 2, above the SCHED_FIFO 1 it
- * grants, so a boosted task that spins cannot delay the sample that
- * holds it.
+ * long as its box lasts.  A slice boost is never charged nor held.
+ * Each user's boosts are charged to the user's bucket too (users.c):
+ * past -U of each CPU, all of them are held together.  The agent runs
+ * at SCHED_FIFO 2, above the SCHED_FIFO 1 it grants, so a boosted task
+ * that spins cannot delay the sample that holds it.
  */
 #include <errno.h>
 #include <poll.h>
@@ -143,13 +143,12 @@ static void hold(struct agent_entry *e)
 	stat_add(&agent_tab->stats.demotions);
 }
 
-/* Puts the boost `e' wants in force, from none or a held slice; 0 or
- * -errno. */
-static int put_in_force(struct agent_entry *e, uint64_t now)
+/* Puts the boost `e' wants in force, from none or a held slice; its
+ * share was charged up to now by the caller.  0 or -errno. */
+static int put_in_force(struct agent_entry *e)
 {
 	int rc;
 
-	charge_share(e, now);
 	if (e->state == ENT_BOOSTED)
 		boost_undo(e);
 	rc = boost_apply(e, e->want_level, e->want_nice, conf);
@@ -345,17 +344,15 @@ static int do_boost(int ti, int ci, const struct agent_req *rq,
 		stat_add(&agent_tab->stats.applied);
 		return 0;
 	}
-	if (e->state == ENT_BOOSTED) {
-		charge_share(e, now);
+	charge_share(e, now);
+	if (e->state == ENT_BOOSTED)
 		boost_undo(e);
-	}
 	e->want_level = rq->level;
 	e->want_nice = nice;
 	e->until_ns = now + box;
 	e->booster = ci;
-	charge_share(e, now);
 	if (share_allows(e)) {
-		rc = put_in_force(e, now);
+		rc = put_in_force(e);
 		if (rc) {
 			e->want_level = COPVM_BOOST_NONE;
 			return rc;
@@ -570,7 +567,7 @@ void serve_timer(void)
 					  (cosched_bucket_wait_ns(&e->share) / 1000));
 		} else if ((e->state != ENT_BOOSTED ||
 			    e->level < e->want_level) && share_allows(e) &&
-			   put_in_force(e, now) != 0) {
+			   put_in_force(e) != 0) {
 			e->want_level = COPVM_BOOST_NONE;
 		}
 	}
