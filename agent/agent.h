@@ -39,6 +39,8 @@ struct agent_conf {
 	uint32_t user_share_ppm;	/* -U: most each user's boosts take of
 					 * each CPU */
 	int rt_self;		/* the agent runs SCHED_FIFO 2 (not -R) */
+	int no_backstop;	/* -B: drop CAP_SYS_RESOURCE (as a container
+				 * without it would) */
 	int verbose;		/* -v: log every registration and refusal */
 	int slice_ok;		/* the kernel honours slice requests */
 	uint64_t default_slice_ns;	/* the slice of a task without request */
@@ -98,8 +100,9 @@ extern struct agent_shared *agent_tab;
 /* boost.c */
 /* Reads task `pid''s scheduling attributes into `s'; 0 or -errno. */
 int boost_get(pid_t pid, struct agent_sched *s);
-/* Puts `e' at `level' (and `nice' for COPVM_BOOST_NICE); the entry
- * records what it set.  0 or -errno; nothing is left half applied. */
+/* Puts `e' at `level' (and `nice' for COPVM_BOOST_NICE; RT becomes nice
+ * at the floor where RLIMIT_RTTIME cannot be set); the entry records what
+ * it set.  0 or -errno; nothing is left half applied. */
 int boost_apply(struct agent_entry *e, int level, int nice,
 		const struct agent_conf *conf);
 /* Reverts `e''s boost if the task still has what the agent set, and
@@ -155,11 +158,14 @@ void serve_rearm(void);
 void serve_shutdown(void);
 
 /* priv.c */
-/* Switches to `user' keeping only CAP_SYS_NICE and CAP_SYS_RESOURCE, if
- * running as root; 0 or -errno. */
-int priv_drop(const char *user);
+/* Switches to `user' keeping only CAP_SYS_NICE and CAP_SYS_RESOURCE (not
+ * the latter if `no_backstop'), if running as root; 0 or -errno. */
+int priv_drop(const char *user, int no_backstop);
 /* Non-zero when CAP_SYS_NICE is in the effective set. */
 int priv_has_nice(void);
+/* Non-zero when CAP_SYS_RESOURCE is in the effective set: RLIMIT_RTTIME
+ * can be set on any user's task, so RT boosts are granted to all. */
+int priv_has_backstop(void);
 
 /* users.c */
 /* Sets the per-user share: `per_cpu_ppm' of each CPU, bursts of that

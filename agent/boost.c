@@ -1,7 +1,8 @@
 /*
  * boost.c - the scheduling levers of copvm-agent, applied to another
  * process by pid: a short EEVDF slice, a negative nice bounded by a
- * floor, or SCHED_FIFO 1 with RLIMIT_RTTIME as a backstop; and their
+ * floor, or SCHED_FIFO 1 with RLIMIT_RTTIME as a backstop (nice at the
+ * floor where that limit cannot be set); and their
  * undo, which restores only what the agent set.  Also the /proc readers
  * the agent needs: CPU time (schedstat), start time and uids.
  *
@@ -90,23 +91,29 @@ static int still_ours(int level, const struct agent_sched *set,
 	return 0;
 }
 
-static void rttime_set(struct agent_entry *e, const struct agent_conf *conf)
+/* Puts RLIMIT_RTTIME in force on `e''s task: 0 when a soft limit no
+ * looser than 10 x the longest box is in force (ours or its own), -errno
+ * when it cannot be set (another user's task without CAP_SYS_RESOURCE). */
+static int rttime_set(struct agent_entry *e, const struct agent_conf *conf)
 {
 	struct rlimit old, nw;
 	uint64_t val = conf->box_max_ns / 1000 * AGENT_RTTIME_FACTOR;
 
-	if (e->rttime_set || prlimit(e->pid, RLIMIT_RTTIME, NULL, &old) < 0)
-		return;
+	if (e->rttime_set)
+		return 0;
+	if (prlimit(e->pid, RLIMIT_RTTIME, NULL, &old) < 0)
+		return -errno;
 	if (old.rlim_cur != RLIM_INFINITY && old.rlim_cur <= val)
-		return;		/* already tighter: nothing to add */
+		return 0;	/* already tighter: nothing to add */
 	nw.rlim_cur = old.rlim_max != RLIM_INFINITY && old.rlim_max < val ?
 		      old.rlim_max : val;
 	nw.rlim_max = old.rlim_max;
 	if (prlimit(e->pid, RLIMIT_RTTIME, &nw, NULL) < 0)
-		return;
+		return -errno;
 	e->rttime_cur = old.rlim_cur;
 	e->rttime_val = nw.rlim_cur;
 	e->rttime_set = 1;
+	return 0;
 }
 
 void boost_rttime_restore(struct agent_entry *e)
@@ -146,10 +153,15 @@ int boost_apply(struct agent_entry *e, int level, int nice,
 		set.flags |= SCHED_FLAG_RESET_ON_FORK;
 		break;
 	case COPVM_BOOST_RT:
-		set.policy = SCHED_FIFO;
-		set.prio = 1;
+		/* No RT without the kernel's own bound: nice at the floor. */
+		if (rttime_set(e, conf) < 0) {
+			level = COPVM_BOOST_NICE;
+			set.nice = conf->nice_floor;
+		} else {
+			set.policy = SCHED_FIFO;
+			set.prio = 1;
+		}
 		set.flags |= SCHED_FLAG_RESET_ON_FORK;
-		rttime_set(e, conf);
 		break;
 	default:
 		return -EINVAL;

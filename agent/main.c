@@ -49,11 +49,14 @@ uint64_t agent_now(void)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: copvm-agent [-f] [-v] [-R] [-s PATH] [-u USER] [-n FLOOR]\n"
+		"usage: copvm-agent [-f] [-v] [-R] [-B] [-s PATH] [-u USER] [-n FLOOR]\n"
 		"                   [-b BOX_MS] [-p PCT] [-d PCT] [-U PCT] [-w WINDOW_MS]\n"
 		"                   [-t MS]\n"
 		"  -f  stay in the foreground      -v  log every refusal\n"
 		"  -R  do not run the agent itself at SCHED_FIFO 2\n"
+		"  -B  give up CAP_SYS_RESOURCE: RT requests of other users'\n"
+		"      tasks are then granted as nice (what a container without\n"
+		"      the capability gives; for tests)\n"
 		"  -s  socket path (default $" AGENT_SOCK_ENV " or " AGENT_SOCK_DEFAULT ")\n"
 		"  -u  user to run as when started as root (default nobody)\n"
 		"  -n  lowest nice it sets, -20..0 (default -10)\n"
@@ -116,11 +119,12 @@ static void parse_args(int argc, char **argv, struct agent_conf *c)
 	c->window_ns = 100 * 1000000ull;
 	c->sample_ns = 2 * 1000000ull;
 	c->rt_self = 1;
-	while ((opt = getopt(argc, argv, "fvRs:u:n:b:p:d:U:w:t:h")) != -1) {
+	while ((opt = getopt(argc, argv, "fvRBs:u:n:b:p:d:U:w:t:h")) != -1) {
 		switch (opt) {
 		case 'f': c->foreground = 1; break;
 		case 'v': c->verbose = 1; break;
 		case 'R': c->rt_self = 0; break;
+		case 'B': c->no_backstop = 1; break;
 		case 's': c->sock_path = optarg; break;
 		case 'u': c->user = optarg; break;
 		case 'n': c->nice_floor = (int)num_arg(optarg, -20, 0, opt); break;
@@ -265,7 +269,7 @@ int main(int argc, char **argv)
 	boost_detect(&conf);
 	if (conf.rt_self)
 		rt_self();
-	rc = priv_drop(conf.user);
+	rc = priv_drop(conf.user, conf.no_backstop);
 	if (rc) {
 		agent_log("cannot drop privileges: %s", strerror(-rc));
 		unlink(conf.sock_path);

@@ -47,12 +47,15 @@ static int caps_keep_only(uint32_t keep)
 	return 0;
 }
 
-int priv_drop(const char *user)
+int priv_drop(const char *user, int no_backstop)
 {
 	struct __user_cap_data_struct data[2];
 	struct passwd *pw;
-	uint32_t keep;
+	uint32_t kept = KEPT_CAPS, keep;
 	int rc;
+
+	if (no_backstop)
+		kept &= ~(1u << CAP_SYS_RESOURCE);
 
 	if (geteuid() != 0) {
 		/* Started unprivileged (or with file capabilities): keep what
@@ -60,7 +63,7 @@ int priv_drop(const char *user)
 		if (caps_get(data) == 0 &&
 		    !(data[0].effective & (1u << CAP_SYS_NICE)))
 			agent_log("no CAP_SYS_NICE: only slice boosts will work");
-		caps_keep_only(data[0].permitted & KEPT_CAPS);
+		caps_keep_only(data[0].permitted & kept);
 		prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
 		return 0;
 	}
@@ -77,10 +80,7 @@ int priv_drop(const char *user)
 	rc = caps_get(data);
 	if (rc)
 		return rc;
-	keep = data[0].permitted & KEPT_CAPS;
-	if (!(keep & (1u << CAP_SYS_RESOURCE)))
-		agent_log("no CAP_SYS_RESOURCE: no RLIMIT_RTTIME backstop on "
-			  "other users' tasks");
+	keep = data[0].permitted & kept;
 	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)
 		return -errno;
 	if (setgroups(0, NULL) < 0 ||
@@ -108,4 +108,12 @@ int priv_has_nice(void)
 
 	return caps_get(data) == 0 &&
 	       (data[0].effective & (1u << CAP_SYS_NICE)) != 0;
+}
+
+int priv_has_backstop(void)
+{
+	struct __user_cap_data_struct data[2];
+
+	return caps_get(data) == 0 &&
+	       (data[0].effective & (1u << CAP_SYS_RESOURCE)) != 0;
 }

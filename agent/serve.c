@@ -66,7 +66,14 @@ int serve_init(const struct agent_conf *c, int ep, int timer)
 	if (conf->slice_ok)
 		caps |= AGENT_CAP_SLICE;
 	if (priv_has_nice())
-		caps |= AGENT_CAP_NICE | AGENT_CAP_RT;
+		caps |= AGENT_CAP_NICE;
+	/* RT only with RLIMIT_RTTIME as the kernel's own bound on it. */
+	if ((caps & AGENT_CAP_NICE) && priv_has_backstop())
+		caps |= AGENT_CAP_RT;
+	else if (caps & AGENT_CAP_NICE)
+		agent_log("no CAP_SYS_RESOURCE: no RLIMIT_RTTIME backstop, so "
+			  "RT requests are granted as nice %d (except on the "
+			  "agent's own uid's tasks)", conf->nice_floor);
 	return 0;
 }
 

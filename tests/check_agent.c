@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
+#include <linux/capability.h>
 #include <poll.h>
 #include <pwd.h>
 #include <sched.h>
@@ -335,6 +336,45 @@ static int nobody_uid(void)
 	return pw ? (int)pw->pw_uid : 65534;
 }
 
+/* Non-zero when CAP_SYS_RESOURCE is in our bounding set, so that an agent
+ * we start keeps it (a container may lack it). */
+static int have_sys_resource(void)
+{
+	char line[256];
+	unsigned long long bnd = 0;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapBnd: %llx", &bnd) == 1)
+			break;
+	fclose(f);
+	return (bnd >> CAP_SYS_RESOURCE) & 1;
+}
+
+/* Asserts that root's task `pid' has the strongest boost the agent (as
+ * nobody) grants it: SCHED_FIFO where it keeps CAP_SYS_RESOURCE and so
+ * can set RLIMIT_RTTIME, else nice at the default floor. */
+static void assert_strongest(pid_t pid)
+{
+	if (have_sys_resource()) {
+		ck_assert_int_eq(policy_of(pid), SCHED_FIFO);
+	} else {
+		ck_assert_int_eq(policy_of(pid), SCHED_OTHER);
+		ck_assert_int_eq(nice_of(pid), -10);
+	}
+}
+
+/* In a forked child: becomes nobody, the agent's own uid, whose tasks it
+ * can give RLIMIT_RTTIME (and so RT) without CAP_SYS_RESOURCE. */
+static void become_nobody(void)
+{
+	int uid = nobody_uid();
+
+	if (setgroups(0, NULL) || setgid(uid) || setuid(uid))
+		_exit(3);
+}
+
 /* ---- the tests ---- */
 
 START_TEST(probe_is_fast_and_exact_without_an_agent)
@@ -373,7 +413,8 @@ START_TEST(probe_reports_the_agents_caps)
 	start_agent((const char *[]){ "-n", "-7", NULL });
 	memset(&caps, 0x5a, sizeof(caps));
 	ck_assert_int_eq(OPS->probe(&caps), 0);
-	ck_assert_int_eq(caps.rt, 1);
+	/* RT is offered only with its RLIMIT_RTTIME backstop. */
+	ck_assert_int_eq(caps.rt, have_sys_resource());
 	ck_assert_int_eq(caps.peers, 1);
 	ck_assert_int_eq(caps.nice_floor, -7);
 	ck_assert_int_eq(caps.slice, slice_of(getpid()) != 0);
@@ -393,7 +434,7 @@ START_TEST(a_boost_is_visible_and_gone_after_its_box)
 
 	t0 = now_ns();
 	ck_assert_int_eq(OPS->apply(COPVM_BOOST_RT, 0, 15 * MS), 0);
-	ck_assert_int_eq(policy_of(me), SCHED_FIFO);
+	assert_strongest(me);
 	ms = wait_state(me, SCHED_OTHER, 0, 1000);
 	ck_assert_int_ge(ms, 0);
 	ck_assert_uint_ge(now_ns() - t0, 14 * MS);
@@ -406,7 +447,7 @@ START_TEST(a_boost_is_visible_and_gone_after_its_box)
 	/* A 5 s box is cut to the agent's 20 ms. */
 	t0 = now_ns();
 	ck_assert_int_eq(OPS->apply(COPVM_BOOST_RT, 0, 5000 * MS), 0);
-	ck_assert_int_eq(policy_of(me), SCHED_FIFO);
+	assert_strongest(me);
 	ck_assert_int_ge(wait_state(me, SCHED_OTHER, 0, 1000), 0);
 	ck_assert_uint_lt(now_ns() - t0, 500 * MS);
 
@@ -414,6 +455,7 @@ START_TEST(a_boost_is_visible_and_gone_after_its_box)
 	ck_assert_int_eq(OPS->apply(COPVM_BOOST_RT, 0, 15 * MS), 0);
 	ck_assert_int_eq(OPS->apply(COPVM_BOOST_NONE, 0, 0), 0);
 	ck_assert_int_eq(policy_of(me), SCHED_OTHER);
+	ck_assert_int_eq(nice_of(me), 0);
 
 	if (base_slice) {
 		ck_assert_int_eq(OPS->apply(COPVM_BOOST_SLICE, 0, 15 * MS), 0);
@@ -484,6 +526,34 @@ START_TEST(rt_boosts_carry_an_rttime_backstop_until_unregistered)
 }
 END_TEST
 
+START_TEST(rt_without_a_backstop_is_granted_as_nice)
+{
+	struct cosched_caps caps;
+	struct task t, own;
+
+	/* -B: the agent gives up CAP_SYS_RESOURCE, so it cannot set
+	 * RLIMIT_RTTIME on a task of another uid than its own (nobody). */
+	start_agent((const char *[]){ "-B", NULL });
+	ck_assert_int_eq(OPS->probe(&caps), 0);
+	ck_assert_int_eq(caps.rt, 0);
+	t = task_registered(OTHER_UID);
+	ck_assert_int_eq(task_do(&t, 'a', 0, COPVM_BOOST_RT, 0, 200 * MS), 0);
+	ck_assert_int_eq(policy_of(t.pid), SCHED_OTHER);
+	ck_assert_int_eq(nice_of(t.pid), -10);	/* the default floor */
+	ck_assert_int_eq(rttime_of(t.pid), -1);
+	ck_assert_int_eq(task_do(&t, 'u', 0, 0, 0, 0), 0);
+	ck_assert_int_eq(nice_of(t.pid), 0);
+	/* The agent's own uid's task: the limit can be set, RT is given. */
+	own = task_registered(nobody_uid());
+	ck_assert_int_eq(task_do(&own, 'a', 0, COPVM_BOOST_RT, 0, 200 * MS), 0);
+	ck_assert_int_eq(policy_of(own.pid), SCHED_FIFO);
+	ck_assert_int_gt(rttime_of(own.pid), 0);
+	task_do(&t, 'q', 0, 0, 0, 0);
+	task_do(&own, 'q', 0, 0, 0, 0);
+	stop_agent();
+}
+END_TEST
+
 START_TEST(another_users_process_cannot_be_boosted)
 {
 	int nobody = nobody_uid();
@@ -540,9 +610,10 @@ START_TEST(an_unregistered_process_cannot_be_boosted)
 	/* Registered, then unregistered. */
 	t = task_registered(-1);
 	ck_assert_int_eq(OPS->boost_peer(t.pid, 0, COPVM_BOOST_RT, 0, 15 * MS), 0);
-	ck_assert_int_eq(policy_of(t.pid), SCHED_FIFO);
+	assert_strongest(t.pid);
 	ck_assert_int_eq(task_do(&t, 'u', 0, 0, 0, 0), 0);
 	ck_assert_int_eq(policy_of(t.pid), SCHED_OTHER);
+	ck_assert_int_eq(nice_of(t.pid), 0);
 	ck_assert_int_eq(OPS->boost_peer(t.pid, 0, COPVM_BOOST_RT, 0, 15 * MS),
 			 -ESRCH);
 	ck_assert_int_eq(task_do(&t, 'a', 0, COPVM_BOOST_RT, 0, 15 * MS),
@@ -607,7 +678,7 @@ START_TEST(exit_of_a_boosted_task_or_its_booster_ends_the_boost)
 	ck_assert_int_eq(OPS->attach(NULL, 0), 0);
 
 	/* Children forked while boosted start unboosted. */
-	t = task_registered(-1);
+	t = task_registered(nobody_uid());
 	ck_assert_int_eq(task_do(&t, 'a', 0, COPVM_BOOST_RT, 0, 3000 * MS), 0);
 	ck_assert_int_eq(policy_of(t.pid), SCHED_FIFO);
 	g1 = task_do(&t, 'f', 0, 0, 0, 0);
@@ -630,8 +701,8 @@ START_TEST(exit_of_a_boosted_task_or_its_booster_ends_the_boost)
 	kill(g2, SIGKILL);
 
 	/* The booster leaves: its boost of a peer ends long before the box. */
-	v = task_registered(-1);
-	b = task_registered(-1);
+	v = task_registered(nobody_uid());
+	b = task_registered(nobody_uid());
 	ck_assert_int_eq(task_do(&b, 'p', v.pid, COPVM_BOOST_RT, 0, 3000 * MS), 0);
 	ck_assert_int_eq(policy_of(v.pid), SCHED_FIFO);
 	task_do(&b, 'x', 0, 0, 0, 0);
@@ -651,7 +722,7 @@ static void agent_death_reverts(int sig)
 	int ms;
 
 	start_agent((const char *[]){ "-b", "5000", NULL });
-	t = task_registered(-1);
+	t = task_registered(nobody_uid());
 	u = task_registered(nobody_uid());
 	ck_assert_int_eq(task_do(&t, 'a', 0, COPVM_BOOST_RT, 0, 3000 * MS), 0);
 	ck_assert_int_eq(task_do(&u, 'a', 0, COPVM_BOOST_NICE, -5, 3000 * MS), 0);
@@ -739,6 +810,7 @@ START_TEST(a_spinning_task_is_held_to_its_share)
 
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		pin_to(0);
+		become_nobody();
 		if (OPS->attach(NULL, 0))
 			_exit(1);
 		/* Spins at SCHED_FIFO 1 for 2 s, renewing its box. */
@@ -834,9 +906,10 @@ START_TEST(many_boosted_tasks_of_one_user_cannot_take_anothers_cpu)
 		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ck_assert_ptr_ne((void *)boost, MAP_FAILED);
 	*boost = 0;
-	/* User A: 16 busy tasks; user B: one busy loop per CPU. */
+	/* User A (nobody, so RT comes with its backstop even without
+	 * CAP_SYS_RESOURCE): 16 busy tasks; user B: one loop per CPU. */
 	for (i = 0; i < NA; i++)
-		a[i] = spinner_of(OTHER_UID, boost);
+		a[i] = spinner_of(nobody_uid(), boost);
 	for (i = 0; i < ncpu; i++)
 		b[i] = spinner_of(OTHER_UID + 1, NULL);
 	nap_ms(300);
@@ -888,6 +961,7 @@ START_TEST(registering_again_does_not_wipe_a_users_debt)
 		uint64_t start;
 
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		become_nobody();
 		if (OPS->attach(NULL, 1000000) ||
 		    OPS->apply(COPVM_BOOST_RT, 0, 3000 * MS))
 			_exit(1);
@@ -933,6 +1007,7 @@ START_TEST(a_task_blocked_under_a_boost_spends_no_share)
 		uint64_t start;
 
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		become_nobody();
 		if (OPS->attach(NULL, 0) ||
 		    OPS->apply(COPVM_BOOST_RT, 0, 3000 * MS))
 			_exit(1);
@@ -1035,7 +1110,7 @@ START_TEST(garbage_gets_error_replies_and_others_are_served)
 		close(raw_connect());
 
 	/* A well-behaved client is served as usual. */
-	t = task_registered(-1);
+	t = task_registered(nobody_uid());
 	ck_assert_int_eq(task_do(&t, 'a', 0, COPVM_BOOST_RT, 0, 10 * MS), 0);
 	ck_assert_int_eq(policy_of(t.pid), SCHED_FIFO);
 	ck_assert_int_ge(wait_state(t.pid, SCHED_OTHER, 0, 1000), 0);
@@ -1059,6 +1134,7 @@ static Suite *agent_suite(void)
 	tcase_add_test(tc, a_boost_is_visible_and_gone_after_its_box);
 	tcase_add_test(tc, an_undo_leaves_alone_what_someone_else_changed);
 	tcase_add_test(tc, rt_boosts_carry_an_rttime_backstop_until_unregistered);
+	tcase_add_test(tc, rt_without_a_backstop_is_granted_as_nice);
 	tcase_add_test(tc, another_users_process_cannot_be_boosted);
 	tcase_add_test(tc, an_unregistered_process_cannot_be_boosted);
 	tcase_add_test(tc, exit_of_a_boosted_task_or_its_booster_ends_the_boost);
