@@ -94,6 +94,17 @@ static uint64_t slice_of(int pid)
 	return a.sched_runtime;
 }
 
+/* Non-zero while task `pid' has SCHED_RESET_ON_FORK. */
+static int reset_on_fork_of(int pid)
+{
+	struct sched_attr a;
+
+	memset(&a, 0, sizeof(a));
+	if (syscall(SYS_sched_getattr, pid, &a, sizeof(a), 0) < 0)
+		return -1;
+	return (a.sched_flags & SCHED_FLAG_RESET_ON_FORK) != 0;
+}
+
 START_TEST(page_lives_from_enrolment_to_exit)
 {
 	struct cosched_page *pg;
@@ -402,6 +413,10 @@ START_TEST(pre_boosts_the_task_and_its_correspondent)
 	pvm_exit();
 	ck_assert_int_eq(getpriority(PRIO_PROCESS, 0), base);
 	ck_assert_uint_eq(slice_of(0), slice0);
+	/* The undo clears the flag where the kernel lets it (root; an
+	 * unprivileged task may not clear it, and keeps it). */
+	if (geteuid() == 0)
+		ck_assert_int_eq(reset_on_fork_of(0), 0);
 	munmap(pg, COSCHED_PAGE_SIZE);
 }
 END_TEST

@@ -4,7 +4,8 @@
  * SCHED_OTHER and a short sched_runtime, honoured by 6.12+ kernels) and
  * a lower nice value within what RLIMIT_NICE (or CAP_SYS_NICE) permits,
  * never below the engine's floor.  Boosts set SCHED_RESET_ON_FORK so a
- * child never inherits them.  Undoing is always permitted (a higher nice,
+ * child never inherits them; the undo clears it where the kernel allows
+ * (it refuses an unprivileged caller).  Undoing is always permitted (a higher nice,
  * sched_runtime 0); the task undoes its own boost at its next decision
  * and the daemon's watch undoes those whose time box ended
  * (daemon/cosched_watch.c), so self_timed is 0.
@@ -30,17 +31,35 @@ static struct cosched_page *mine;
 static int has_slice;
 
 /* Sets SCHED_OTHER with `nice' and slice `runtime' (0: the default) on
- * `pid'; 0 or -errno. */
-static int set_other(int pid, int nice, uint64_t runtime)
+ * `pid', with SCHED_RESET_ON_FORK while `boost' (a raised level) and
+ * without it otherwise; 0 or -errno. */
+static int set_other(int pid, int nice, uint64_t runtime, int boost)
 {
 	struct copvm_sched_attr a;
 
 	memset(&a, 0, sizeof(a));
 	a.sched_policy = SCHED_OTHER;
-	a.sched_flags = SCHED_FLAG_RESET_ON_FORK;
+	a.sched_flags = boost ? SCHED_FLAG_RESET_ON_FORK : 0;
 	a.sched_nice = nice;
 	a.sched_runtime = has_slice ? runtime : 0;
 	return copvm_sched_setattr(pid, &a);
+}
+
+/* Back to `base' and the default slice.  The flag goes too where the
+ * kernel lets us clear it (CAP_SYS_NICE); an unprivileged caller may not
+ * (EPERM), so after the first refusal the flag is kept. */
+static int undo_to(int pid, int base)
+{
+	static int clear_refused;
+	int rc;
+
+	if (!clear_refused) {
+		rc = set_other(pid, base, 0, 0);
+		if (rc != -EPERM)
+			return rc;
+		clear_refused = 1;
+	}
+	return set_other(pid, base, 0, 1);
 }
 
 /* The lowest nice this process may set on itself: tried, not computed,
@@ -50,8 +69,8 @@ static int probe_nice_floor(int base)
 	struct rlimit rl;
 	int floor;
 
-	if (set_other(0, SELF_NICE_FLOOR, 0) == 0) {
-		set_other(0, base, 0);
+	if (set_other(0, SELF_NICE_FLOOR, 0, 1) == 0) {
+		undo_to(0, base);
 		return SELF_NICE_FLOOR;
 	}
 	if (getrlimit(RLIMIT_NICE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY)
@@ -95,11 +114,12 @@ static int level_set(int pid, int level, int nice, int base)
 {
 	switch (level) {
 	case COPVM_BOOST_NONE:
-		return set_other(pid, base, 0);
+		return undo_to(pid, base);
 	case COPVM_BOOST_SLICE:
-		return set_other(pid, base, BOOST_SLICE_NS);
+		return set_other(pid, base, BOOST_SLICE_NS, 1);
 	case COPVM_BOOST_NICE:
-		return set_other(pid, nice < base ? nice : base, BOOST_SLICE_NS);
+		return set_other(pid, nice < base ? nice : base, BOOST_SLICE_NS,
+				 1);
 	default:
 		return -EINVAL;
 	}
@@ -125,7 +145,7 @@ static int self_boost_peer(int pid, int tid, int level, int nice,
 static void self_detach(void)
 {
 	if (mine)
-		set_other(0, mine->base_nice, 0);
+		undo_to(0, mine->base_nice);
 	mine = NULL;
 }
 
