@@ -152,6 +152,23 @@ static void parse_args(int argc, char **argv, struct agent_conf *c)
 
 /* Binds the listening socket, replacing a stale one but never a live
  * agent's.  The socket or -errno. */
+/* Makes the socket's directory if it is missing (its last component
+ * only, mode 0755 so that every user's tasks reach the socket), as
+ * systemd's RuntimeDirectory= would. */
+static void make_parent(const char *path)
+{
+	char dir[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	char *slash;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
+		return;
+	*slash = '\0';
+	if (mkdir(dir, 0755) == 0)
+		chmod(dir, 0755);	/* whatever the umask */
+}
+
 static int make_socket(const char *path)
 {
 	struct sockaddr_un sa;
@@ -162,6 +179,7 @@ static int make_socket(const char *path)
 	if (strlen(path) >= sizeof(sa.sun_path))
 		return -ENAMETOOLONG;
 	strcpy(sa.sun_path, path);
+	make_parent(path);
 	probe = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	if (probe >= 0 && connect(probe, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
 		close(probe);

@@ -32,7 +32,7 @@
 #include <stdint.h>
 
 #define AGENT_PROTO_VERSION	2
-#define AGENT_SOCK_DEFAULT	"/run/copvm-agent.sock"
+#define AGENT_SOCK_DEFAULT	"/run/copvm-agent/agent.sock"
 #define AGENT_SOCK_ENV		"COPVM_AGENT_SOCK"
 
 /* Requests (agent_req.op). */

@@ -21,7 +21,9 @@ EXTRA_DIST += tests/integ/deb-package.sh tests/integ/relink-lib.sh \
 	debian/changelog debian/control debian/copyright debian/rules \
 	debian/source/format debian/copvm.install debian/copvm.links \
 	debian/copvm-dev.install debian/copvm-dev.links \
-	debian/copvm-dkms.install \
+	debian/copvm-dkms.install debian/copvm.prerm \
+	debian/copvm-dkms.postinst debian/copvm-dkms.prerm \
+	debian/modules-load/pvm_cosched.conf \
 	debian/copvm-dkms.dkms docs/install.md
 
 # compiler-wrappers.sh: copvm-cc and copvm-f77 of the build tree, with a

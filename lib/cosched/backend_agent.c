@@ -4,7 +4,7 @@
  * request and one reply per operation (common/agent_proto.h).  The agent
  * undoes every boost at the end of its box, so self_timed is 1.
  *
- * The socket is $COPVM_AGENT_SOCK, or /run/copvm-agent.sock.  It is
+ * The socket is $COPVM_AGENT_SOCK, or /run/copvm-agent/agent.sock.  It is
  * close-on-exec, and it belongs to the process that opened it: the
  * agent knows a connection by its SO_PEERCRED, so a child that inherits
  * it after fork never uses it (the engine calls attach again, which opens

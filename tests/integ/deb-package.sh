@@ -21,6 +21,12 @@
 #    daemon (relink-lib.sh); the wrappers and their pages are copvm-dev's.
 # 5. dpkg --purge copvm-dev copvm: every file dpkg -L listed is gone,
 #    /usr/lib/copvm, /usr/include/copvm and /usr/share/copvm too.
+# Between 2 and 3, the agent (docs/agent.md): copvm's unit
+# /lib/systemd/system/copvm-agent.service is enabled by the install,
+# passes `systemd-analyze verify', and its ExecStart command, run by hand
+# (systemd does not run here), serves an ordinary user's pvm-examples
+# `timing' with COPVM_MODEL=pre: copvm-cosched -r shows backend=agent
+# while it runs.  The purge then leaves no agent running.
 #
 # Runs only when asked (COPVM_TEST_DEB=1: a package build takes about a
 # minute), as root, with dpkg-buildpackage, the build dependencies,
@@ -54,6 +60,9 @@ version=$(sed -n 's/^PACKAGE_VERSION = //p' "$top_builddir/Makefile")
 T=$(mktemp -d "${TMPDIR:-/tmp}/copvm-deb.XXXXXX") || exit 1
 chmod 755 "$T"
 installed=
+agent_pid=
+agent_user=
+made_run_dir=
 cleanup() {
 	local p
 	relink_cleanup
@@ -61,6 +70,9 @@ cleanup() {
 		dpkg --purge copvm-dev copvm >/dev/null 2>&1
 	fi
 	for p in $(daemons); do kill -KILL "$p" 2>/dev/null; done
+	[ -n "$agent_pid" ] && kill -KILL "$agent_pid" 2>/dev/null
+	[ -n "$agent_user" ] && userdel "$agent_user" 2>/dev/null
+	[ -n "$made_run_dir" ] && rm -rf "$made_run_dir"
 	rm -rf "$T"
 }
 trap cleanup EXIT
@@ -114,6 +126,57 @@ dpkg -i $(echo $debs | tr ' ' '\n' | grep -v dkms) >"$T/install.log" 2>&1 ||
 [ -z "$stock" ] || dpkg -V $stock >"$T/verify" 2>&1
 [ -s "$T/verify" ] && fail "Debian's packages changed: $(cat "$T/verify")"
 
+# 2b. The agent's unit, its command, a task of an ordinary user on it.
+unit=/lib/systemd/system/copvm-agent.service
+case $(dpkg -S "$unit" 2>/dev/null) in
+copvm:*) ;;
+*) fail "$unit is not copvm's" ;;
+esac
+[ -L /etc/systemd/system/multi-user.target.wants/copvm-agent.service ] ||
+	fail "the install did not enable copvm-agent.service"
+if command -v systemd-analyze >/dev/null; then
+	systemd-analyze verify "$unit" >"$T/verify-unit" 2>&1 ||
+		fail "systemd-analyze verify: $(cat "$T/verify-unit")"
+fi
+cmd=$(sed -n 's/^ExecStart=//p' "$unit")
+sock=$(printf '%s\n' "$cmd" | sed -n 's/.* -s \([^ ]*\).*/\1/p')
+if [ -e "$sock" ]; then
+	fail "an agent socket already exists at $sock: not starting another"
+else
+	[ -d "${sock%/*}" ] || made_run_dir=${sock%/*}
+	# Not our child: its exit must not leave a zombie that kill -0 sees.
+	( $cmd 2>"$T/agent.log" & echo $! >"$T/agent.pid" )
+	agent_pid=$(cat "$T/agent.pid")
+	for i in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
+	[ -S "$sock" ] || fail "the unit's command made no socket: $(cat "$T/agent.log")"
+	agent_user=copvmag$$
+	AH=$T/agent-home
+	mkdir -p "$AH/pvm3/bin/LINUX64" "$AH/tmp"
+	ln -s /usr/bin/timing_slave "$AH/pvm3/bin/LINUX64/timing_slave"
+	useradd -M -d "$AH" -s /bin/sh "$agent_user" || fail "useradd $agent_user"
+	chown -R "$agent_user" "$AH"
+	as_user() {
+		(cd "$AH" && runuser -u "$agent_user" -- env -i PATH=/usr/bin:/bin \
+			HOME="$AH" PVM_TMP="$AH/tmp" COPVM_MODEL=pre "$@")
+	}
+	# timing takes a fraction of a second: run it until a look catches it.
+	as_user sh -c 'for i in $(seq 40); do timeout 60 copvm-run timing || exit 1; done' \
+		>"$T/timing.out" 2>&1 </dev/null &
+	tpid=$!
+	seen=
+	while [ -z "$seen" ] && kill -0 "$tpid" 2>/dev/null; do
+		as_user copvm-cosched -r >>"$T/cosched.out" 2>&1
+		grep -q ' backend=agent ' "$T/cosched.out" && seen=1
+		sleep 0.05
+	done
+	wait "$tpid"
+	rc=$?
+	[ -n "$seen" ] || [ $rc = 0 ] || fail "copvm-run timing: exit $rc: $(tail -n 5 "$T/timing.out")"
+	[ -n "$seen" ] || fail "copvm-cosched never showed backend=agent: $(sort -u "$T/cosched.out" | head -n 5)"
+	[ -n "$seen" ] && log "deb-package: the unit's agent served $agent_user's timing (backend=agent)"
+	(echo halt | as_user timeout 30 copvm-run pvm) >/dev/null 2>&1
+fi
+
 # 3. master1 from pvm-examples on copvm.
 ldd_out=$(copvm-run ldd /usr/bin/master1 | grep 'libpvm3\.so\.3')
 case $ldd_out in
@@ -162,6 +225,12 @@ log "deb-package: the relinked examples took $(($(date +%s) - t0)) s"
 dpkg -L copvm copvm-dev >"$T/listed" 2>&1 || fail "dpkg -L copvm copvm-dev"
 dpkg --purge copvm-dev copvm >"$T/purge.log" 2>&1 || { cat "$T/purge.log" >&2; fail "dpkg --purge"; }
 installed=
+if [ -n "$agent_pid" ]; then
+	for i in $(seq 50); do kill -0 "$agent_pid" 2>/dev/null || break; sleep 0.1; done
+	kill -0 "$agent_pid" 2>/dev/null && fail "the agent still runs after the purge"
+	pgrep -x copvm-agent >/dev/null && fail "a copvm-agent still runs: $(pgrep -a -x copvm-agent)"
+	agent_pid=
+fi
 dpkg-query -W -f '${Status}' copvm 2>/dev/null | grep -q 'installed' && fail "copvm still installed"
 while read -r f; do
 	case $f in
