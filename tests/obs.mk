@@ -1,7 +1,8 @@
 # Tests of the observability of coscheduling: the page reader shared by
 # copvm-cosched and the console (common/cosched_read.c, cosched_cmd.c) and
 # the tool itself, on hand-made pages; and the lint of the manual pages
-# with the check that every exported copvm_* function has one.
+# with the check that every exported copvm_* function has one; and
+# `copvm-cosched plot' on a trace recorded by a PRE ping-pong.
 if HAVE_CHECK
 check_PROGRAMS += tests/check_cosched_read
 TESTS += tests/check_cosched_read
@@ -13,7 +14,7 @@ tests_check_cosched_read_LDADD = common/libcosched_read.la $(CHECK_LIBS)
 EXTRA_tests_check_cosched_read_DEPENDENCIES = tools/copvm-cosched
 endif
 
-OBS_TESTS = tests/integ/man-lint.sh
+OBS_TESTS = tests/integ/man-lint.sh tests/integ/cosched-plot.sh
 TESTS += $(OBS_TESTS)
 EXTRA_DIST += $(OBS_TESTS)
 

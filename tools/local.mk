@@ -4,6 +4,12 @@
 bin_PROGRAMS += tools/copvm-cosched
 tools_copvm_cosched_SOURCES = tools/copvm-cosched.c
 tools_copvm_cosched_LDADD = common/libcosched_read.la
+tools_copvm_cosched_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DCOPVM_PKGLIBEXECDIR='"$(pkglibexecdir)"'
+# copvm-cosched plot TRACE runs copvm-trace-plot (also the benchmarks'
+# report's timelines).
+tracelibexecdir = $(pkglibexecdir)
+dist_tracelibexec_SCRIPTS = tools/copvm-trace-plot
 
 # copvm-run: a command run with copvm's libraries, daemon, console and
 # manual pages first (docs/install.md: how stock-built programs select
