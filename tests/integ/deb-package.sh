@@ -228,7 +228,12 @@ installed=
 if [ -n "$agent_pid" ]; then
 	for i in $(seq 50); do kill -0 "$agent_pid" 2>/dev/null || break; sleep 0.1; done
 	kill -0 "$agent_pid" 2>/dev/null && fail "the agent still runs after the purge"
-	pgrep -x copvm-agent >/dev/null && fail "a copvm-agent still runs: $(pgrep -a -x copvm-agent)"
+	# The package's agents only (other tests may run agents of a build tree).
+	for p in $(pgrep -x copvm-agent); do
+		case $(readlink "/proc/$p/exe" 2>/dev/null) in
+		/usr/lib/copvm/sbin/copvm-agent*) fail "a packaged copvm-agent still runs: $(ps -o pid=,args= -p "$p")" ;;
+		esac
+	done
 	agent_pid=
 fi
 dpkg-query -W -f '${Status}' copvm 2>/dev/null | grep -q 'installed' && fail "copvm still installed"
