@@ -552,6 +552,8 @@ START_TEST(tool_table)
 	ck_assert_ptr_nonnull(strstr(out, "(8 stale or foreign pages skipped)"));
 	ck_assert_int_eq(run_tool("--help", out, err, sizeof(out)), 0);
 	ck_assert_ptr_nonnull(strstr(out, "Usage: copvm-cosched"));
+	/* the models offered are the model table's */
+	ck_assert_ptr_nonnull(strstr(out, "model=NAME  lin, imp, hpdt, dyn, pre, dcs, exp\n"));
 }
 END_TEST
 
