@@ -15,7 +15,7 @@
 
 /* The model table, one row per model (docs/cosched.md describes them):
  * name, counting rule, boost rule, peer rule, wait rule. */
-static const struct cosched_model_rules models[] = {
+const struct cosched_model_rules cosched_models[] = {
 	[COPVM_MODEL_LIN] = { "lin", COSCHED_COUNT_BOTH, COSCHED_BOOSTS_NEVER,
 			      COSCHED_PEER_NONE, COSCHED_WAIT_ADAPTIVE },
 	[COPVM_MODEL_IMP] = { "imp", COSCHED_COUNT_BOTH, COSCHED_BOOSTS_NEVER,
@@ -32,7 +32,8 @@ static const struct cosched_model_rules models[] = {
 	[COPVM_MODEL_EXP] = { "exp", COSCHED_COUNT_BOTH, COSCHED_BOOSTS_NEVER,
 			      COSCHED_PEER_NONE, COSCHED_WAIT_ADAPTIVE },
 };
-_Static_assert(sizeof(models) / sizeof(models[0]) == COPVM_NMODELS,
+_Static_assert(sizeof(cosched_models) / sizeof(cosched_models[0]) ==
+	       COPVM_NMODELS,
 	       "every model of copvm.h has a row");
 
 static const char *const backend_names[COPVM_NBACKENDS] = {
@@ -40,12 +41,6 @@ static const char *const backend_names[COPVM_NBACKENDS] = {
 	[COPVM_BACKEND_SELF] = "self", [COPVM_BACKEND_AGENT] = "agent",
 	[COPVM_BACKEND_KMOD] = "kmod",
 };
-
-const struct cosched_model_rules *cosched_model_rules(int model)
-{
-	return model >= 0 && model < COPVM_NMODELS && models[model].name ?
-	       &models[model] : NULL;
-}
 
 char *cosched_model_list(char *buf, size_t len)
 {
@@ -56,10 +51,10 @@ char *cosched_model_list(char *buf, size_t len)
 		return buf;
 	buf[0] = 0;
 	for (m = 0; m < COPVM_NMODELS && used < len; m++) {
-		if (!models[m].name)
+		if (!cosched_models[m].name)
 			continue;
 		n = snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
-			     models[m].name);
+			     cosched_models[m].name);
 		if (n < 0)
 			break;
 		used += (size_t)n;
@@ -74,7 +69,8 @@ int cosched_model_parse(const char *name)
 	if (!name)
 		return -1;
 	for (m = 0; m < COPVM_NMODELS; m++)
-		if (models[m].name && strcasecmp(models[m].name, name) == 0)
+		if (cosched_models[m].name &&
+		    strcasecmp(cosched_models[m].name, name) == 0)
 			return m;
 	return -1;
 }

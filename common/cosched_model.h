@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "copvm.h"
+
 /*
  * The model table: each model (COPVM_MODEL_*) is one row of rules, and
  * the engine consults the row, never the model.  A new model is a
@@ -68,9 +70,17 @@ struct cosched_model_rules {
 	enum cosched_wait_rule wait;
 };
 
+/* The model table, indexed by COPVM_MODEL_*: read it through
+ * cosched_model_rules, which the hooks inline. */
+extern const struct cosched_model_rules cosched_models[];
+
 /* The row of model `model' (COPVM_MODEL_*), or NULL for an unknown
  * model. */
-const struct cosched_model_rules *cosched_model_rules(int model);
+static inline const struct cosched_model_rules *cosched_model_rules(int model)
+{
+	return model >= 0 && model < COPVM_NMODELS && cosched_models[model].name ?
+	       &cosched_models[model] : NULL;
+}
 /* Writes the models' names, "lin, imp, ...", into `buf' of `len' bytes
  * (truncated, always terminated); returns `buf'. */
 char *cosched_model_list(char *buf, size_t len);
