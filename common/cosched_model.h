@@ -3,8 +3,8 @@
  * mathematics: the model table (one row of rules per model), the
  * frequency recurrence, which messages each model counts, the boost a
  * frequency earns, the DCS fairness predicate, the CPU budget and the
- * receive's spin bound.  No system calls, no global state: the policy
- * engine (lib/cosched/) and the tests call these with numbers.
+ * receive's spin bound.  No system calls, no mutable state: the policy
+ * engine (lib/cosched/), the tools and the tests call these with numbers.
  *
  * Times are nanoseconds of CLOCK_MONOTONIC; frequencies are messages per
  * second.  Models and boost levels are copvm.h's constants.
@@ -81,6 +81,7 @@ static inline const struct cosched_model_rules *cosched_model_rules(int model)
 	return model >= 0 && model < COPVM_NMODELS && cosched_models[model].name ?
 	       &cosched_models[model] : NULL;
 }
+
 /* Writes the models' names, "lin, imp, ...", into `buf' of `len' bytes
  * (truncated, always terminated); returns `buf'. */
 char *cosched_model_list(char *buf, size_t len);
