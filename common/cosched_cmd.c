@@ -17,9 +17,13 @@
 
 #include "copvm.h"
 #include "cosched_cmd.h"
+#include "cosched_model.h"
 
 void csr_usage(FILE *out, const char *prog)
 {
+	char models[96];
+
+	cosched_model_list(models, sizeof(models));
 	fprintf(out,
 		"Usage: %s [-r]\n"
 		"       %s set [TID|all] [model=NAME] [P=FRACTION] [interval=MS]\n"
@@ -28,10 +32,10 @@ void csr_usage(FILE *out, const char *prog)
 		"  -r          raw key=value lines, one per task, then one for the node\n"
 		"  TID         a task id in hex, with or without the leading t\n"
 		"  all         every task of this host (the default)\n"
-		"  model=NAME  lin, imp, hpdt, dyn, pre, dcs or exp\n"
+		"  model=NAME  %s\n"
 		"  P=FRACTION  the past weight, 0 to 1 (e.g. 0.5)\n"
 		"  interval=MS the probe's interval, 1 to 10000 ms\n",
-		prog, prog);
+		prog, prog, models);
 }
 
 static void print_tid_list(FILE *out, const struct cosched_page *pg,

@@ -1,23 +1,40 @@
 /*
- * cosched_model.c - the pure mathematics of the coscheduling models
- * (cosched_model.h): the frequency recurrence of the thesis,
- * F = P * F_past + (1 - P) * F_current, which messages each model counts,
- * the boost a frequency earns, the DCS fairness predicate, the CPU budget
- * and the spin bound of a receive.
+ * cosched_model.c - the coscheduling models as data and pure
+ * mathematics (cosched_model.h): the model table, the frequency
+ * recurrence of the thesis, F = P * F_past + (1 - P) * F_current, which
+ * messages each model counts, the boost a frequency earns, the DCS
+ * fairness predicate, the CPU budget and the spin bound of a receive.
  */
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <strings.h>
 
 #include "copvm.h"
 #include "cosched_model.h"
 
-static const char *const model_names[COPVM_NMODELS] = {
-	[COPVM_MODEL_LIN] = "lin", [COPVM_MODEL_IMP] = "imp",
-	[COPVM_MODEL_HPDT] = "hpdt", [COPVM_MODEL_DYN] = "dyn",
-	[COPVM_MODEL_PRE] = "pre", [COPVM_MODEL_DCS] = "dcs",
-	[COPVM_MODEL_EXP] = "exp",
+/* The model table, one row per model (docs/cosched.md describes them):
+ * name, counting rule, boost rule, peer rule, wait rule. */
+const struct cosched_model_rules cosched_models[] = {
+	[COPVM_MODEL_LIN] = { "lin", COSCHED_COUNT_BOTH, COSCHED_BOOSTS_NEVER,
+			      COSCHED_PEER_NONE, COSCHED_WAIT_ADAPTIVE },
+	[COPVM_MODEL_IMP] = { "imp", COSCHED_COUNT_BOTH, COSCHED_BOOSTS_NEVER,
+			      COSCHED_PEER_NONE, COSCHED_WAIT_TWO_CTXSW },
+	[COPVM_MODEL_HPDT] = { "hpdt", COSCHED_COUNT_BOTH, COSCHED_BOOSTS_ALWAYS,
+			       COSCHED_PEER_NONE, COSCHED_WAIT_ADAPTIVE },
+	[COPVM_MODEL_DYN] = { "dyn", COSCHED_COUNT_RECVS, COSCHED_BOOSTS_BY_FREQ,
+			      COSCHED_PEER_NONE, COSCHED_WAIT_ADAPTIVE },
+	[COPVM_MODEL_PRE] = { "pre", COSCHED_COUNT_BOTH, COSCHED_BOOSTS_BY_FREQ,
+			      COSCHED_PEER_RAISE, COSCHED_WAIT_ADAPTIVE },
+	[COPVM_MODEL_DCS] = { "dcs", COSCHED_COUNT_BOTH, COSCHED_BOOSTS_ON_WAKE,
+			      COSCHED_PEER_WAKE, COSCHED_WAIT_ADAPTIVE },
+	/* The daemons gang-schedule EXP's tasks (daemon/gang.c). */
+	[COPVM_MODEL_EXP] = { "exp", COSCHED_COUNT_BOTH, COSCHED_BOOSTS_NEVER,
+			      COSCHED_PEER_NONE, COSCHED_WAIT_ADAPTIVE },
 };
+_Static_assert(sizeof(cosched_models) / sizeof(cosched_models[0]) ==
+	       COPVM_NMODELS,
+	       "every model of copvm.h has a row");
 
 static const char *const backend_names[COPVM_NBACKENDS] = {
 	[COPVM_BACKEND_AUTO] = "auto", [COPVM_BACKEND_NONE] = "none",
@@ -25,31 +42,56 @@ static const char *const backend_names[COPVM_NBACKENDS] = {
 	[COPVM_BACKEND_KMOD] = "kmod",
 };
 
-static int lookup(const char *const *names, int n, const char *name)
+char *cosched_model_list(char *buf, size_t len)
 {
-	int i;
+	size_t used = 0;
+	int m, n;
 
-	if (!name)
-		return -1;
-	for (i = 0; i < n; i++)
-		if (strcasecmp(names[i], name) == 0)
-			return i;
-	return -1;
+	if (!len)
+		return buf;
+	buf[0] = 0;
+	for (m = 0; m < COPVM_NMODELS && used < len; m++) {
+		if (!cosched_models[m].name)
+			continue;
+		n = snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+			     cosched_models[m].name);
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+	return buf;
 }
 
 int cosched_model_parse(const char *name)
 {
-	return lookup(model_names, COPVM_NMODELS, name);
+	int m;
+
+	if (!name)
+		return -1;
+	for (m = 0; m < COPVM_NMODELS; m++)
+		if (cosched_models[m].name &&
+		    strcasecmp(cosched_models[m].name, name) == 0)
+			return m;
+	return -1;
 }
 
 int cosched_backend_parse(const char *name)
 {
-	return lookup(backend_names, COPVM_NBACKENDS, name);
+	int b;
+
+	if (!name)
+		return -1;
+	for (b = 0; b < COPVM_NBACKENDS; b++)
+		if (strcasecmp(backend_names[b], name) == 0)
+			return b;
+	return -1;
 }
 
 const char *copvm_model_name(int model)
 {
-	return model >= 0 && model < COPVM_NMODELS ? model_names[model] : NULL;
+	const struct cosched_model_rules *r = cosched_model_rules(model);
+
+	return r ? r->name : NULL;
 }
 
 const char *copvm_backend_name(int backend)
@@ -60,7 +102,9 @@ const char *copvm_backend_name(int backend)
 
 int cosched_counts_sends(int model)
 {
-	return model != COPVM_MODEL_DYN;
+	const struct cosched_model_rules *r = cosched_model_rules(model);
+
+	return !r || r->count != COSCHED_COUNT_RECVS;
 }
 
 static double clamp_p(double p)
@@ -109,12 +153,13 @@ double cosched_freq_roll(double f, double p, uint64_t count,
 
 int cosched_boost_for(int model, double f, const struct cosched_thresholds *t)
 {
-	switch (model) {
-	case COPVM_MODEL_HPDT:
+	const struct cosched_model_rules *r = cosched_model_rules(model);
+
+	switch (r ? r->boost : COSCHED_BOOSTS_NEVER) {
+	case COSCHED_BOOSTS_ALWAYS:
+	case COSCHED_BOOSTS_ON_WAKE:
 		return COPVM_BOOST_RT;
-	case COPVM_MODEL_DYN:
-	case COPVM_MODEL_PRE:
-	case COPVM_MODEL_DCS:
+	case COSCHED_BOOSTS_BY_FREQ:
 		if (f >= t->f_rt)
 			return COPVM_BOOST_RT;
 		if (f >= t->f_nice)
@@ -142,6 +187,22 @@ int cosched_nice_for(double f, int floor, const struct cosched_thresholds *t)
 	return nice < floor ? floor : nice;
 }
 
+int cosched_boost_nice(int model, int level, double f, int floor,
+		       const struct cosched_thresholds *t)
+{
+	const struct cosched_model_rules *r = cosched_model_rules(model);
+	int nice;
+
+	if (level == COPVM_BOOST_RT ||
+	    (r && (r->boost == COSCHED_BOOSTS_ALWAYS ||
+		   r->boost == COSCHED_BOOSTS_ON_WAKE)))
+		return floor;
+	if (level != COPVM_BOOST_NICE)
+		return 0;
+	nice = cosched_nice_for(f, floor, t);
+	return nice < 0 ? nice : -1;
+}
+
 int cosched_dcs_fair(int e, uint64_t tc_ns, uint64_t tp_ns, int64_t c_ns,
 		     uint64_t tq_ns, int r)
 {
@@ -167,7 +228,9 @@ int cosched_budget_exceeded(uint64_t cpu_ns, uint64_t window_ns, int share_pct)
 uint64_t cosched_spin_ns(int model, int boost, uint64_t ctxsw_ns,
 			 uint64_t lin_ns)
 {
-	if (model == COPVM_MODEL_IMP)
+	const struct cosched_model_rules *r = cosched_model_rules(model);
+
+	if (r && r->wait == COSCHED_WAIT_TWO_CTXSW)
 		return 2 * ctxsw_ns;
 	return lin_ns;
 }

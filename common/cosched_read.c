@@ -31,28 +31,24 @@
 #include <unistd.h>
 
 #include "copvm.h"
+#include "cosched_model.h"
 #include "cosched_read.h"
 #include "proto.h"
 
-static const char *const model_names[COPVM_NMODELS] = {
-	"lin", "imp", "hpdt", "dyn", "pre", "dcs", "exp"
-};
-static const char *const backend_names[COPVM_NBACKENDS] = {
-	"auto", "none", "self", "agent", "kmod"
-};
 static const char *const boost_names[] = { "none", "slice", "nice", "rt" };
 
 #define NBOOSTS ((int)(sizeof(boost_names) / sizeof(boost_names[0])))
 
+/* The names come from the model table and the backends' table
+ * (cosched_model.c), the library's own. */
 const char *csr_model_name(int model)
 {
-	return model >= 0 && model < COPVM_NMODELS ? model_names[model] : NULL;
+	return copvm_model_name(model);
 }
 
 const char *csr_backend_name(int backend)
 {
-	return backend >= 0 && backend < COPVM_NBACKENDS ?
-	       backend_names[backend] : NULL;
+	return copvm_backend_name(backend);
 }
 
 const char *csr_xport_name(int xport)
@@ -71,12 +67,7 @@ const char *csr_boost_name(int boost)
 
 int csr_model_parse(const char *name)
 {
-	int i;
-
-	for (i = 0; i < COPVM_NMODELS; i++)
-		if (!strcasecmp(name, model_names[i]))
-			return i;
-	return -1;
+	return cosched_model_parse(name);
 }
 
 int csr_parse_tid(const char *s)
@@ -456,8 +447,13 @@ int csr_req_word(struct csr_req *r, const char *word, const char **why)
 	if (klen == 5 && !strncasecmp(word, "model", 5)) {
 		v = csr_model_parse(val);
 		if (v < 0) {
+			static char msg[96];
+			char list[64];
+
+			snprintf(msg, sizeof(msg), "unknown model (%s)",
+				 cosched_model_list(list, sizeof(list)));
 			if (why)
-				*why = "unknown model (lin, imp, hpdt, dyn, pre, dcs, exp)";
+				*why = msg;
 			return -EINVAL;
 		}
 		r->model = v;

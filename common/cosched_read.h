@@ -81,8 +81,9 @@ int csr_req_word(struct csr_req *r, const char *word, const char **why);
  * tid is 0 and there are no tasks); other -errno. */
 int csr_set(struct csr_dir *d, int tid, const struct csr_req *r);
 
-/* Names: model "lin".."exp", backend "auto".."kmod", boost level
- * "none".."rt"; NULL for a value out of range. */
+/* Names: model (the model table of cosched_model.c), backend
+ * "auto".."kmod", boost level "none".."rt"; NULL for a value out of
+ * range. */
 const char *csr_model_name(int model);
 const char *csr_backend_name(int backend);
 const char *csr_boost_name(int boost);

@@ -6,6 +6,7 @@ common_libcommon_la_SOURCES = common/wire.c common/wire.h \
 	common/codec.c common/codec.h common/proto.h \
 	common/sha256.c common/sha256.h common/auth.c common/auth.h \
 	common/cosched_model.c common/cosched_model.h common/cosched_page.h \
+	common/cosched_abi.c common/agent_proto.h kmod/uapi/pvm_cosched.h \
 	common/cosched_bucket.h kmod/pvm_cosched_bucket.h \
 	common/exp_model.c common/exp_model.h common/sched_attr.h \
 	common/procfile.c common/procfile.h \
@@ -19,3 +20,5 @@ noinst_LTLIBRARIES += common/libcosched_read.la
 common_libcosched_read_la_SOURCES = common/cosched_read.c \
 	common/cosched_read.h common/cosched_page.h include/copvm.h \
 	common/cosched_cmd.c common/cosched_cmd.h
+# The model table and the names are libcommon's (cosched_model.c).
+common_libcosched_read_la_LIBADD = common/libcommon.la

@@ -3,12 +3,15 @@
  * frequency recurrence (P = 0, P = 1, in between), decay over empty
  * intervals, which messages DYN and PRE count, the boost each model asks
  * for and its nice bound, the DCS fairness predicate, the CPU budget, the
- * spin bounds, and the name tables.
+ * spin bounds, the name tables, and the model table (a row for every
+ * model, each rule set, and the rules the engine follows for each).
  */
 #include <check.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "copvm.h"
 #include "cosched_model.h"
@@ -213,6 +216,157 @@ START_TEST(names_round_trip)
 }
 END_TEST
 
+START_TEST(boost_nice_follows_the_boost_rule)
+{
+	/* RT is at the floor under any model. */
+	ck_assert_int_eq(cosched_boost_nice(COPVM_MODEL_PRE, COPVM_BOOST_RT, 0,
+					    -10, &thr), -10);
+	/* HPDT and DCS boost at the strongest: the floor at any level. */
+	ck_assert_int_eq(cosched_boost_nice(COPVM_MODEL_HPDT, COPVM_BOOST_NICE, 0,
+					    -7, &thr), -7);
+	ck_assert_int_eq(cosched_boost_nice(COPVM_MODEL_DCS, COPVM_BOOST_SLICE, 0,
+					    -7, &thr), -7);
+	/* By F: no nice below NICE, at least -1 at NICE, the log scale. */
+	ck_assert_int_eq(cosched_boost_nice(COPVM_MODEL_PRE, COPVM_BOOST_SLICE,
+					    COSCHED_F_RT, -10, &thr), 0);
+	ck_assert_int_eq(cosched_boost_nice(COPVM_MODEL_DYN, COPVM_BOOST_NONE,
+					    COSCHED_F_RT, -10, &thr), 0);
+	ck_assert_int_eq(cosched_boost_nice(COPVM_MODEL_PRE, COPVM_BOOST_NICE, 0,
+					    -10, &thr), -1);
+	ck_assert_int_eq(cosched_boost_nice(COPVM_MODEL_DYN, COPVM_BOOST_NICE,
+					    COSCHED_F_RT / 2, -10, &thr),
+			 cosched_nice_for(COSCHED_F_RT / 2, -10, &thr));
+	ck_assert_int_lt(cosched_nice_for(COSCHED_F_RT / 2, -10, &thr), -1);
+}
+END_TEST
+
+START_TEST(every_model_has_a_row)
+{
+	int m;
+
+	for (m = 0; m < COPVM_NMODELS; m++) {
+		const struct cosched_model_rules *r = cosched_model_rules(m);
+
+		ck_assert_msg(r != NULL, "model %d has no row", m);
+		ck_assert_ptr_nonnull(r->name);
+		ck_assert_int_gt((int)strlen(r->name), 0);
+		ck_assert_msg(r->count >= COSCHED_COUNT_BOTH &&
+			      r->count <= COSCHED_COUNT_RECVS,
+			      "%s: counting rule %d", r->name, r->count);
+		ck_assert_msg(r->boost >= COSCHED_BOOSTS_NEVER &&
+			      r->boost <= COSCHED_BOOSTS_ON_WAKE,
+			      "%s: boost rule %d", r->name, r->boost);
+		ck_assert_msg(r->peer >= COSCHED_PEER_NONE &&
+			      r->peer <= COSCHED_PEER_WAKE,
+			      "%s: peer rule %d", r->name, r->peer);
+		ck_assert_msg(r->wait >= COSCHED_WAIT_ADAPTIVE &&
+			      r->wait <= COSCHED_WAIT_TWO_CTXSW,
+			      "%s: wait rule %d", r->name, r->wait);
+		/* A model that never boosts has nobody to boost. */
+		if (r->boost == COSCHED_BOOSTS_NEVER)
+			ck_assert_int_eq(r->peer, COSCHED_PEER_NONE);
+	}
+	ck_assert_ptr_null(cosched_model_rules(-1));
+	ck_assert_ptr_null(cosched_model_rules(COPVM_NMODELS));
+}
+END_TEST
+
+START_TEST(row_names_round_trip_through_the_parser)
+{
+	char upper[16], list[128];
+	int m, i;
+
+	cosched_model_list(list, sizeof(list));
+	for (m = 0; m < COPVM_NMODELS; m++) {
+		const char *name = cosched_model_rules(m)->name;
+
+		ck_assert_str_eq(copvm_model_name(m), name);
+		ck_assert_int_eq(cosched_model_parse(name), m);
+		for (i = 0; name[i] && i < (int)sizeof(upper) - 1; i++)
+			upper[i] = (char)toupper((unsigned char)name[i]);
+		upper[i] = 0;
+		ck_assert_int_eq(cosched_model_parse(upper), m);
+		ck_assert_msg(strstr(list, name) != NULL, "%s not in \"%s\"",
+			      name, list);
+	}
+	ck_assert_str_eq(list, "lin, imp, hpdt, dyn, pre, dcs, exp");
+	/* A short buffer is cut, and terminated. */
+	ck_assert_str_eq(cosched_model_list(list, 6), "lin, ");
+	ck_assert_str_eq(cosched_model_list(list, 1), "");
+}
+END_TEST
+
+/* The rules each model of the papers has: what the engine follows. */
+START_TEST(each_model_has_its_rules)
+{
+	static const struct {
+		int model;
+		struct cosched_model_rules want;
+	} rows[] = {
+		{ COPVM_MODEL_LIN, { "lin", COSCHED_COUNT_BOTH,
+		  COSCHED_BOOSTS_NEVER, COSCHED_PEER_NONE, COSCHED_WAIT_ADAPTIVE } },
+		{ COPVM_MODEL_IMP, { "imp", COSCHED_COUNT_BOTH,
+		  COSCHED_BOOSTS_NEVER, COSCHED_PEER_NONE, COSCHED_WAIT_TWO_CTXSW } },
+		{ COPVM_MODEL_HPDT, { "hpdt", COSCHED_COUNT_BOTH,
+		  COSCHED_BOOSTS_ALWAYS, COSCHED_PEER_NONE, COSCHED_WAIT_ADAPTIVE } },
+		{ COPVM_MODEL_DYN, { "dyn", COSCHED_COUNT_RECVS,
+		  COSCHED_BOOSTS_BY_FREQ, COSCHED_PEER_NONE, COSCHED_WAIT_ADAPTIVE } },
+		{ COPVM_MODEL_PRE, { "pre", COSCHED_COUNT_BOTH,
+		  COSCHED_BOOSTS_BY_FREQ, COSCHED_PEER_RAISE, COSCHED_WAIT_ADAPTIVE } },
+		{ COPVM_MODEL_DCS, { "dcs", COSCHED_COUNT_BOTH,
+		  COSCHED_BOOSTS_ON_WAKE, COSCHED_PEER_WAKE, COSCHED_WAIT_ADAPTIVE } },
+		{ COPVM_MODEL_EXP, { "exp", COSCHED_COUNT_BOTH,
+		  COSCHED_BOOSTS_NEVER, COSCHED_PEER_NONE, COSCHED_WAIT_ADAPTIVE } },
+	};
+	size_t i;
+
+	ck_assert_int_eq((int)(sizeof(rows) / sizeof(rows[0])), COPVM_NMODELS);
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct cosched_model_rules *r = cosched_model_rules(rows[i].model);
+		const struct cosched_model_rules *w = &rows[i].want;
+
+		ck_assert_str_eq(r->name, w->name);
+		ck_assert_int_eq(r->count, w->count);
+		ck_assert_int_eq(r->boost, w->boost);
+		ck_assert_int_eq(r->peer, w->peer);
+		ck_assert_int_eq(r->wait, w->wait);
+	}
+}
+END_TEST
+
+/* The maths follows each row's rules, whatever the model. */
+START_TEST(the_maths_follows_the_rows)
+{
+	int m;
+
+	for (m = 0; m < COPVM_NMODELS; m++) {
+		const struct cosched_model_rules *r = cosched_model_rules(m);
+		int quiet = cosched_boost_for(m, 0, &thr);
+		int busy = cosched_boost_for(m, 1e9, &thr);
+
+		ck_assert_int_eq(cosched_counts_sends(m),
+				 r->count == COSCHED_COUNT_BOTH);
+		switch (r->boost) {
+		case COSCHED_BOOSTS_NEVER:
+			ck_assert_int_eq(busy, COPVM_BOOST_NONE);
+			ck_assert_int_eq(quiet, COPVM_BOOST_NONE);
+			break;
+		case COSCHED_BOOSTS_BY_FREQ:
+			ck_assert_int_eq(busy, COPVM_BOOST_RT);
+			ck_assert_int_eq(quiet, COPVM_BOOST_NONE);
+			break;
+		default:	/* the strongest, whatever F */
+			ck_assert_int_eq(busy, COPVM_BOOST_RT);
+			ck_assert_int_eq(quiet, COPVM_BOOST_RT);
+			ck_assert_int_eq(cosched_boost_nice(m, COPVM_BOOST_NICE, 0,
+							    -9, &thr), -9);
+		}
+		ck_assert_uint_eq(cosched_spin_ns(m, COPVM_BOOST_NONE, 30000, 40000),
+				  r->wait == COSCHED_WAIT_TWO_CTXSW ? 60000 : 40000);
+	}
+}
+END_TEST
+
 static Suite *cosched_model_suite(void)
 {
 	Suite *s = suite_create("cosched_model");
@@ -235,6 +389,14 @@ static Suite *cosched_model_suite(void)
 	tcase_add_test(tc, budget_demotes_above_the_share);
 	tcase_add_test(tc, spin_bounds);
 	tcase_add_test(tc, names_round_trip);
+	tcase_add_test(tc, boost_nice_follows_the_boost_rule);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("table");
+	tcase_add_test(tc, every_model_has_a_row);
+	tcase_add_test(tc, row_names_round_trip_through_the_parser);
+	tcase_add_test(tc, each_model_has_its_rules);
+	tcase_add_test(tc, the_maths_follows_the_rows);
 	suite_add_tcase(s, tc);
 	return s;
 }

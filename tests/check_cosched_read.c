@@ -356,6 +356,12 @@ START_TEST(req_words)
 			      "accepted %s", bad[i]);
 		ck_assert_ptr_nonnull(why);
 	}
+	/* an unknown model is answered with the model table's names */
+	why = NULL;
+	ck_assert_int_eq(csr_req_word(&r, "model=nope", &why), -EINVAL);
+	ck_assert_str_eq(why, "unknown model (lin, imp, hpdt, dyn, pre, dcs, exp)");
+	for (i = 0; i < COPVM_NMODELS; i++)
+		ck_assert_int_eq(csr_model_parse(csr_model_name((int)i)), (int)i);
 	/* the refused words left the request as it was */
 	ck_assert_int_eq(r.model, COPVM_MODEL_PRE);
 	ck_assert_int_eq(r.p_milli, 1000);
@@ -546,6 +552,8 @@ START_TEST(tool_table)
 	ck_assert_ptr_nonnull(strstr(out, "(8 stale or foreign pages skipped)"));
 	ck_assert_int_eq(run_tool("--help", out, err, sizeof(out)), 0);
 	ck_assert_ptr_nonnull(strstr(out, "Usage: copvm-cosched"));
+	/* the models offered are the model table's */
+	ck_assert_ptr_nonnull(strstr(out, "model=NAME  lin, imp, hpdt, dyn, pre, dcs, exp\n"));
 }
 END_TEST
 

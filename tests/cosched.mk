@@ -19,3 +19,12 @@ tests_check_cosched_CPPFLAGS = $(VM_TEST_CPPFLAGS)
 tests_check_cosched_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_cosched_LDADD = $(VM_TEST_LDADD)
 endif
+# The probe (lib/cosched/freq.c), compiled in from its source against
+# stand-ins for the engine and the task state.
+if HAVE_CHECK
+check_PROGRAMS += tests/check_freq
+TESTS += tests/check_freq
+tests_check_freq_SOURCES = tests/check_freq.c lib/cosched/freq.c
+tests_check_freq_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_freq_LDADD = $(CHECK_LIBS)
+endif

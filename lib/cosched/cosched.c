@@ -1,22 +1,16 @@
 /*
- * cosched.c - the policy engine: one implementation of every model that
- * turns the probe's frequency F, the task's correspondents and message
- * arrivals into a wanted boost, applied through one backend ops table
- * (backend.h: none, self, agent).
- *
- * - LIN, IMP and EXP never boost (IMP only changes the wait's spin; EXP
- *   is the daemons' business, daemon/gang.c).
- * - HPDT asks for the strongest boost the backend allows, always (while
- *   some task waits for a CPU, as every boost).
- * - DYN and PRE ask, at the end of each interval, for the boost F earns
- *   (cosched_boost_for); PRE also boosts a local correspondent it sends
- *   to, up to its own level.
- * - DCS boosts a local correspondent blocked in a receive when a message
- *   is sent to it, and the task itself when it wakes, both within the
- *   fairness predicate 2^E (Tc - Tp) + C >= Tq R.
- * Every boost is bounded (the backend's caps and nice floor) and carries
- * a time box; the agent, or for `self' the daemon's watch, undoes a boost
- * whose box ended even if the task never calls the library again.
+ * cosched.c - the policy engine: turns the probe's frequency F, the
+ * task's correspondents and message arrivals into a wanted boost, applied
+ * through one backend ops table (backend.h: none, self, agent, kmod).
+ * It never tests the model: it follows the rules of the model's row in
+ * the model table (common/cosched_model.h), the boost rule (never,
+ * always, by F at each interval's end, on a wake within DCS's fairness
+ * predicate), the peer rule (raise a local correspondent to our level,
+ * or boost one waiting in a receive) and the wait rule.  No boost is
+ * asked while no task waits for a CPU.  Every boost is bounded (the
+ * backend's caps and nice floor) and carries a time box; the agent, the
+ * module, or for `self' the daemon's watch, undoes a boost whose box
+ * ended even if the task never calls the library again.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -58,6 +52,16 @@ static int page_tid;
 static int dcs_e = -1;
 static int64_t dcs_c_ns;
 static uint64_t dcs_tq_ns = 4000000;
+
+/* The rules of the task's model; LIN's for a value without a row,
+ * which the settings never let in. */
+static const struct cosched_model_rules *rules(void)
+{
+	const struct cosched_model_rules *r =
+		cosched_model_rules(pvmi_cosched_set.model);
+
+	return r ? r : cosched_model_rules(COPVM_MODEL_LIN);
+}
 
 static uint64_t mono_ns(void)
 {
@@ -123,15 +127,9 @@ static int clamp_level(int want)
 static int nice_for(int level, double f)
 {
 	int floor = caps.nice_floor < NICE_FLOOR ? NICE_FLOOR : caps.nice_floor;
-	int nice;
 
-	if (level == COPVM_BOOST_RT || pvmi_cosched_set.model == COPVM_MODEL_HPDT ||
-	    pvmi_cosched_set.model == COPVM_MODEL_DCS)
-		return floor;
-	if (level != COPVM_BOOST_NICE)
-		return 0;
-	nice = cosched_nice_for(f, floor, &thresholds);
-	return nice < 0 ? nice : -1;
+	return cosched_boost_nice(pvmi_cosched_set.model, level, f, floor,
+				  &thresholds);
 }
 
 /* Puts this task at `level' for a box from `now'; records it. */
@@ -162,10 +160,11 @@ static int contended(uint64_t now);
 static void decide(uint64_t now)
 {
 	struct cosched_page *pg = pvmi_cosched_page;
+	int on_wake = rules()->boost == COSCHED_BOOSTS_ON_WAKE;
 	int want, nice, cur;
 	uint64_t until;
 
-	if (pvmi_cosched_set.model == COPVM_MODEL_DCS)
+	if (on_wake)
 		want = COPVM_BOOST_NONE;	/* boosts come with arrivals */
 	else
 		want = clamp_level(cosched_boost_for(pvmi_cosched_set.model,
@@ -177,9 +176,8 @@ static void decide(uint64_t now)
 	until = __atomic_load_n(&pg->boost_until_ns, __ATOMIC_ACQUIRE);
 	if (want == COPVM_BOOST_NONE) {
 		/* A boost of ours or a correspondent's: ours to end once
-		 * its box ran out (DCS), or at once (the others). */
-		if (cur != COPVM_BOOST_NONE &&
-		    (pvmi_cosched_set.model != COPVM_MODEL_DCS || now >= until))
+		 * its box ran out (on a wake), or at once (the others). */
+		if (cur != COPVM_BOOST_NONE && (!on_wake || now >= until))
 			apply_self(COPVM_BOOST_NONE, 0, 0, now);
 		return;
 	}
@@ -188,19 +186,17 @@ static void decide(uint64_t now)
 		apply_self(want, nice, box_ns(), now);
 }
 
-static const struct cosched_backend_ops *choose_backend(int model);
+static const struct cosched_backend_ops *choose_backend(void);
 
 void pvmi_cosched_model_changed(void)
 {
 	struct cosched_page *pg = pvmi_cosched_page;
-	int model = pvmi_cosched_set.model;
-	int wants_none = model == COPVM_MODEL_LIN || model == COPVM_MODEL_IMP ||
-			 model == COPVM_MODEL_EXP;
+	int wants_none = rules()->boost == COSCHED_BOOSTS_NEVER;
 
 	if (!pg)
 		return;
-	pg->model = model;
-	if (model == COPVM_MODEL_IMP && !ctxsw_ns)
+	pg->model = pvmi_cosched_set.model;
+	if (rules()->wait == COSCHED_WAIT_TWO_CTXSW && !ctxsw_ns)
 		ctxsw_ns = pvmi_cosched_ctxsw_ns();
 	/* A backend is probed only when the model starts needing one. */
 	if (wants_none == (backend == &cosched_backend_none))
@@ -208,7 +204,7 @@ void pvmi_cosched_model_changed(void)
 	if (pg->boost != COPVM_BOOST_NONE)
 		apply_self(COPVM_BOOST_NONE, 0, 0, mono_ns());
 	backend->detach();
-	backend = choose_backend(model);
+	backend = choose_backend();
 	if (backend->attach(pg, pvmi_cosched_set.share_ppm) < 0)
 		backend = &cosched_backend_none;
 	if (backend == &cosched_backend_none)
@@ -367,13 +363,13 @@ static void boost_peer(struct cosched_page *pp, int tid, int level, int nice,
 void pvmi_cosched_peer_sent(int tid)
 {
 	struct cosched_page *pg = pvmi_cosched_page, *pp;
-	int model = pvmi_cosched_set.model, level;
+	int peer = rules()->peer, level;
 	uint64_t now, box;
 
-	if ((model != COPVM_MODEL_PRE && model != COPVM_MODEL_DCS) ||
-	    !caps.peers || PVMI_TID_HOST(tid) != PVMI_TID_HOST(pvmi.mytid))
+	if (peer == COSCHED_PEER_NONE || !caps.peers ||
+	    PVMI_TID_HOST(tid) != PVMI_TID_HOST(pvmi.mytid))
 		return;
-	if (model == COPVM_MODEL_PRE) {
+	if (peer == COSCHED_PEER_RAISE) {
 		level = pg->boost;
 		if (level == COPVM_BOOST_NONE)
 			return;
@@ -391,6 +387,7 @@ void pvmi_cosched_peer_sent(int tid)
 		boost_peer(pp, tid, level, pg->boost_nice, box, now);
 		return;
 	}
+	/* COSCHED_PEER_WAKE: a correspondent waiting in a receive. */
 	pp = pvmi_cosched_peer_page(tid);
 	if (!pp || !__atomic_load_n(&pp->waiting, __ATOMIC_ACQUIRE))
 		return;
@@ -417,7 +414,7 @@ long pvmi_cosched_spin_ns(long lin_ns)
 
 int pvmi_cosched_pure_spin(void)
 {
-	return pvmi_cosched_page && pvmi_cosched_set.model == COPVM_MODEL_IMP;
+	return pvmi_cosched_page && rules()->wait == COSCHED_WAIT_TWO_CTXSW;
 }
 
 void pvmi_cosched_blocking(int blocked)
@@ -435,10 +432,10 @@ void pvmi_cosched_blocking(int blocked)
 	__atomic_store_n(&pg->waiting, blocked, __ATOMIC_RELEASE);
 	if (trace_fd >= 0)
 		pvmi_cosched_trace(blocked ? "block" : "wake", pg->boost, page_tid);
-	if (blocked || pvmi_cosched_set.model != COPVM_MODEL_DCS ||
+	if (blocked || rules()->boost != COSCHED_BOOSTS_ON_WAKE ||
 	    pg->boost != COPVM_BOOST_NONE)
 		return;
-	/* DCS: an arrival woke us; boost ourselves if it is fair. */
+	/* An arrival woke us; boost ourselves if it is fair. */
 	now = mono_ns();
 	if (!contended(now) || !dcs_claim(pg, now))
 		return;
@@ -493,7 +490,7 @@ static void trace_waits(const struct cosched_page *pg)
 
 /* The backend to use: the wanted one if its probe succeeds, else (for
  * auto) the next in order of preference, else none. */
-static const struct cosched_backend_ops *choose_backend(int model)
+static const struct cosched_backend_ops *choose_backend(void)
 {
 	const struct cosched_backend_ops *const order[] = {
 		&cosched_backend_kmod, &cosched_backend_agent,
@@ -502,8 +499,7 @@ static const struct cosched_backend_ops *choose_backend(int model)
 	int want = pvmi_cosched_set.backend;
 	size_t i;
 
-	if (model == COPVM_MODEL_LIN || model == COPVM_MODEL_IMP ||
-	    model == COPVM_MODEL_EXP || want == COPVM_BACKEND_NONE)
+	if (rules()->boost == COSCHED_BOOSTS_NEVER || want == COPVM_BACKEND_NONE)
 		return &cosched_backend_none;
 	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		if (want != COPVM_BACKEND_AUTO && want != order[i]->id)
@@ -590,13 +586,13 @@ void pvmi_cosched_attach(void)
 		pg->base_nice = 0;
 	load_dcs_params();
 	load_thresholds();
-	if (pvmi_cosched_set.model == COPVM_MODEL_IMP)
+	if (rules()->wait == COSCHED_WAIT_TWO_CTXSW)
 		ctxsw_ns = pvmi_cosched_ctxsw_ns();
 	trace = getenv(COSCHED_TRACE_ENV);
 	if (trace && *trace && trace_fd < 0)
 		trace_fd = open(trace, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
 				0644);
-	backend = choose_backend(pvmi_cosched_set.model);
+	backend = choose_backend();
 	if (backend->attach(pg, pvmi_cosched_set.share_ppm) < 0) {
 		backend = &cosched_backend_none;
 		memset(&caps, 0, sizeof(caps));
@@ -607,7 +603,8 @@ void pvmi_cosched_attach(void)
 	pvmi_cosched_next_roll = pvmi_cosched_coarse_ns() + interval_ns();
 	pvmi_cosched_page = pg;
 	__atomic_store_n(&pg->magic, COSCHED_PAGE_MAGIC, __ATOMIC_RELEASE);
-	if (pvmi_cosched_set.model == COPVM_MODEL_HPDT)
+	/* A model that boosts always does so from enrolment on. */
+	if (rules()->boost == COSCHED_BOOSTS_ALWAYS)
 		decide(now);
 }
 
