@@ -499,14 +499,15 @@ static const struct cosched_backend_ops *choose_backend(void)
 	int want = pvmi_cosched_set.backend;
 	size_t i;
 
+	memset(&caps, 0, sizeof(caps));
 	if (rules()->boost == COSCHED_BOOSTS_NEVER || want == COPVM_BACKEND_NONE)
 		return &cosched_backend_none;
 	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		if (want != COPVM_BACKEND_AUTO && want != order[i]->id)
 			continue;
-		memset(&caps, 0, sizeof(caps));
 		if (order[i]->probe(&caps) == 0)
 			return order[i];
+		memset(&caps, 0, sizeof(caps));
 	}
 	return &cosched_backend_none;
 }
