@@ -3,11 +3,13 @@ bin_PROGRAMS += daemon/pvmd
 daemon_pvmd_SOURCES = \
 	daemon/pvmd.h \
 	daemon/main.c \
+	daemon/state.c \
 	daemon/hostfile.c \
 	daemon/log.c \
 	daemon/loop.c \
 	daemon/conn.c \
 	daemon/dispatch.c \
+	daemon/reply.c \
 	daemon/ops.c \
 	daemon/tasks.c \
 	daemon/contexts.c \

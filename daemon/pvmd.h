@@ -171,6 +171,17 @@ struct pvmd_state {
 
 extern struct pvmd_state pvmd;
 
+/* state.c: `pvmd' and the readiness signal */
+/* Gives the write end of the starter's pipe to pvmd_ready(). */
+void pvmd_ready_set_fd(int fd);
+/* True while pvmd_hold_ready() holds the signal back. */
+int pvmd_ready_is_held(void);
+/* Holds the "ready" signal to the starter until pvmd_ready() (the
+ * master adds its hostfile's hosts first). */
+void pvmd_hold_ready(void);
+/* Tells the process that started the daemon that it serves now. */
+void pvmd_ready(void);
+
 /* log.c */
 /* Opens the log file (truncating it); 0 or -1 with errno set. */
 int pvmd_log_open(const char *path, int also_stderr);
@@ -230,11 +241,6 @@ long long pvmd_now_ms(void);
 /* Asks the loop to call the modules' tick functions at least every
  * `ms' milliseconds from now (deadlines; see loop.c). */
 void pvmd_tick_within(int ms);
-/* Holds the "ready" signal to the starter until pvmd_ready() (the
- * master adds its hostfile's hosts first). */
-void pvmd_hold_ready(void);
-/* Tells the process that started the daemon that it serves now. */
-void pvmd_ready(void);
 /* Removes every file the daemon made and exits with `status'. */
 void pvmd_cleanup_exit(int status) __attribute__((noreturn));
 
@@ -291,6 +297,8 @@ void pvmd_dispatch(struct pvmd_conn *c, const struct pvmi_frame *f,
 /* Runs request `op' for a proxy; -1 when that op may not come from
  * another daemon (nothing was answered then). */
 int pvmd_dispatch_op(struct pvmd_conn *c, int op, struct pvmi_rbuf *r);
+
+/* reply.c */
 /* True when a request body was read without error and to its end. */
 int pvmd_body_ok(const struct pvmi_rbuf *r);
 /* Sends a reply frame for `op' whose body is `w' (freed). */
@@ -305,6 +313,8 @@ int pvmd_send_user(int dst, int tag, int ctx, struct pvmi_wbuf *w);
  * was dropped (no such task or host) or is waiting for a link. */
 struct pvmd_conn *pvmd_route_user(const struct pvmi_frame *f,
 				  const void *body, size_t len);
+/* The tid of the task `c' speaks for (a proxy's remote task too). */
+int pvmd_conn_tid(const struct pvmd_conn *c);
 
 /* ops.c: handlers of the ops that need no other module's state */
 void pvmd_op_pstat(struct pvmd_conn *c, struct pvmi_rbuf *r);
@@ -317,8 +327,6 @@ void pvmd_op_newctx(struct pvmd_conn *c, struct pvmi_rbuf *r);
 void pvmd_op_freectx(struct pvmd_conn *c, struct pvmi_rbuf *r);
 void pvmd_op_halt(struct pvmd_conn *c, struct pvmi_rbuf *r);
 void pvmd_op_route(struct pvmd_conn *c, struct pvmi_rbuf *r);
-/* The tid of the task `c' speaks for (a proxy's remote task too). */
-int pvmd_conn_tid(const struct pvmd_conn *c);
 
 /* tasks.c */
 /* Returns the task with tid `tid', or NULL. */
