@@ -4,6 +4,7 @@ daemon_pvmd_SOURCES = \
 	daemon/pvmd.h \
 	daemon/main.c \
 	daemon/state.c \
+	daemon/wiring.c \
 	daemon/hostfile.c \
 	daemon/log.c \
 	daemon/loop.c \
@@ -11,6 +12,7 @@ daemon_pvmd_SOURCES = \
 	daemon/dispatch.c \
 	daemon/reply.c \
 	daemon/ops.c \
+	daemon/tasktab.c \
 	daemon/tasks.c \
 	daemon/contexts.c \
 	daemon/session.c \

@@ -287,6 +287,7 @@ int main(int argc, char **argv)
 	int lfd, nhosts = 0;
 	ssize_t n;
 
+	pvmd_wire();
 	close_inherited();
 	pvmd.epfd = -1;
 	pvmd.dirfd = -1;

@@ -124,6 +124,16 @@ struct pvmd_task {
 	struct pvmd_held **held_tail;	/* registered (tasks.c) */
 };
 
+/* A message that came (from another host, through the daemons) before
+ * its task registered; a local sender's wait in the task's socket.
+ * Kept by tasktab.c, handed over by tasks.c. */
+struct pvmd_held {
+	struct pvmd_held *next;
+	struct pvmi_frame f;
+	size_t len;
+	unsigned char body[];
+};
+
 /* Options for this host, from the hostfile or the defaults. */
 struct pvmd_hostopts {
 	char *ep;			/* executable search path, ':' list */
@@ -181,6 +191,11 @@ int pvmd_ready_is_held(void);
 void pvmd_hold_ready(void);
 /* Tells the process that started the daemon that it serves now. */
 void pvmd_ready(void);
+
+/* wiring.c */
+/* Gives every low-level module the functions of the modules above it
+ * that it reports its events to; the first thing main() does. */
+void pvmd_wire(void);
 
 /* log.c */
 /* Opens the log file (truncating it); 0 or -1 with errno set. */
@@ -328,7 +343,15 @@ void pvmd_op_freectx(struct pvmd_conn *c, struct pvmi_rbuf *r);
 void pvmd_op_halt(struct pvmd_conn *c, struct pvmi_rbuf *r);
 void pvmd_op_route(struct pvmd_conn *c, struct pvmi_rbuf *r);
 
-/* tasks.c */
+/* tasktab.c: the task table (a leaf) */
+/* What the table tells the modules above it (wiring.c): a task entered
+ * it; a task that never ran (pvmd_task_discard) left it. */
+struct pvmd_task_hooks {
+	void (*added)(void);
+	void (*discarded)(int tid);
+};
+/* Gives the table its hooks (before anything else runs). */
+void pvmd_task_set_hooks(const struct pvmd_task_hooks *h);
 /* Returns the task with tid `tid', or NULL. */
 struct pvmd_task *pvmd_task_find(int tid);
 /* Returns a task whose process is `pid', or NULL. */
@@ -339,9 +362,12 @@ struct pvmd_task *pvmd_task_first(void);
 int pvmd_task_count(void);
 /* Creates a task under a fresh tid; NULL when out of tids or memory. */
 struct pvmd_task *pvmd_task_new(pid_t pid, const char *aout, int flags);
-/* Marks the task gone: unlinks it and its socket, runs the exit
- * notifies, drops its mailbox entries and waiters.  Frees `t'. */
-void pvmd_task_gone(struct pvmd_task *t, const char *why);
+/* Takes `t' out of the table, without freeing it (tasks.c). */
+void pvmd_task_unlink(struct pvmd_task *t);
+/* Frees `t' and what it holds, once it is out of the table. */
+void pvmd_task_free(struct pvmd_task *t);
+/* Removes the socket of task `tid' (it is gone). */
+void pvmd_task_unlink_sock(int tid);
 /* Frees a task that never ran (spawn failure), with no side effects. */
 void pvmd_task_discard(struct pvmd_task *t);
 /* Keeps a message for task `t', which has not registered yet; it gets it
@@ -354,6 +380,19 @@ int pvmd_task_sockpath(int tid, char *buf, size_t size);
 /* Unlinks the sockets of every task still in the table (at exit). */
 void pvmd_task_unlink_all(void);
 
+/* tasks.c: a task's life */
+/* Marks the task gone: unlinks it and its socket, runs the exit
+ * notifies, drops its mailbox entries and waiters.  Frees `t'. */
+void pvmd_task_gone(struct pvmd_task *t, const char *why);
+/* Handles REGISTER and EXIT. */
+void pvmd_op_register(struct pvmd_conn *c, struct pvmi_rbuf *r);
+void pvmd_op_exit(struct pvmd_conn *c, struct pvmi_rbuf *r);
+/* Gives the tasks of this host among `tids' their sibling list, answers
+ * their held REGISTERs and lets their output flow. */
+void pvmd_tasks_siblings(const int32_t *tids, int n);
+/* Releases the tasks whose sibling list was to come from host `index'
+ * (gone), with what they have. */
+void pvmd_tasks_siblings_host_gone(int index);
 /* session.c: this run's session id and its directory of task sockets
  * (proto.h).  Start draws the id, removes earlier runs' sessions and
  * makes the directory (0, or -1 with errno); end removes it; write puts
@@ -369,15 +408,6 @@ int pvmd_ctx_new(int owner);
 int pvmd_ctx_free(int ctx);
 /* contexts.c: frees every context of task `owner' (it left). */
 void pvmd_ctx_free_owner(int owner);
-/* Handles REGISTER and EXIT. */
-void pvmd_op_register(struct pvmd_conn *c, struct pvmi_rbuf *r);
-void pvmd_op_exit(struct pvmd_conn *c, struct pvmi_rbuf *r);
-/* Gives the tasks of this host among `tids' their sibling list, answers
- * their held REGISTERs and lets their output flow. */
-void pvmd_tasks_siblings(const int32_t *tids, int n);
-/* Releases the tasks whose sibling list was to come from host `index'
- * (gone), with what they have. */
-void pvmd_tasks_siblings_host_gone(int index);
 
 /* spawn.c */
 /* A SPAWN request, decoded. */
