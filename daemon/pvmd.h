@@ -231,6 +231,29 @@ const char *pvmd_hostfile_self_ip(void);
 int pvmd_same_name(const char *a, const char *b);
 
 /* loop.c */
+/* What the loop reports to the modules above it (wiring.c). */
+struct pvmd_loop_hooks {
+	/* a task's connection was accepted (conn.c) */
+	struct pvmd_conn *(*accepted)(int fd, pid_t peer_pid);
+	/* the process of task `t' ended */
+	void (*task_gone)(struct pvmd_task *t, const char *why);
+	/* another child ended: 1 when it was known (a slave's shell) */
+	int (*child_ended)(pid_t pid, int status);
+	/* the modules' deadlines are due */
+	void (*tick)(void);
+	/* a batch of events was run (twice: before and after the ticks) */
+	void (*turn_end)(void);
+	/* halting, master: tell the slaves */
+	void (*halt_slaves)(void);
+	/* halting: continue the tasks EXP stopped, before SIGTERM */
+	void (*release_tasks)(void);
+	/* halting: true while a task other than `caller' is connected */
+	int (*tasks_left)(struct pvmd_conn *caller);
+	/* halting, master: true while a link to a slave is open */
+	int (*peers_left)(void);
+};
+/* Gives the loop its hooks (before pvmd_loop_init). */
+void pvmd_loop_set_hooks(const struct pvmd_loop_hooks *h);
 /* Creates the epoll set and signalfd and starts accepting on `lfd'. */
 int pvmd_loop_init(int lfd);
 /* Accepts one connection on listening `lfd' and drops it, using the
@@ -277,6 +300,32 @@ void pvmd_ring_writev(struct pvmd_write *w, int n);
 unsigned long pvmd_ring_batches(void);
 
 /* conn.c */
+/* What the connections report to the modules above them (wiring.c). */
+struct pvmd_conn_hooks {
+	/* a complete frame came on `c' (dispatch.c) */
+	void (*frame)(struct pvmd_conn *c, const struct pvmi_frame *f,
+		      const unsigned char *body);
+	/* handshake bytes of a PEER: 1 frames may follow, 0 more input
+	 * needed, -1 `c' was closed (peer.c) */
+	int (*auth_input)(struct pvmd_conn *c);
+	/* a PEER's connect() ended (peer.c) */
+	void (*connect_done)(struct pvmd_conn *c);
+	/* a PEER closed (peer.c) */
+	void (*peer_closed)(struct pvmd_conn *c);
+	/* a frame queued on a PROXY (remote.c) */
+	void (*proxy_send)(struct pvmd_conn *c, const struct pvmi_frame *f,
+			   const void *body, size_t len);
+	/* a TASK or PROXY connection closed: drop what waits on it */
+	void (*closed)(struct pvmd_conn *c);
+	/* the task a closed connection carried is gone (tasks.c) */
+	void (*task_gone)(struct pvmd_task *t, const char *why);
+	/* queued output drained: paused output may flow (output.c) */
+	void (*drained)(void);
+	/* the turn's closed connections were freed (remote.c) */
+	void (*turn_end)(void);
+};
+/* Gives the connections their hooks (before any connection exists). */
+void pvmd_conn_set_hooks(const struct pvmd_conn_hooks *h);
 /* Takes ownership of an accepted socket; NULL on failure (fd closed). */
 struct pvmd_conn *pvmd_conn_new(int fd, pid_t peer_pid);
 /* Queues a frame; body may be NULL when len is 0.  Never blocks. */

@@ -24,8 +24,51 @@ static const struct pvmd_task_hooks task_hooks = {
 	.discarded = pvmd_gang_task_gone,
 };
 
+/* ---- event loop (loop.c) ---- */
+
+static void loop_tick(void)
+{
+	pvmd_peer_tick();
+	pvmd_addhost_tick();
+	pvmd_cwatch_tick();
+}
+
+static const struct pvmd_loop_hooks loop_hooks = {
+	.accepted = pvmd_conn_new,
+	.task_gone = pvmd_task_gone,
+	.child_ended = pvmd_addhost_child,
+	.tick = loop_tick,
+	.turn_end = pvmd_conn_turn_end,
+	.halt_slaves = pvmd_addhost_halt_all,
+	.release_tasks = pvmd_gang_release,
+	.tasks_left = pvmd_conn_tasks_left,
+	.peers_left = pvmd_conn_peers_left,
+};
+
+/* ---- connections (conn.c) ---- */
+
+static void conn_closed(struct pvmd_conn *c)
+{
+	pvmd_mbox_conn_gone(c);
+	pvmd_remote_conn_gone(c);
+}
+
+static const struct pvmd_conn_hooks conn_hooks = {
+	.frame = pvmd_dispatch,
+	.auth_input = pvmd_peer_auth_input,
+	.connect_done = pvmd_peer_connect_done,
+	.peer_closed = pvmd_peer_closed,
+	.proxy_send = pvmd_proxy_send,
+	.closed = conn_closed,
+	.task_gone = pvmd_task_gone,
+	.drained = pvmd_output_kick,
+	.turn_end = pvmd_remote_turn_end,
+};
+
 /* Gives every low-level module its hooks (pvmd.h). */
 void pvmd_wire(void)
 {
 	pvmd_task_set_hooks(&task_hooks);
+	pvmd_loop_set_hooks(&loop_hooks);
+	pvmd_conn_set_hooks(&conn_hooks);
 }
