@@ -15,7 +15,7 @@
  * A PVMI_KIND_USER frame from a task is a message for another task: it is
  * delivered to a task of this host or handed to the daemon of the
  * destination's host (pvmd_route_user, reply.c), with src forced to the
- * sender's tid.  Frames from other daemons go to remote.c; requests they carry
+ * sender's tid.  Frames from other daemons go to dd.c; requests they carry
  * come back here through pvmd_dispatch_op(), limited to the ops marked
  * `remote' below.
  */
@@ -103,7 +103,7 @@ void pvmd_dispatch(struct pvmd_conn *c, const struct pvmi_frame *f,
 	int op = f->tag;
 
 	if (c->kind == PVMD_CONN_PEER) {
-		pvmd_remote_dispatch(c, f, body);
+		pvmd_dd_dispatch(c, f, body);
 		return;
 	}
 	if (f->kind == PVMI_KIND_USER) {

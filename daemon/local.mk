@@ -4,6 +4,7 @@ daemon_pvmd_SOURCES = \
 	daemon/pvmd.h \
 	daemon/main.c \
 	daemon/state.c \
+	daemon/ready.c \
 	daemon/wiring.c \
 	daemon/hostfile.c \
 	daemon/log.c \
@@ -21,9 +22,11 @@ daemon_pvmd_SOURCES = \
 	daemon/output.c \
 	daemon/notify.c \
 	daemon/mbox.c \
+	daemon/hosttab.c \
 	daemon/hosts.c \
 	daemon/peer.c \
 	daemon/remote.c \
+	daemon/dd.c \
 	daemon/addhost.c \
 	daemon/slave.c \
 	daemon/gang.c \

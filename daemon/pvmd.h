@@ -181,7 +181,7 @@ struct pvmd_state {
 
 extern struct pvmd_state pvmd;
 
-/* state.c: `pvmd' and the readiness signal */
+/* ready.c: the readiness signal */
 /* Gives the write end of the starter's pipe to pvmd_ready(). */
 void pvmd_ready_set_fd(int fd);
 /* True while pvmd_hold_ready() holds the signal back. */
@@ -458,7 +458,7 @@ int pvmd_ctx_free(int ctx);
 /* contexts.c: frees every context of task `owner' (it left). */
 void pvmd_ctx_free_owner(int owner);
 
-/* spawn.c */
+/* spawn.c: starting tasks here (the SPAWN request: place.c) */
 /* A SPAWN request, decoded. */
 struct spawn_req {
 	char *file;
@@ -474,19 +474,20 @@ struct spawn_req {
 /* A spawn flag no task may set: the request comes from another daemon
  * spreading a spawn, so the sibling list comes later (DD_SIBLINGS). */
 #define PVMD_SPAWN_PART		0x40000000
-void pvmd_op_spawn(struct pvmd_conn *c, struct pvmi_rbuf *r);
-/* Frees what a decoded request holds. */
-void pvmd_spawn_req_free(struct spawn_req *q);
 /* Starts `n' tasks of request `q' here for parent `ptid'; writes their
  * tids or error codes to res[0..n) (tids first); returns how many
  * started.  With `later', their siblings come later (DD_SIBLINGS). */
 int pvmd_spawn_here(const struct spawn_req *q, int ptid, int later,
 		    int32_t *res, int n);
+
+/* place.c */
+/* Handles SPAWN. */
+void pvmd_op_spawn(struct pvmd_conn *c, struct pvmi_rbuf *r);
+/* Frees what a decoded request holds. */
+void pvmd_spawn_req_free(struct spawn_req *q);
 /* Encodes `q' with a new count and host into `w' (a SPAWN request). */
 void pvmd_spawn_encode(const struct spawn_req *q, int count,
 		       const char *host, struct pvmi_wbuf *w);
-
-/* place.c */
 /* Spreads SPAWN request `q' of `c' over the hosts it selects: starts this
  * host's share, hands the others' to their daemons, answers when all are
  * done.  Takes `q' over. */
@@ -528,7 +529,7 @@ void pvmd_mbox_conn_gone(struct pvmd_conn *c);
 /* Drops what the tasks of host `index' own (master). */
 void pvmd_mbox_host_gone(int index);
 
-/* hosts.c */
+/* hosttab.c: the host table (a leaf) */
 struct pvmd_host {
 	int index;
 	int dtid;
@@ -556,6 +557,12 @@ int pvmd_hosts_multi(void);
 struct pvmd_host *pvmd_host_add(int index, const char *name,
 				const char *arch, int speed, int dsig,
 				const char *addr, int port);
+/* Takes host `index' out of the table, without freeing it (hosts.c). */
+void pvmd_host_unlink(int index);
+/* Frees a host entry taken out of the table. */
+void pvmd_host_free(struct pvmd_host *h);
+
+/* hosts.c: the machine's membership */
 /* Removes host `index' (it left or failed) and everything tied to it;
  * the master then sends the new table out. */
 void pvmd_host_remove(int index, const char *why);
@@ -568,6 +575,15 @@ void pvmd_op_config(struct pvmd_conn *c, struct pvmi_rbuf *r);
 void pvmd_op_mstat(struct pvmd_conn *c, struct pvmi_rbuf *r);
 
 /* peer.c */
+/* What the links ask and report to the modules above them (wiring.c). */
+struct pvmd_peer_hooks {
+	/* master: true when host `index' is being started (addhost.c) */
+	int (*expected)(int index);
+	/* master: the link to host `index' broke; remove the host */
+	void (*host_lost)(int index, const char *why);
+};
+/* Gives the links their hooks (before any link exists). */
+void pvmd_peer_set_hooks(const struct pvmd_peer_hooks *h);
 /* Opens our TCP listener (once); 0 or -1. */
 int pvmd_peer_listen(const char *bind_addr);
 /* The address our TCP listener is bound to, into `out'; 0, or -1 when it
@@ -626,9 +642,21 @@ int pvmd_forward(int index, int tid, int op, const void *body, size_t len,
  * away first. */
 void pvmd_forward_relay(struct pvmd_conn *c, int index, int op,
 			const struct pvmi_rbuf *r, int fail);
-/* Handles a frame from another daemon. */
-void pvmd_remote_dispatch(struct pvmd_conn *c, const struct pvmi_frame *f,
-			  const unsigned char *body);
+/* What the proxies need from above (wiring.c): the runner of a
+ * request's op (dispatch.c), -1 when that op may not come from another
+ * daemon. */
+struct pvmd_remote_hooks {
+	int (*run_op)(struct pvmd_conn *c, int op, struct pvmi_rbuf *r);
+};
+/* Gives the proxies their hooks (before any link exists). */
+void pvmd_remote_set_hooks(const struct pvmd_remote_hooks *h);
+/* Runs a DD_REQUEST of host `from' on a proxy; its answer goes back as
+ * DD_REPLY. */
+void pvmd_remote_request(struct pvmd_conn *from, struct pvmi_rbuf *r);
+/* Hands a DD_REPLY of host `from' to the request it answers. */
+void pvmd_remote_reply(struct pvmd_conn *from, struct pvmi_rbuf *r);
+/* Slave: the master halts the machine; the task that asked is spared. */
+void pvmd_remote_halt(void);
 /* A proxy's frame: a REPLY goes back to the daemon that asked. */
 void pvmd_proxy_send(struct pvmd_conn *c, const struct pvmi_frame *f,
 		     const void *body, size_t len);
@@ -644,6 +672,11 @@ void pvmd_remote_conn_gone(struct pvmd_conn *c);
 void pvmd_remote_tasks_all(struct pvmd_conn *c);
 /* Slave: remembers the task that asked for the halt, to spare it. */
 void pvmd_remote_halt_caller(struct pvmd_conn *c);
+
+/* dd.c */
+/* Handles a frame from another daemon. */
+void pvmd_dd_dispatch(struct pvmd_conn *c, const struct pvmi_frame *f,
+		      const unsigned char *body);
 
 /* addhost.c (master) */
 void pvmd_op_addhosts(struct pvmd_conn *c, struct pvmi_rbuf *r);

@@ -65,10 +65,25 @@ static const struct pvmd_conn_hooks conn_hooks = {
 	.turn_end = pvmd_remote_turn_end,
 };
 
+/* ---- links to other daemons (peer.c) ---- */
+
+static const struct pvmd_peer_hooks peer_hooks = {
+	.expected = pvmd_addhost_expected,
+	.host_lost = pvmd_host_remove,
+};
+
+/* ---- requests from other daemons (remote.c) ---- */
+
+static const struct pvmd_remote_hooks remote_hooks = {
+	.run_op = pvmd_dispatch_op,
+};
+
 /* Gives every low-level module its hooks (pvmd.h). */
 void pvmd_wire(void)
 {
 	pvmd_task_set_hooks(&task_hooks);
 	pvmd_loop_set_hooks(&loop_hooks);
 	pvmd_conn_set_hooks(&conn_hooks);
+	pvmd_peer_set_hooks(&peer_hooks);
+	pvmd_remote_set_hooks(&remote_hooks);
 }
