@@ -2,6 +2,7 @@
 bin_PROGRAMS += daemon/pvmd
 daemon_pvmd_SOURCES = \
 	daemon/pvmd.h \
+	daemon/log.h \
 	daemon/main.c \
 	daemon/state.c \
 	daemon/ready.c \

@@ -5,18 +5,26 @@
  * does is driven by loop.c: readiness on the listening socket, on task
  * connections (conn.c), on the pipes carrying spawned tasks' output
  * (output.c) and on a signalfd (children exiting, SIGTERM).  Requests are
- * decoded and answered in dispatch.c and ops.c, or handed to the module
- * that owns their state: tasks.c (task table, tids, contexts), spawn.c,
- * notify.c, mbox.c.  Nothing blocks except the short wait in spawn.c for
- * a freshly forked child to exec.
+ * decoded in dispatch.c and answered (reply.c) by ops.c or the module
+ * that owns their state: tasks.c, place.c and spawn.c, notify.c, mbox.c.
+ * Nothing blocks except the short wait in spawn.c for a freshly forked
+ * child to exec.
  *
  * In a virtual machine of several hosts (docs/multihost.md) the daemons
- * also talk to each other over TCP: hosts.c keeps the host table (the
- * master's copy is the authority), peer.c the authenticated connections
- * between daemons, remote.c the requests one daemon hands to another,
- * addhost.c starts slaves (master) and slave.c joins a machine (slave),
- * place.c spreads a spawn over hosts.  Connections of every kind are
- * struct pvmd_conn, told apart by `kind'.
+ * also talk to each other over TCP: hosttab.c keeps the host table and
+ * hosts.c the membership (the master's copy is the authority), peer.c the
+ * authenticated connections between daemons, remote.c the requests one
+ * daemon hands to another, dd.c what arrives from them, addhost.c starts
+ * slaves (master) and slave.c joins a machine (slave), place.c spreads a
+ * spawn over hosts.  Connections of every kind are struct pvmd_conn, told
+ * apart by `kind'.
+ *
+ * The modules form layers, and a module calls only those below it: the
+ * state (state.c), the log (log.h) and the tables (tasktab.c, hosttab.c,
+ * contexts.c) at the bottom; the loop, the connections and the links;
+ * the replies and the request handlers; the dispatchers and main.c on
+ * top.  Where a lower module reports an event upwards it calls a hook;
+ * wiring.c says which function that is (tools/import-graph.sh checks).
  */
 #ifndef COPVM_PVMD_H
 #define COPVM_PVMD_H
@@ -30,6 +38,7 @@
 #include "wire.h"
 #include "codec.h"
 #include "proto.h"
+#include "log.h"
 
 #define PVMD_SPEED_DEFAULT	1000
 
@@ -37,15 +46,6 @@
  * stock pvmd shows for local tasks). */
 #define PVMD_TF_SPAWNED		0x2	/* started by this daemon */
 #define PVMD_TF_CONN		0x4	/* registered over a connection */
-
-/* Debug mask bits (-d), a subset of the stock meanings. */
-#define PVMD_DBG_MSG		0x2	/* requests and replies */
-#define PVMD_DBG_TASK		0x4	/* task state changes */
-#define PVMD_DBG_HOST		0x8	/* slave start-up */
-#define PVMD_DBG_HTAB		0x10	/* host table updates */
-#define PVMD_DBG_LOOP		0x20	/* event loop, connections */
-#define PVMD_DBG_NET		0x40	/* daemon to daemon traffic */
-#define PVMD_DBG_MBOX		0x200	/* mailbox and notify traffic */
 
 /* A connection stops being read while more than this is queued to it,
  * and output pipes feeding it pause too; both resume below the low mark. */
@@ -196,18 +196,6 @@ void pvmd_ready(void);
 /* Gives every low-level module the functions of the modules above it
  * that it reports its events to; the first thing main() does. */
 void pvmd_wire(void);
-
-/* log.c */
-/* Opens the log file (truncating it); 0 or -1 with errno set. */
-int pvmd_log_open(const char *path, int also_stderr);
-/* Writes one timestamped line to the log. */
-void pvmd_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Writes one timestamped line when any bit of `mask' is in the -d mask. */
-void pvmd_dbg(int mask, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/* Writes raw task output to the log, one "[t%x] " prefixed line at a time
- * (complete lines only; the caller keeps partial ones). */
-void pvmd_log_lines(int tid, const char *buf, size_t n);
 
 /* hostfile.c */
 /* Reads `path': fills pvmd.opts from the entry for this host and the
