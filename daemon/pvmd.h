@@ -121,7 +121,7 @@ struct pvmd_task {
 					 * sibling list (0: none pending) */
 	int tcp_port;			/* its TCP listener for direct routes */
 	struct pvmd_held *held;		/* messages that came before it */
-	struct pvmd_held **held_tail;	/* registered (tasks.c) */
+	struct pvmd_held **held_tail;	/* registered (tasktab.c) */
 };
 
 /* A message that came (from another host, through the daemons) before

@@ -5,9 +5,10 @@
  * A reply goes back on the connection the request came from (a proxy's
  * goes back to the daemon that asked, conn.c).  A task's message to a
  * task of this host is queued on that task's connection, or kept for it
- * until it has registered (tasks.c); a message to a task of another host
- * goes to the daemon of that host (peer.c).  Every request handler uses
- * this file; it calls only the connections, the links and the tables.
+ * until it has registered (tasktab.c keeps it, tasks.c hands it over); a
+ * message to a task of another host goes to the daemon of that host
+ * (peer.c).  Every request handler uses this file; it calls only the
+ * connections, the links and the tables.
  */
 #include <string.h>
 

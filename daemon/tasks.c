@@ -30,10 +30,6 @@
 #include "auth.h"
 #include "pvmd.h"
 
-#define unlink_task pvmd_task_unlink
-#define free_task pvmd_task_free
-#define unlink_sock pvmd_task_unlink_sock
-
 /* Hands a newly registered task the messages that waited for it. */
 static void flush_held(struct pvmd_task *t)
 {
@@ -55,7 +51,7 @@ void pvmd_task_gone(struct pvmd_task *t, const char *why)
 {
 	int tid = t->tid;
 
-	unlink_task(t);
+	pvmd_task_unlink(t);
 	pvmd_gang_task_gone(tid);	/* never left stopped */
 	if (t->conn) {
 		if (t->conn->deferred)
@@ -66,8 +62,8 @@ void pvmd_task_gone(struct pvmd_task *t, const char *why)
 	pvmd_log("t%x (%s) gone: %s", (unsigned)tid, t->aout, why);
 	if (t->sibs_host)
 		pvmd_output_announce(tid);	/* let its output be read */
-	free_task(t);
-	unlink_sock(tid);
+	pvmd_task_free(t);
+	pvmd_task_unlink_sock(tid);
 	pvmd_mbox_task_gone(tid);
 	if (pvmd.slave) {
 		/* the master drops its mailbox entries first; its exit
