@@ -37,6 +37,10 @@
  * full, the one it came from is not read until the other drains
  * (pvmd_conn_block_on); tasks keep reading while they wait to write, so
  * such waits always end.
+ *
+ * conn.c names no module above it: a frame, a peer's handshake bytes, a
+ * proxy's frame, a close and a drained queue go to the hooks wiring.c
+ * gives it.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -63,6 +67,14 @@ struct pvmd_chunk {
 static struct pvmd_conn *conns;
 static struct pvmd_conn *pending_head;	/* output to write at turn end */
 static int any_broken;
+
+static const struct pvmd_conn_hooks *hooks;
+
+/* Gives the connections the functions they report to (wiring.c). */
+void pvmd_conn_set_hooks(const struct pvmd_conn_hooks *h)
+{
+	hooks = h;
+}
 
 /* Marks a connection whose output failed; it is closed at the end of
  * the turn, never inside a send, so that no caller sees a task vanish
@@ -112,7 +124,7 @@ static void run_input(struct pvmd_conn *c)
 	unsigned char *p;
 	size_t need;
 
-	if (c->auth && !c->dead && pvmd_peer_auth_input(c) <= 0)
+	if (c->auth && !c->dead && hooks->auth_input(c) <= 0)
 		return;
 	while (!c->dead && !paused(c) && c->in_len >= PVMI_FRAME_HDR_LEN) {
 		p = c->in + c->in_start;
@@ -130,7 +142,7 @@ static void run_input(struct pvmd_conn *c)
 			break;
 		c->in_start += need;
 		c->in_len -= need;
-		pvmd_dispatch(c, &f, p + PVMI_FRAME_HDR_LEN);
+		hooks->frame(c, &f, p + PVMI_FRAME_HDR_LEN);
 	}
 	if (c->in_len == 0) {
 		c->in_start = 0;
@@ -304,7 +316,7 @@ static void flush(struct pvmd_conn *c)
 		c->was_high = 0;
 		c->kick = 1;
 		unblock_from(c);
-		pvmd_output_kick();
+		hooks->drained();
 	}
 	set_interest(c);
 }
@@ -316,7 +328,7 @@ static void on_conn_event(struct pvmd_watch *w, uint32_t events)
 	if (c->dead || c->broken)
 		return;
 	if (c->connecting) {
-		pvmd_peer_connect_done(c);
+		hooks->connect_done(c);
 		return;
 	}
 	if (events & EPOLLERR) {
@@ -474,7 +486,7 @@ void pvmd_conn_send(struct pvmd_conn *c, const struct pvmi_frame *f,
 		    const void *body, size_t len)
 {
 	if (c->kind == PVMD_CONN_PROXY) {
-		pvmd_proxy_send(c, f, body, len);
+		hooks->proxy_send(c, f, body, len);
 		return;
 	}
 	enqueue(c, f, body, len);
@@ -513,8 +525,7 @@ void pvmd_conn_close(struct pvmd_conn *c, const char *why)
 	}
 	c->dead = 1;
 	if (c->kind == PVMD_CONN_PROXY) {
-		pvmd_mbox_conn_gone(c);
-		pvmd_remote_conn_gone(c);
+		hooks->closed(c);
 		return;
 	}
 	pvmd_dbg(PVMD_DBG_LOOP, "connection of %s %ld closed: %s",
@@ -527,17 +538,16 @@ void pvmd_conn_close(struct pvmd_conn *c, const char *why)
 	free_queue(c);
 	unblock_from(c);
 	if (c->kind == PVMD_CONN_PEER) {
-		pvmd_peer_closed(c);
+		hooks->peer_closed(c);
 		return;
 	}
-	pvmd_mbox_conn_gone(c);
-	pvmd_remote_conn_gone(c);
+	hooks->closed(c);
 	if (t) {
 		c->task = NULL;
 		t->conn = NULL;
-		pvmd_task_gone(t, why);
+		hooks->task_gone(t, why);
 	}
-	pvmd_output_kick();
+	hooks->drained();
 }
 
 /* Resumes reading after a deferred reply was sent; the buffered input
@@ -589,7 +599,7 @@ void pvmd_conn_turn_end(void)
 		free(c->in);
 		free(c);
 	}
-	pvmd_remote_turn_end();
+	hooks->turn_end();
 }
 
 /* True when a connection other than `except' still carries a task. */

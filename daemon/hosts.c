@@ -1,20 +1,20 @@
 /*
- * hosts.c - the host table of the virtual machine.
+ * hosts.c - who is in the virtual machine: a host leaving, and the table
+ * going from the master to the slaves (the table itself: hosttab.c).
  *
- * Every daemon has a copy; the master's is the authority.  The master
- * enters a host when its slave has connected and said DD_HELLO
- * (addhost.c), removes one when it is deleted or its link to the master
- * breaks, and after each change sends the whole table to every slave
- * (DD_HOSTS).  A slave replaces its copy with what it receives: hosts that
- * appeared fire the PvmHostAdd notifies, hosts that left are removed here
- * as on the master (and a slave that finds itself gone halts).
+ * Every daemon has a copy of the host table; the master's is the
+ * authority.  The master enters a host when its slave has connected and
+ * said DD_HELLO (addhost.c), removes one when it is deleted or its link
+ * to the master breaks, and after each change sends the whole table to
+ * every slave (DD_HOSTS).  A slave replaces its copy with what it
+ * receives: hosts that appeared fire the PvmHostAdd notifies, hosts that
+ * left are removed here as on the master (and a slave that finds itself
+ * gone halts).
  *
  * Removing a host is one function, pvmd_host_remove(): its links close,
  * requests waiting for it fail, notifies on its tasks and on it fire, its
  * tasks' mailbox entries go (master), tasks waiting for a sibling list
- * from it are let go.  Addresses are per daemon: each keeps how *it*
- * reaches a host (the master's entry on a slave holds the address the
- * slave was given at start-up, since the master has one per network).
+ * from it are let go.
  *
  * CONFIG and MSTAT are answered from the local copy.
  */
@@ -23,124 +23,6 @@
 #include <string.h>
 
 #include "pvmd.h"
-
-static struct pvmd_host *table[PVMI_MAX_HOSTS];
-static int nhosts;
-
-static void host_free(struct pvmd_host *h)
-{
-	free(h->name);
-	free(h->arch);
-	free(h);
-}
-
-static int set_host(struct pvmd_host *h, const char *name, const char *arch,
-		    int speed, int dsig, const char *addr, int port)
-{
-	char *n = strdup(name ? name : ""), *a = strdup(arch ? arch : "");
-
-	if (!n || !a) {
-		free(n);
-		free(a);
-		return -1;
-	}
-	free(h->name);
-	free(h->arch);
-	h->name = n;
-	h->arch = a;
-	h->speed = speed;
-	h->dsig = dsig;
-	if (addr && *addr)
-		snprintf(h->addr, sizeof(h->addr), "%s", addr);
-	if (port > 0)
-		h->port = port;
-	return 0;
-}
-
-/* Enters or updates host `index'; NULL when out of memory. */
-struct pvmd_host *pvmd_host_add(int index, const char *name,
-				const char *arch, int speed, int dsig,
-				const char *addr, int port)
-{
-	struct pvmd_host *h;
-
-	if (index <= 0 || index >= PVMI_MAX_HOSTS)
-		return NULL;
-	h = table[index];
-	if (!h) {
-		h = calloc(1, sizeof(*h));
-		if (!h)
-			return NULL;
-		h->index = index;
-		h->dtid = PVMI_DAEMON_TID(index);
-	}
-	if (set_host(h, name, arch, speed, dsig, addr, port) < 0) {
-		if (!table[index])
-			free(h);
-		return NULL;
-	}
-	if (!table[index]) {
-		table[index] = h;
-		nhosts++;
-	}
-	pvmd_dbg(PVMD_DBG_HTAB, "host %d: %s (%s, %s:%d)", index, h->name,
-		 h->arch, h->addr, h->port);
-	return h;
-}
-
-/* Makes the entry of this host; 0 or -1. */
-int pvmd_hosts_init(void)
-{
-	return pvmd_host_add(pvmd.index, pvmd.hostname, PVMI_ARCH_NAME,
-			     pvmd.opts.speed, PVMI_DSIG, pvmd.addr,
-			     pvmd.tcp_port) ? 0 : -1;
-}
-
-/* The host of index `index', or NULL. */
-struct pvmd_host *pvmd_host_get(int index)
-{
-	if (index <= 0 || index >= PVMI_MAX_HOSTS)
-		return NULL;
-	return table[index];
-}
-
-/* The host `name' designates, or NULL. */
-struct pvmd_host *pvmd_host_find(const char *name)
-{
-	int i;
-
-	if (!name || !*name)
-		return NULL;
-	if (pvmd_is_self(name))
-		return table[pvmd.index];
-	for (i = 1; i < PVMI_MAX_HOSTS; i++)
-		if (table[i] && pvmd_same_name(table[i]->name, name))
-			return table[i];
-	return NULL;
-}
-
-/* The next host after index `after' (0: the first), or NULL. */
-struct pvmd_host *pvmd_host_next(int after)
-{
-	int i;
-
-	for (i = after + 1; i < PVMI_MAX_HOSTS; i++)
-		if (table[i])
-			return table[i];
-	return NULL;
-}
-
-/* Number of hosts in the table. */
-int pvmd_host_count(void)
-{
-	return nhosts;
-}
-
-/* True when the table has hosts besides this one. */
-int pvmd_hosts_multi(void)
-{
-	return nhosts > 1;
-}
 
 /* Removes host `index' and everything tied to it (see the top). */
 void pvmd_host_remove(int index, const char *why)
@@ -151,15 +33,14 @@ void pvmd_host_remove(int index, const char *why)
 		return;
 	pvmd_log("host %s (t%x) left the machine: %s", h->name,
 		 (unsigned)h->dtid, why);
-	table[index] = NULL;
-	nhosts--;
+	pvmd_host_unlink(index);
 	pvmd_peer_forget(index);
 	pvmd_remote_host_gone(index);
 	pvmd_tasks_siblings_host_gone(index);
 	pvmd_notify_host_gone(index);
 	if (!pvmd.slave)
 		pvmd_mbox_host_gone(index);
-	host_free(h);
+	pvmd_host_free(h);
 	if (!pvmd.slave && !pvmd.halting)
 		pvmd_hosts_broadcast();
 }
@@ -168,7 +49,7 @@ static void encode_table(struct pvmi_wbuf *w)
 {
 	struct pvmd_host *h;
 
-	pvmi_w_int(w, nhosts);
+	pvmi_w_int(w, pvmd_host_count());
 	for (h = pvmd_host_next(0); h; h = pvmd_host_next(h->index)) {
 		pvmi_w_int(w, h->index);
 		pvmi_w_str(w, h->name);
@@ -256,13 +137,13 @@ int pvmd_hosts_apply(struct pvmi_rbuf *r)
 		keep[k / 8] |= (char)(1 << (k % 8));
 		if (k == pvmd.index)
 			continue;
-		if (!table[k] && k != PVMI_MASTER_INDEX)
+		if (!pvmd_host_get(k) && k != PVMI_MASTER_INDEX)
 			added[nadded++] = PVMI_DAEMON_TID(k);
 		pvmd_host_add(k, v[i].name, v[i].arch, v[i].speed, v[i].dsig,
 			      v[i].addr, v[i].port);
 	}
 	for (k = 1; k < PVMI_MAX_HOSTS; k++)
-		if (table[k] && !(keep[k / 8] & (1 << (k % 8))))
+		if (pvmd_host_get(k) && !(keep[k / 8] & (1 << (k % 8))))
 			pvmd_host_remove(k, "deleted by the master");
 	if (nadded)
 		pvmd_notify_hosts_added(added, nadded);
@@ -290,7 +171,7 @@ void pvmd_op_config(struct pvmd_conn *c, struct pvmi_rbuf *r)
 			seen |= !strcmp(g->arch, h->arch);
 		narch += !seen;
 	}
-	pvmi_w_int(&w, nhosts);
+	pvmi_w_int(&w, pvmd_host_count());
 	pvmi_w_int(&w, narch);
 	for (h = pvmd_host_next(0); h; h = pvmd_host_next(h->index)) {
 		pvmi_w_int(&w, h->dtid);

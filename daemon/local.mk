@@ -2,13 +2,19 @@
 bin_PROGRAMS += daemon/pvmd
 daemon_pvmd_SOURCES = \
 	daemon/pvmd.h \
+	daemon/log.h \
 	daemon/main.c \
+	daemon/state.c \
+	daemon/ready.c \
+	daemon/wiring.c \
 	daemon/hostfile.c \
 	daemon/log.c \
 	daemon/loop.c \
 	daemon/conn.c \
 	daemon/dispatch.c \
+	daemon/reply.c \
 	daemon/ops.c \
+	daemon/tasktab.c \
 	daemon/tasks.c \
 	daemon/contexts.c \
 	daemon/session.c \
@@ -17,9 +23,11 @@ daemon_pvmd_SOURCES = \
 	daemon/output.c \
 	daemon/notify.c \
 	daemon/mbox.c \
+	daemon/hosttab.c \
 	daemon/hosts.c \
 	daemon/peer.c \
 	daemon/remote.c \
+	daemon/dd.c \
 	daemon/addhost.c \
 	daemon/slave.c \
 	daemon/gang.c \

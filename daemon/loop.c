@@ -20,7 +20,10 @@
  * Modules with deadlines (handshakes, slaves starting, the coscheduling
  * pages' watch) ask for a call of their tick function with
  * pvmd_tick_within(); the loop wakes up then.  Halting first continues
- * any task EXP stopped (gang.c).
+ * any task EXP stopped (gang.c).  The loop names none of the modules it
+ * serves: what it reports (a connection accepted, a child ended, a tick
+ * due, a turn over, the halt's stages) goes through the hooks wiring.c
+ * gives it.
  */
 #include <errno.h>
 #include <signal.h>
@@ -59,6 +62,14 @@ static int halt_stage;			/* 1: SIGTERM sent, 2: SIGKILL sent */
 static long long halt_deadline;
 static long long next_tick = -1;	/* -1: none asked */
 
+static const struct pvmd_loop_hooks *hooks;
+
+/* Gives the loop the functions it reports its events to (wiring.c). */
+void pvmd_loop_set_hooks(const struct pvmd_loop_hooks *h)
+{
+	hooks = h;
+}
+
 /* Milliseconds on the monotonic clock. */
 long long pvmd_now_ms(void)
 {
@@ -84,9 +95,7 @@ static void run_ticks(void)
 	if (next_tick < 0 || now_ms() < next_tick)
 		return;
 	next_tick = -1;
-	pvmd_peer_tick();
-	pvmd_addhost_tick();
-	pvmd_cwatch_tick();
+	hooks->tick();
 }
 
 /* Adds `w' to the epoll set with `events'; 0 or -1. */
@@ -185,8 +194,8 @@ static void reap_children(void)
 		describe_status(st, why, sizeof(why));
 		t = pvmd_task_by_pid(pid);
 		if (t)
-			pvmd_task_gone(t, why);
-		else if (!pvmd_addhost_child(pid, st))
+			hooks->task_gone(t, why);
+		else if (!hooks->child_ended(pid, st))
 			pvmd_dbg(PVMD_DBG_TASK, "child %ld %s", (long)pid,
 				 why);
 	}
@@ -263,7 +272,7 @@ static void on_accept(struct pvmd_watch *w, uint32_t events)
 		}
 		pvmd_dbg(PVMD_DBG_LOOP, "connection from pid %ld",
 			 (long)cred.pid);
-		pvmd_conn_new(fd, cred.pid);
+		hooks->accepted(fd, cred.pid);
 	}
 }
 
@@ -337,7 +346,7 @@ void pvmd_halt(struct pvmd_conn *caller)
 	pvmd_log("halting: stopping %d task(s)", pvmd_task_count() -
 		 (caller && caller->task ? 1 : 0));
 	if (!pvmd.slave)
-		pvmd_addhost_halt_all();
+		hooks->halt_slaves();
 	if (listen_w.fd >= 0) {
 		pvmd_watch_del(&listen_w);
 		close(listen_w.fd);
@@ -345,7 +354,7 @@ void pvmd_halt(struct pvmd_conn *caller)
 		unlink(pvmd.sockpath);
 	}
 	/* a stopped task would only act on SIGTERM once continued */
-	pvmd_gang_release();
+	hooks->release_tasks();
 	signal_everyone(SIGTERM);
 	halt_stage = 1;
 	halt_deadline = now_ms() + HALT_GRACE_MS;
@@ -362,9 +371,9 @@ static int halt_done(void)
 {
 	if (children)
 		return 0;
-	if (pvmd_conn_tasks_left(halt_caller))
+	if (hooks->tasks_left(halt_caller))
 		return 0;
-	if (!pvmd.slave && pvmd_conn_peers_left())
+	if (!pvmd.slave && hooks->peers_left())
 		return 0;
 	return !halt_caller || halt_caller->dead || !halt_caller->oq_bytes;
 }
@@ -428,9 +437,9 @@ int pvmd_loop_run(void)
 		}
 		batch_deleted_n = 0;
 		batch_overflow = 0;
-		pvmd_conn_turn_end();
+		hooks->turn_end();
 		run_ticks();
-		pvmd_conn_turn_end();
+		hooks->turn_end();
 		if (pvmd.halting && now_ms() >= halt_deadline) {
 			if (halt_stage == 2)
 				break;

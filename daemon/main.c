@@ -44,14 +44,10 @@
 #define COPVM_PVM_ROOT "/usr/local/lib/copvm"
 #endif
 
-struct pvmd_state pvmd;
-
 /* How the library knows this program for copvm's pvmd (proto.h). */
 const char pvmd_marker[] __attribute__((used)) = PVMI_PVMD_MARKER;
 
 static int pid_fd = -1;
-static int ready_fd = -1;
-static int ready_held;
 
 static void __attribute__((format(printf, 1, 2), noreturn))
 die(const char *fmt, ...)
@@ -266,34 +262,6 @@ static void setup_env(void)
 		die("out of memory");
 }
 
-/* Holds the "ready" signal until pvmd_ready(). */
-void pvmd_hold_ready(void)
-{
-	ready_held = 1;
-}
-
-/* Tells the starter the daemon serves now, and drops stdio. */
-void pvmd_ready(void)
-{
-	int null;
-
-	ready_held = 0;
-	if (ready_fd < 0)
-		return;
-	null = open("/dev/null", O_RDWR);
-	if (null >= 0) {
-		dup2(null, STDIN_FILENO);
-		dup2(null, STDOUT_FILENO);
-		dup2(null, STDERR_FILENO);
-		if (null > STDERR_FILENO)
-			close(null);
-	}
-	if (write(ready_fd, "R", 1) != 1)
-		pvmd_log("cannot signal readiness: %s", strerror(errno));
-	close(ready_fd);
-	ready_fd = -1;
-}
-
 /* Removes every file the daemon made and exits with `status'. */
 void pvmd_cleanup_exit(int status)
 {
@@ -319,6 +287,7 @@ int main(int argc, char **argv)
 	int lfd, nhosts = 0;
 	ssize_t n;
 
+	pvmd_wire();
 	close_inherited();
 	pvmd.epfd = -1;
 	pvmd.dirfd = -1;
@@ -359,7 +328,7 @@ int main(int argc, char **argv)
 		pvmd_slave_connect();
 
 	if (!pvmd.foreground)
-		ready_fd = detach();
+		pvmd_ready_set_fd(detach());
 	write_pid();
 	if (chdir(pvmd.home) < 0)
 		pvmd_log("cannot chdir to %s: %s", pvmd.home, strerror(errno));
@@ -382,7 +351,7 @@ int main(int argc, char **argv)
 	while (nhosts > 0)
 		free(hosts[--nhosts]);
 	free(hosts);
-	if (!ready_held)
+	if (!pvmd_ready_is_held())
 		pvmd_ready();
 	pvmd_cleanup_exit(pvmd_loop_run());
 }

@@ -8,7 +8,7 @@
  * for it (PvmNoTask for a task, PvmNoHost for a host).  A request that
  * came from another daemon (a proxy) is only ever answered from here.
  * HOSTSYNC, CONFIG, MSTAT and TIDTOHOST need no other daemon beyond
- * that; the host table is hosts.c's, ADDHOSTS and DELHOSTS addhost.c's.
+ * that; the host table is hosttab.c's, ADDHOSTS and DELHOSTS addhost.c's.
  */
 #include <errno.h>
 #include <signal.h>

@@ -27,7 +27,8 @@
  * When the send link of a host closes: on the master the host has failed
  * and is removed; on a slave, losing the master means the machine is
  * gone (the slave halts), losing another slave means nothing until the
- * master says so.
+ * master says so.  The host's removal, like the question whether a host
+ * is being started, belongs to the modules above (hooks from wiring.c).
  *
  * A host that vanishes without closing anything (a cut cable, a frozen
  * machine) is found by silence: every daemon sends DD_BEAT on each link
@@ -70,12 +71,19 @@ struct waitq_item {
 };
 
 static struct pvmd_watch listen_w = { .fd = -1 };
+static const struct pvmd_peer_hooks *hooks;
 static struct pvmd_conn *links[PVMI_MAX_HOSTS];
 static struct pvmd_conn *dialing[PVMI_MAX_HOSTS];
 static struct waitq *waiting[PVMI_MAX_HOSTS];
 static int nunauth;
 static long long beat_sent[PVMI_MAX_HOSTS];	/* last DD_BEAT (ms) */
 static int timeout_ms = -1;			/* -1: not read yet */
+
+/* Gives the links the functions they report to (wiring.c). */
+void pvmd_peer_set_hooks(const struct pvmd_peer_hooks *h)
+{
+	hooks = h;
+}
 
 /* The silence after which a host is declared dead (pvmd.h); read once
  * from COPVM_HOST_TIMEOUT_MS. */
@@ -365,7 +373,7 @@ static int authenticated(struct pvmd_conn *c)
 		return -1;
 	}
 	if (!dialed && !pvmd.slave && !pvmd_host_get(id) &&
-	    !pvmd_addhost_expected(id)) {
+	    !hooks->expected(id)) {
 		pvmd_log("daemon of host %d connected, but no such host is "
 			 "in the machine or starting: dropped", id);
 		return -1;
@@ -573,7 +581,7 @@ void pvmd_peer_closed(struct pvmd_conn *c)
 	if (c->linger || pvmd.halting)
 		return;
 	if (!pvmd.slave) {
-		pvmd_host_remove(index, "its daemon's link broke");
+		hooks->host_lost(index, "its daemon's link broke");
 	} else if (index == PVMI_MASTER_INDEX) {
 		pvmd_log("lost the link to the master: halting");
 		pvmd_halt(NULL);

@@ -1,6 +1,7 @@
 /*
- * place.c - which hosts start the tasks of one pvm_spawn, and a spawn
- * spread over several hosts.
+ * place.c - the SPAWN request: which hosts start the tasks of one
+ * pvm_spawn, and a spawn spread over several hosts (spawn.c starts this
+ * host's share).
  *
  * The hosts a spawn may use: all of them (PvmTaskDefault), the one `where'
  * names (PvmTaskHost; "." is this one), those of architecture `where'
@@ -48,6 +49,92 @@ struct part_arg {
 };
 
 static int rr_next;		/* host index to start from; 0: after us */
+
+static void free_strv(char **v, int n)
+{
+	int i;
+
+	if (!v)
+		return;
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* Frees what a decoded request holds. */
+void pvmd_spawn_req_free(struct spawn_req *q)
+{
+	free(q->file);
+	free(q->where);
+	free_strv(q->argv, q->argc);
+	free_strv(q->env, q->envc);
+}
+
+/* Reads "int n, str v[n]" with n bounded by the bytes left; 0 or -1. */
+static int read_strv(struct pvmi_rbuf *r, int *n, char ***v)
+{
+	int32_t cnt = pvmi_r_int(r);
+	int i;
+
+	*n = 0;
+	*v = NULL;
+	if (r->failed || cnt < 0 ||
+	    (size_t)cnt > (r->len - r->pos) / PVMI_ITEM_HDR_LEN)
+		return -1;
+	*v = calloc((size_t)cnt + 1, sizeof(char *));
+	if (!*v)
+		return -1;
+	*n = cnt;
+	for (i = 0; i < cnt; i++)
+		(*v)[i] = pvmi_r_str(r);
+	return r->failed ? -1 : 0;
+}
+
+static int read_req(struct pvmi_rbuf *r, struct spawn_req *q)
+{
+	q->file = pvmi_r_str(r);
+	q->flags = pvmi_r_int(r);
+	q->where = pvmi_r_str(r);
+	q->count = pvmi_r_int(r);
+	if (read_strv(r, &q->argc, &q->argv) < 0 ||
+	    read_strv(r, &q->envc, &q->env) < 0)
+		return -1;
+	q->ctx = pvmi_r_int(r);
+	q->outtid = pvmi_r_int(r);
+	q->outcode = pvmi_r_int(r);
+	q->outctx = pvmi_r_int(r);
+	q->trctid = pvmi_r_int(r);
+	q->trccode = pvmi_r_int(r);
+	q->trcctx = pvmi_r_int(r);
+	return pvmd_body_ok(r) ? 0 : -1;
+}
+
+/* Encodes `q' with a new count and host into `w' (a SPAWN request for
+ * another daemon: that host's share, siblings to come later). */
+void pvmd_spawn_encode(const struct spawn_req *q, int count,
+		       const char *host, struct pvmi_wbuf *w)
+{
+	int i;
+
+	pvmi_w_str(w, q->file);
+	pvmi_w_int(w, (q->flags & ~(PvmTaskArch | PvmHostCompl)) |
+		   PvmTaskHost | PVMD_SPAWN_PART);
+	pvmi_w_str(w, host);
+	pvmi_w_int(w, count);
+	pvmi_w_int(w, q->argc);
+	for (i = 0; i < q->argc; i++)
+		pvmi_w_str(w, q->argv[i]);
+	pvmi_w_int(w, q->envc);
+	for (i = 0; i < q->envc; i++)
+		pvmi_w_str(w, q->env[i]);
+	pvmi_w_int(w, q->ctx);
+	pvmi_w_int(w, q->outtid);
+	pvmi_w_int(w, q->outcode);
+	pvmi_w_int(w, q->outctx);
+	pvmi_w_int(w, q->trctid);
+	pvmi_w_int(w, q->trccode);
+	pvmi_w_int(w, q->trcctx);
+}
 
 /* Fills `e' with the indices of the hosts `q' may use; returns how many. */
 static int eligible(const struct spawn_req *q, int *e)
@@ -279,4 +366,47 @@ fail:
 	free(pl);
 	free(e);
 	pvmd_spawn_req_free(q);
+}
+
+/* SPAWN: a task's request is spread over the hosts (above); another
+ * daemon's (PVMD_SPAWN_PART) is answered "int started, ints[count]" with
+ * the started tids first, then the error code of each slot that failed.
+ * A task may not set PVMD_SPAWN_PART itself. */
+void pvmd_op_spawn(struct pvmd_conn *c, struct pvmi_rbuf *r)
+{
+	struct spawn_req q;
+	struct pvmi_wbuf w = { 0 };
+	int32_t *res;
+	int nok, ptid;
+
+	memset(&q, 0, sizeof(q));
+	if (read_req(r, &q) < 0) {
+		pvmd_reply_status(c, PVMI_OP_SPAWN, PvmBadMsg);
+		goto out;
+	}
+	if (q.count < 1 || q.count > PVMI_TID_LOCAL_MASK) {
+		pvmd_reply_status(c, PVMI_OP_SPAWN, PvmBadParam);
+		goto out;
+	}
+	if (c->kind != PVMD_CONN_PROXY || !(q.flags & PVMD_SPAWN_PART)) {
+		q.flags &= ~PVMD_SPAWN_PART;
+		if (c->kind != PVMD_CONN_PROXY) {
+			pvmd_place_spawn(c, &q);	/* takes q over */
+			return;
+		}
+	}
+	res = calloc((size_t)q.count, sizeof(*res));
+	if (!res) {
+		pvmd_reply_status(c, PVMI_OP_SPAWN, PvmNoMem);
+		goto out;
+	}
+	ptid = (q.flags & PvmNoSpawnParent) ? PvmParentNotSet :
+						 pvmd_conn_tid(c);
+	nok = pvmd_spawn_here(&q, ptid, c->host, res, q.count);
+	pvmi_w_int(&w, nok);
+	pvmi_w_ints(&w, res, (size_t)q.count);
+	pvmd_reply(c, PVMI_OP_SPAWN, &w);
+	free(res);
+out:
+	pvmd_spawn_req_free(&q);
 }

@@ -5,18 +5,26 @@
  * does is driven by loop.c: readiness on the listening socket, on task
  * connections (conn.c), on the pipes carrying spawned tasks' output
  * (output.c) and on a signalfd (children exiting, SIGTERM).  Requests are
- * decoded and answered in dispatch.c and ops.c, or handed to the module
- * that owns their state: tasks.c (task table, tids, contexts), spawn.c,
- * notify.c, mbox.c.  Nothing blocks except the short wait in spawn.c for
- * a freshly forked child to exec.
+ * decoded in dispatch.c and answered (reply.c) by ops.c or the module
+ * that owns their state: tasks.c, place.c and spawn.c, notify.c, mbox.c.
+ * Nothing blocks except the short wait in spawn.c for a freshly forked
+ * child to exec.
  *
  * In a virtual machine of several hosts (docs/multihost.md) the daemons
- * also talk to each other over TCP: hosts.c keeps the host table (the
- * master's copy is the authority), peer.c the authenticated connections
- * between daemons, remote.c the requests one daemon hands to another,
- * addhost.c starts slaves (master) and slave.c joins a machine (slave),
- * place.c spreads a spawn over hosts.  Connections of every kind are
- * struct pvmd_conn, told apart by `kind'.
+ * also talk to each other over TCP: hosttab.c keeps the host table and
+ * hosts.c the membership (the master's copy is the authority), peer.c the
+ * authenticated connections between daemons, remote.c the requests one
+ * daemon hands to another, dd.c what arrives from them, addhost.c starts
+ * slaves (master) and slave.c joins a machine (slave), place.c spreads a
+ * spawn over hosts.  Connections of every kind are struct pvmd_conn, told
+ * apart by `kind'.
+ *
+ * The modules form layers, and a module calls only those below it: the
+ * state (state.c), the log (log.h) and the tables (tasktab.c, hosttab.c,
+ * contexts.c) at the bottom; the loop, the connections and the links;
+ * the replies and the request handlers; the dispatchers and main.c on
+ * top.  Where a lower module reports an event upwards it calls a hook;
+ * wiring.c says which function that is (tools/import-graph.sh checks).
  */
 #ifndef COPVM_PVMD_H
 #define COPVM_PVMD_H
@@ -30,6 +38,7 @@
 #include "wire.h"
 #include "codec.h"
 #include "proto.h"
+#include "log.h"
 
 #define PVMD_SPEED_DEFAULT	1000
 
@@ -37,15 +46,6 @@
  * stock pvmd shows for local tasks). */
 #define PVMD_TF_SPAWNED		0x2	/* started by this daemon */
 #define PVMD_TF_CONN		0x4	/* registered over a connection */
-
-/* Debug mask bits (-d), a subset of the stock meanings. */
-#define PVMD_DBG_MSG		0x2	/* requests and replies */
-#define PVMD_DBG_TASK		0x4	/* task state changes */
-#define PVMD_DBG_HOST		0x8	/* slave start-up */
-#define PVMD_DBG_HTAB		0x10	/* host table updates */
-#define PVMD_DBG_LOOP		0x20	/* event loop, connections */
-#define PVMD_DBG_NET		0x40	/* daemon to daemon traffic */
-#define PVMD_DBG_MBOX		0x200	/* mailbox and notify traffic */
 
 /* A connection stops being read while more than this is queued to it,
  * and output pipes feeding it pause too; both resume below the low mark. */
@@ -121,7 +121,17 @@ struct pvmd_task {
 					 * sibling list (0: none pending) */
 	int tcp_port;			/* its TCP listener for direct routes */
 	struct pvmd_held *held;		/* messages that came before it */
-	struct pvmd_held **held_tail;	/* registered (tasks.c) */
+	struct pvmd_held **held_tail;	/* registered (tasktab.c) */
+};
+
+/* A message that came (from another host, through the daemons) before
+ * its task registered; a local sender's wait in the task's socket.
+ * Kept by tasktab.c, handed over by tasks.c. */
+struct pvmd_held {
+	struct pvmd_held *next;
+	struct pvmi_frame f;
+	size_t len;
+	unsigned char body[];
 };
 
 /* Options for this host, from the hostfile or the defaults. */
@@ -171,17 +181,21 @@ struct pvmd_state {
 
 extern struct pvmd_state pvmd;
 
-/* log.c */
-/* Opens the log file (truncating it); 0 or -1 with errno set. */
-int pvmd_log_open(const char *path, int also_stderr);
-/* Writes one timestamped line to the log. */
-void pvmd_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Writes one timestamped line when any bit of `mask' is in the -d mask. */
-void pvmd_dbg(int mask, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/* Writes raw task output to the log, one "[t%x] " prefixed line at a time
- * (complete lines only; the caller keeps partial ones). */
-void pvmd_log_lines(int tid, const char *buf, size_t n);
+/* ready.c: the readiness signal */
+/* Gives the write end of the starter's pipe to pvmd_ready(). */
+void pvmd_ready_set_fd(int fd);
+/* True while pvmd_hold_ready() holds the signal back. */
+int pvmd_ready_is_held(void);
+/* Holds the "ready" signal to the starter until pvmd_ready() (the
+ * master adds its hostfile's hosts first). */
+void pvmd_hold_ready(void);
+/* Tells the process that started the daemon that it serves now. */
+void pvmd_ready(void);
+
+/* wiring.c */
+/* Gives every low-level module the functions of the modules above it
+ * that it reports its events to; the first thing main() does. */
+void pvmd_wire(void);
 
 /* hostfile.c */
 /* Reads `path': fills pvmd.opts from the entry for this host and the
@@ -205,6 +219,29 @@ const char *pvmd_hostfile_self_ip(void);
 int pvmd_same_name(const char *a, const char *b);
 
 /* loop.c */
+/* What the loop reports to the modules above it (wiring.c). */
+struct pvmd_loop_hooks {
+	/* a task's connection was accepted (conn.c) */
+	struct pvmd_conn *(*accepted)(int fd, pid_t peer_pid);
+	/* the process of task `t' ended */
+	void (*task_gone)(struct pvmd_task *t, const char *why);
+	/* another child ended: 1 when it was known (a slave's shell) */
+	int (*child_ended)(pid_t pid, int status);
+	/* the modules' deadlines are due */
+	void (*tick)(void);
+	/* a batch of events was run (twice: before and after the ticks) */
+	void (*turn_end)(void);
+	/* halting, master: tell the slaves */
+	void (*halt_slaves)(void);
+	/* halting: continue the tasks EXP stopped, before SIGTERM */
+	void (*release_tasks)(void);
+	/* halting: true while a task other than `caller' is connected */
+	int (*tasks_left)(struct pvmd_conn *caller);
+	/* halting, master: true while a link to a slave is open */
+	int (*peers_left)(void);
+};
+/* Gives the loop its hooks (before pvmd_loop_init). */
+void pvmd_loop_set_hooks(const struct pvmd_loop_hooks *h);
 /* Creates the epoll set and signalfd and starts accepting on `lfd'. */
 int pvmd_loop_init(int lfd);
 /* Accepts one connection on listening `lfd' and drops it, using the
@@ -230,11 +267,6 @@ long long pvmd_now_ms(void);
 /* Asks the loop to call the modules' tick functions at least every
  * `ms' milliseconds from now (deadlines; see loop.c). */
 void pvmd_tick_within(int ms);
-/* Holds the "ready" signal to the starter until pvmd_ready() (the
- * master adds its hostfile's hosts first). */
-void pvmd_hold_ready(void);
-/* Tells the process that started the daemon that it serves now. */
-void pvmd_ready(void);
 /* Removes every file the daemon made and exits with `status'. */
 void pvmd_cleanup_exit(int status) __attribute__((noreturn));
 
@@ -256,6 +288,32 @@ void pvmd_ring_writev(struct pvmd_write *w, int n);
 unsigned long pvmd_ring_batches(void);
 
 /* conn.c */
+/* What the connections report to the modules above them (wiring.c). */
+struct pvmd_conn_hooks {
+	/* a complete frame came on `c' (dispatch.c) */
+	void (*frame)(struct pvmd_conn *c, const struct pvmi_frame *f,
+		      const unsigned char *body);
+	/* handshake bytes of a PEER: 1 frames may follow, 0 more input
+	 * needed, -1 `c' was closed (peer.c) */
+	int (*auth_input)(struct pvmd_conn *c);
+	/* a PEER's connect() ended (peer.c) */
+	void (*connect_done)(struct pvmd_conn *c);
+	/* a PEER closed (peer.c) */
+	void (*peer_closed)(struct pvmd_conn *c);
+	/* a frame queued on a PROXY (remote.c) */
+	void (*proxy_send)(struct pvmd_conn *c, const struct pvmi_frame *f,
+			   const void *body, size_t len);
+	/* a TASK or PROXY connection closed: drop what waits on it */
+	void (*closed)(struct pvmd_conn *c);
+	/* the task a closed connection carried is gone (tasks.c) */
+	void (*task_gone)(struct pvmd_task *t, const char *why);
+	/* queued output drained: paused output may flow (output.c) */
+	void (*drained)(void);
+	/* the turn's closed connections were freed (remote.c) */
+	void (*turn_end)(void);
+};
+/* Gives the connections their hooks (before any connection exists). */
+void pvmd_conn_set_hooks(const struct pvmd_conn_hooks *h);
 /* Takes ownership of an accepted socket; NULL on failure (fd closed). */
 struct pvmd_conn *pvmd_conn_new(int fd, pid_t peer_pid);
 /* Queues a frame; body may be NULL when len is 0.  Never blocks. */
@@ -291,6 +349,8 @@ void pvmd_dispatch(struct pvmd_conn *c, const struct pvmi_frame *f,
 /* Runs request `op' for a proxy; -1 when that op may not come from
  * another daemon (nothing was answered then). */
 int pvmd_dispatch_op(struct pvmd_conn *c, int op, struct pvmi_rbuf *r);
+
+/* reply.c */
 /* True when a request body was read without error and to its end. */
 int pvmd_body_ok(const struct pvmi_rbuf *r);
 /* Sends a reply frame for `op' whose body is `w' (freed). */
@@ -305,6 +365,8 @@ int pvmd_send_user(int dst, int tag, int ctx, struct pvmi_wbuf *w);
  * was dropped (no such task or host) or is waiting for a link. */
 struct pvmd_conn *pvmd_route_user(const struct pvmi_frame *f,
 				  const void *body, size_t len);
+/* The tid of the task `c' speaks for (a proxy's remote task too). */
+int pvmd_conn_tid(const struct pvmd_conn *c);
 
 /* ops.c: handlers of the ops that need no other module's state */
 void pvmd_op_pstat(struct pvmd_conn *c, struct pvmi_rbuf *r);
@@ -317,10 +379,16 @@ void pvmd_op_newctx(struct pvmd_conn *c, struct pvmi_rbuf *r);
 void pvmd_op_freectx(struct pvmd_conn *c, struct pvmi_rbuf *r);
 void pvmd_op_halt(struct pvmd_conn *c, struct pvmi_rbuf *r);
 void pvmd_op_route(struct pvmd_conn *c, struct pvmi_rbuf *r);
-/* The tid of the task `c' speaks for (a proxy's remote task too). */
-int pvmd_conn_tid(const struct pvmd_conn *c);
 
-/* tasks.c */
+/* tasktab.c: the task table (a leaf) */
+/* What the table tells the modules above it (wiring.c): a task entered
+ * it; a task that never ran (pvmd_task_discard) left it. */
+struct pvmd_task_hooks {
+	void (*added)(void);
+	void (*discarded)(int tid);
+};
+/* Gives the table its hooks (before anything else runs). */
+void pvmd_task_set_hooks(const struct pvmd_task_hooks *h);
 /* Returns the task with tid `tid', or NULL. */
 struct pvmd_task *pvmd_task_find(int tid);
 /* Returns a task whose process is `pid', or NULL. */
@@ -331,9 +399,12 @@ struct pvmd_task *pvmd_task_first(void);
 int pvmd_task_count(void);
 /* Creates a task under a fresh tid; NULL when out of tids or memory. */
 struct pvmd_task *pvmd_task_new(pid_t pid, const char *aout, int flags);
-/* Marks the task gone: unlinks it and its socket, runs the exit
- * notifies, drops its mailbox entries and waiters.  Frees `t'. */
-void pvmd_task_gone(struct pvmd_task *t, const char *why);
+/* Takes `t' out of the table, without freeing it (tasks.c). */
+void pvmd_task_unlink(struct pvmd_task *t);
+/* Frees `t' and what it holds, once it is out of the table. */
+void pvmd_task_free(struct pvmd_task *t);
+/* Removes the socket of task `tid' (it is gone). */
+void pvmd_task_unlink_sock(int tid);
 /* Frees a task that never ran (spawn failure), with no side effects. */
 void pvmd_task_discard(struct pvmd_task *t);
 /* Keeps a message for task `t', which has not registered yet; it gets it
@@ -346,6 +417,19 @@ int pvmd_task_sockpath(int tid, char *buf, size_t size);
 /* Unlinks the sockets of every task still in the table (at exit). */
 void pvmd_task_unlink_all(void);
 
+/* tasks.c: a task's life */
+/* Marks the task gone: unlinks it and its socket, runs the exit
+ * notifies, drops its mailbox entries and waiters.  Frees `t'. */
+void pvmd_task_gone(struct pvmd_task *t, const char *why);
+/* Handles REGISTER and EXIT. */
+void pvmd_op_register(struct pvmd_conn *c, struct pvmi_rbuf *r);
+void pvmd_op_exit(struct pvmd_conn *c, struct pvmi_rbuf *r);
+/* Gives the tasks of this host among `tids' their sibling list, answers
+ * their held REGISTERs and lets their output flow. */
+void pvmd_tasks_siblings(const int32_t *tids, int n);
+/* Releases the tasks whose sibling list was to come from host `index'
+ * (gone), with what they have. */
+void pvmd_tasks_siblings_host_gone(int index);
 /* session.c: this run's session id and its directory of task sockets
  * (proto.h).  Start draws the id, removes earlier runs' sessions and
  * makes the directory (0, or -1 with errno); end removes it; write puts
@@ -361,17 +445,8 @@ int pvmd_ctx_new(int owner);
 int pvmd_ctx_free(int ctx);
 /* contexts.c: frees every context of task `owner' (it left). */
 void pvmd_ctx_free_owner(int owner);
-/* Handles REGISTER and EXIT. */
-void pvmd_op_register(struct pvmd_conn *c, struct pvmi_rbuf *r);
-void pvmd_op_exit(struct pvmd_conn *c, struct pvmi_rbuf *r);
-/* Gives the tasks of this host among `tids' their sibling list, answers
- * their held REGISTERs and lets their output flow. */
-void pvmd_tasks_siblings(const int32_t *tids, int n);
-/* Releases the tasks whose sibling list was to come from host `index'
- * (gone), with what they have. */
-void pvmd_tasks_siblings_host_gone(int index);
 
-/* spawn.c */
+/* spawn.c: starting tasks here (the SPAWN request: place.c) */
 /* A SPAWN request, decoded. */
 struct spawn_req {
 	char *file;
@@ -387,19 +462,20 @@ struct spawn_req {
 /* A spawn flag no task may set: the request comes from another daemon
  * spreading a spawn, so the sibling list comes later (DD_SIBLINGS). */
 #define PVMD_SPAWN_PART		0x40000000
-void pvmd_op_spawn(struct pvmd_conn *c, struct pvmi_rbuf *r);
-/* Frees what a decoded request holds. */
-void pvmd_spawn_req_free(struct spawn_req *q);
 /* Starts `n' tasks of request `q' here for parent `ptid'; writes their
  * tids or error codes to res[0..n) (tids first); returns how many
  * started.  With `later', their siblings come later (DD_SIBLINGS). */
 int pvmd_spawn_here(const struct spawn_req *q, int ptid, int later,
 		    int32_t *res, int n);
+
+/* place.c */
+/* Handles SPAWN. */
+void pvmd_op_spawn(struct pvmd_conn *c, struct pvmi_rbuf *r);
+/* Frees what a decoded request holds. */
+void pvmd_spawn_req_free(struct spawn_req *q);
 /* Encodes `q' with a new count and host into `w' (a SPAWN request). */
 void pvmd_spawn_encode(const struct spawn_req *q, int count,
 		       const char *host, struct pvmi_wbuf *w);
-
-/* place.c */
 /* Spreads SPAWN request `q' of `c' over the hosts it selects: starts this
  * host's share, hands the others' to their daemons, answers when all are
  * done.  Takes `q' over. */
@@ -441,7 +517,7 @@ void pvmd_mbox_conn_gone(struct pvmd_conn *c);
 /* Drops what the tasks of host `index' own (master). */
 void pvmd_mbox_host_gone(int index);
 
-/* hosts.c */
+/* hosttab.c: the host table (a leaf) */
 struct pvmd_host {
 	int index;
 	int dtid;
@@ -469,6 +545,12 @@ int pvmd_hosts_multi(void);
 struct pvmd_host *pvmd_host_add(int index, const char *name,
 				const char *arch, int speed, int dsig,
 				const char *addr, int port);
+/* Takes host `index' out of the table, without freeing it (hosts.c). */
+void pvmd_host_unlink(int index);
+/* Frees a host entry taken out of the table. */
+void pvmd_host_free(struct pvmd_host *h);
+
+/* hosts.c: the machine's membership */
 /* Removes host `index' (it left or failed) and everything tied to it;
  * the master then sends the new table out. */
 void pvmd_host_remove(int index, const char *why);
@@ -481,6 +563,15 @@ void pvmd_op_config(struct pvmd_conn *c, struct pvmi_rbuf *r);
 void pvmd_op_mstat(struct pvmd_conn *c, struct pvmi_rbuf *r);
 
 /* peer.c */
+/* What the links ask and report to the modules above them (wiring.c). */
+struct pvmd_peer_hooks {
+	/* master: true when host `index' is being started (addhost.c) */
+	int (*expected)(int index);
+	/* master: the link to host `index' broke; remove the host */
+	void (*host_lost)(int index, const char *why);
+};
+/* Gives the links their hooks (before any link exists). */
+void pvmd_peer_set_hooks(const struct pvmd_peer_hooks *h);
 /* Opens our TCP listener (once); 0 or -1. */
 int pvmd_peer_listen(const char *bind_addr);
 /* The address our TCP listener is bound to, into `out'; 0, or -1 when it
@@ -539,9 +630,21 @@ int pvmd_forward(int index, int tid, int op, const void *body, size_t len,
  * away first. */
 void pvmd_forward_relay(struct pvmd_conn *c, int index, int op,
 			const struct pvmi_rbuf *r, int fail);
-/* Handles a frame from another daemon. */
-void pvmd_remote_dispatch(struct pvmd_conn *c, const struct pvmi_frame *f,
-			  const unsigned char *body);
+/* What the proxies need from above (wiring.c): the runner of a
+ * request's op (dispatch.c), -1 when that op may not come from another
+ * daemon. */
+struct pvmd_remote_hooks {
+	int (*run_op)(struct pvmd_conn *c, int op, struct pvmi_rbuf *r);
+};
+/* Gives the proxies their hooks (before any link exists). */
+void pvmd_remote_set_hooks(const struct pvmd_remote_hooks *h);
+/* Runs a DD_REQUEST of host `from' on a proxy; its answer goes back as
+ * DD_REPLY. */
+void pvmd_remote_request(struct pvmd_conn *from, struct pvmi_rbuf *r);
+/* Hands a DD_REPLY of host `from' to the request it answers. */
+void pvmd_remote_reply(struct pvmd_conn *from, struct pvmi_rbuf *r);
+/* Slave: the master halts the machine; the task that asked is spared. */
+void pvmd_remote_halt(void);
 /* A proxy's frame: a REPLY goes back to the daemon that asked. */
 void pvmd_proxy_send(struct pvmd_conn *c, const struct pvmi_frame *f,
 		     const void *body, size_t len);
@@ -557,6 +660,11 @@ void pvmd_remote_conn_gone(struct pvmd_conn *c);
 void pvmd_remote_tasks_all(struct pvmd_conn *c);
 /* Slave: remembers the task that asked for the halt, to spare it. */
 void pvmd_remote_halt_caller(struct pvmd_conn *c);
+
+/* dd.c */
+/* Handles a frame from another daemon. */
+void pvmd_dd_dispatch(struct pvmd_conn *c, const struct pvmi_frame *f,
+		      const unsigned char *body);
 
 /* addhost.c (master) */
 void pvmd_op_addhosts(struct pvmd_conn *c, struct pvmi_rbuf *r);

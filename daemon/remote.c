@@ -1,6 +1,6 @@
 /*
- * remote.c - requests one daemon hands to another, and the frames that
- * arrive from other daemons.
+ * remote.c - requests one daemon hands to another (the frames that arrive
+ * from other daemons: dd.c).
  *
  * A task asks its own daemon for everything.  When the answer belongs to
  * another host (a task or host there, the mailbox on the master, a share
@@ -17,11 +17,8 @@
  * a local one; the handler's reply goes back as DD_REPLY.  A handler may
  * keep the proxy waiting (a mailbox WaitForInfo, hosts being added), as it
  * would keep a local task waiting.  Only the ops dispatch.c marks
- * `remote' are accepted; a proxy never forwards again.
- *
- * Messages between tasks of different hosts arrive here as USER frames
- * and are delivered to the local task they name; their src must belong to
- * the host that sent them.
+ * `remote' are accepted (it runs them through the hook wiring.c gives);
+ * a proxy never forwards again.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +67,13 @@ static int next_reqid = 1;
 static struct pvmd_hold *holds;
 static struct proxy *proxies;
 static struct pvmd_conn *halt_caller;
+static const struct pvmd_remote_hooks *hooks;
+
+/* Gives the proxies the dispatcher of their requests (wiring.c). */
+void pvmd_remote_set_hooks(const struct pvmd_remote_hooks *h)
+{
+	hooks = h;
+}
 
 /* Holds `c' (pvmd.h). */
 void pvmd_hold(struct pvmd_hold *h, struct pvmd_conn *c)
@@ -200,7 +204,8 @@ void pvmd_proxy_send(struct pvmd_conn *c, const struct pvmi_frame *f,
 	pvmi_w_free(&w);
 }
 
-static void do_request(struct pvmd_conn *from, struct pvmi_rbuf *r)
+/* Runs a DD_REQUEST of host `from' on a proxy (see the top). */
+void pvmd_remote_request(struct pvmd_conn *from, struct pvmi_rbuf *r)
 {
 	int32_t reqid = pvmi_r_int(r), tid = pvmi_r_int(r), op = pvmi_r_int(r);
 	const void *p;
@@ -227,7 +232,7 @@ static void do_request(struct pvmd_conn *from, struct pvmi_rbuf *r)
 	px->next = proxies;
 	proxies = px;
 	pvmi_r_init(&ir, p, n);
-	if (pvmd_dispatch_op(&px->conn, op, &ir) < 0) {
+	if (hooks->run_op(&px->conn, op, &ir) < 0) {
 		pvmd_log("host %d asked for op %d, which it may not",
 			 from->host, op);
 		pvmd_reply_status(&px->conn, op, PvmBadParam);
@@ -236,7 +241,8 @@ static void do_request(struct pvmd_conn *from, struct pvmi_rbuf *r)
 		pvmd_reply_status(&px->conn, op, PvmSysErr);
 }
 
-static void do_reply(struct pvmd_conn *from, struct pvmi_rbuf *r)
+/* Hands a DD_REPLY of host `from' to the request it answers. */
+void pvmd_remote_reply(struct pvmd_conn *from, struct pvmi_rbuf *r)
 {
 	int32_t reqid = pvmi_r_int(r);
 	struct fwd **pp, *p;
@@ -429,104 +435,9 @@ void pvmd_remote_halt_caller(struct pvmd_conn *c)
 	halt_caller = c;
 }
 
-/* ---- frames from other daemons ---- */
-
-static void daemon_frame(struct pvmd_conn *c, const struct pvmi_frame *f,
-			 struct pvmi_rbuf *r)
+/* Slave: the master halts the machine; the task that asked is spared. */
+void pvmd_remote_halt(void)
 {
-	struct pvmi_wbuf w = { 0 };
-	int32_t v[5], n, *tids;
-
-	switch (f->tag) {
-	case PVMI_DD_HELLO:
-		if (pvmd.slave || pvmd_addhost_hello(c, r) < 0)
-			pvmd_conn_close(c, "unexpected DD_HELLO");
-		break;
-	case PVMI_DD_HOSTS:
-		if (!pvmd.slave || c->host != PVMI_MASTER_INDEX ||
-		    pvmd_hosts_apply(r) < 0)
-			pvmd_log("host table from host %d refused", c->host);
-		break;
-	case PVMI_DD_REQUEST:
-		do_request(c, r);
-		break;
-	case PVMI_DD_REPLY:
-		do_reply(c, r);
-		break;
-	case PVMI_DD_NOTIFY:
-		for (n = 0; n < 5; n++)
-			v[n] = pvmi_r_int(r);
-		if (pvmd_body_ok(r))
-			pvmd_notify_remote_fired(v[0], v[1], v[2], v[3], v[4],
-						 f->src);
-		break;
-	case PVMI_DD_TASKGONE:
-		v[0] = pvmi_r_int(r);
-		if (pvmd_body_ok(r) && !pvmd.slave &&
-		    PVMI_TID_INDEX(v[0]) == c->host) {
-			pvmd_mbox_task_gone(v[0]);
-			pvmd_remote_task_gone(v[0]);
-			pvmi_w_int(&w, v[0]);
-			pvmd_peer_send_dd(c->host, PVMI_DD_GONE_ACK, &w);
-		}
-		break;
-	case PVMI_DD_GONE_ACK:
-		v[0] = pvmi_r_int(r);
-		if (pvmd_body_ok(r) && pvmd.slave &&
-		    c->host == PVMI_MASTER_INDEX &&
-		    PVMI_TID_INDEX(v[0]) == pvmd.index)
-			pvmd_notify_task_gone(v[0]);
-		break;
-	case PVMI_DD_SIBLINGS:
-		n = pvmi_r_int(r);
-		if (r->failed || n < 0 || (size_t)n > r->len / 4)
-			break;
-		tids = malloc(((size_t)n + 1) * sizeof(*tids));
-		if (tids && pvmi_r_ints(r, tids, (size_t)n) == 0)
-			pvmd_tasks_siblings(tids, n);
-		free(tids);
-		break;
-	case PVMI_DD_HALT:
-		if (pvmd.slave && c->host == PVMI_MASTER_INDEX) {
-			pvmd_log("the master halts the machine");
-			pvmd_halt(halt_caller);
-		}
-		break;
-	case PVMI_DD_BEAT:		/* its bytes were the news */
-		break;
-	default:
-		pvmd_log("unknown daemon op %d from host %d", f->tag,
-			 c->host);
-	}
-	pvmi_w_free(&w);
-}
-
-/* Handles a frame from another daemon. */
-void pvmd_remote_dispatch(struct pvmd_conn *c, const struct pvmi_frame *f,
-			  const unsigned char *body)
-{
-	struct pvmd_conn *d;
-	struct pvmi_rbuf r;
-
-	if (f->kind == PVMI_KIND_USER) {
-		if (PVMI_TID_INDEX(f->src) != c->host ||
-		    PVMI_TID_INDEX(f->dst) != pvmd.index) {
-			pvmd_dbg(PVMD_DBG_NET, "message t%x -> t%x from host "
-				 "%d dropped", (unsigned)f->src,
-				 (unsigned)f->dst, c->host);
-			return;
-		}
-		d = pvmd_route_user(f, body, f->len);
-		if (d)
-			pvmd_conn_block_on(c, d);
-		return;
-	}
-	if (f->kind != PVMI_KIND_DAEMON) {
-		pvmd_log("frame of kind %u from host %d: dropping the link",
-			 f->kind, c->host);
-		pvmd_conn_close(c, "protocol error");
-		return;
-	}
-	pvmi_r_init(&r, body, f->len);
-	daemon_frame(c, f, &r);
+	pvmd_log("the master halts the machine");
+	pvmd_halt(halt_caller);
 }

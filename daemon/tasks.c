@@ -1,13 +1,11 @@
 /*
- * tasks.c - the task table, task ids, and the REGISTER and EXIT
- * requests (contexts: contexts.c).
+ * tasks.c - a task's life in the daemon: REGISTER, EXIT and leaving
+ * (the table and tids: tasktab.c; contexts: contexts.c).
  *
- * Tids of this host are dtid | n with n counting up from 1 and wrapping
- * at PVMI_TID_LOCAL_MASK, skipping tids in use, so a tid is reused only
- * after the whole space went round.  A task enters the table either when
- * spawn.c reserves a tid for a child it is about to start (flag
- * PVMD_TF_SPAWNED; the child later REGISTERs presenting that tid) or when
- * a task started from a shell REGISTERs (a fresh tid).
+ * A task enters the table either when spawn.c reserves a tid for a child
+ * it is about to start (flag PVMD_TF_SPAWNED; the child later REGISTERs
+ * presenting that tid) or when a task started from a shell REGISTERs (a
+ * fresh tid).
  *
  * A task leaves the table exactly once, through pvmd_task_gone(): on
  * EXIT, when its control connection closes, when its process is reaped,
@@ -32,152 +30,6 @@
 #include "auth.h"
 #include "pvmd.h"
 
-/* A message that came (from another host, through the daemons) before
- * its task registered; a local sender's wait in the task's socket. */
-struct pvmd_held {
-	struct pvmd_held *next;
-	struct pvmi_frame f;
-	size_t len;
-	unsigned char body[];
-};
-
-static struct pvmd_task *tasks;		/* sorted by tid */
-static int ntasks;
-static int next_local = 1;
-
-/* Returns the task with tid `tid', or NULL. */
-struct pvmd_task *pvmd_task_find(int tid)
-{
-	struct pvmd_task *t;
-
-	for (t = tasks; t && t->tid <= tid; t = t->next)
-		if (t->tid == tid)
-			return t;
-	return NULL;
-}
-
-/* Returns a task whose process is `pid', or NULL. */
-struct pvmd_task *pvmd_task_by_pid(pid_t pid)
-{
-	struct pvmd_task *t;
-
-	if (pid <= 0)
-		return NULL;
-	for (t = tasks; t; t = t->next)
-		if (t->pid == pid)
-			return t;
-	return NULL;
-}
-
-/* First task of the table (sorted by tid), for iteration via ->next. */
-struct pvmd_task *pvmd_task_first(void)
-{
-	return tasks;
-}
-
-/* Number of tasks in the table. */
-int pvmd_task_count(void)
-{
-	return ntasks;
-}
-
-static int alloc_tid(void)
-{
-	int i, tid;
-
-	for (i = 0; i < PVMI_TID_LOCAL_MASK; i++) {
-		tid = pvmd.dtid | next_local;
-		if (++next_local > PVMI_TID_LOCAL_MASK)
-			next_local = 1;
-		if (!pvmd_task_find(tid))
-			return tid;
-	}
-	return 0;
-}
-
-/* Creates a task under a fresh tid; NULL when out of tids or memory. */
-struct pvmd_task *pvmd_task_new(pid_t pid, const char *aout, int flags)
-{
-	struct pvmd_task *t, **pp;
-	int tid = alloc_tid();
-
-	if (!tid) {
-		pvmd_log("out of task ids");
-		return NULL;
-	}
-	t = calloc(1, sizeof(*t));
-	if (!t)
-		return NULL;
-	t->aout = strdup(aout ? aout : "");
-	if (!t->aout) {
-		free(t);
-		return NULL;
-	}
-	t->tid = tid;
-	t->pid = pid;
-	t->flags = flags;
-	for (pp = &tasks; *pp && (*pp)->tid < tid; pp = &(*pp)->next)
-		;
-	t->next = *pp;
-	*pp = t;
-	ntasks++;
-	pvmd_gang_task_new();
-	pvmd_cwatch_task_new();
-	return t;
-}
-
-static void unlink_task(struct pvmd_task *t)
-{
-	struct pvmd_task **pp;
-
-	for (pp = &tasks; *pp; pp = &(*pp)->next) {
-		if (*pp == t) {
-			*pp = t->next;
-			ntasks--;
-			return;
-		}
-	}
-}
-
-static void free_held(struct pvmd_task *t)
-{
-	struct pvmd_held *h;
-
-	while ((h = t->held)) {
-		t->held = h->next;
-		free(h);
-	}
-	t->held_tail = NULL;
-}
-
-static void free_task(struct pvmd_task *t)
-{
-	free_held(t);
-	free(t->aout);
-	free(t->sibs);
-	free(t);
-}
-
-/* Keeps a message for a task that has not registered yet. */
-int pvmd_task_hold(struct pvmd_task *t, const struct pvmi_frame *f,
-		   const void *body, size_t len)
-{
-	struct pvmd_held *h = malloc(sizeof(*h) + len);
-
-	if (!h)
-		return -1;
-	h->next = NULL;
-	h->f = *f;
-	h->len = len;
-	if (len)
-		memcpy(h->body, body, len);
-	if (!t->held_tail)
-		t->held_tail = &t->held;
-	*t->held_tail = h;
-	t->held_tail = &h->next;
-	return 0;
-}
-
 /* Hands a newly registered task the messages that waited for it. */
 static void flush_held(struct pvmd_task *t)
 {
@@ -192,29 +44,6 @@ static void flush_held(struct pvmd_task *t)
 		t->held_tail = NULL;
 }
 
-/* Builds the path of a task's socket into `buf'; 0, or -1 if too long
- * for a sockaddr_un. */
-int pvmd_task_sockpath(int tid, char *buf, size_t size)
-{
-	struct sockaddr_un sa;
-	int n;
-
-	n = snprintf(buf, size, "%s/" PVMI_TASK_SOCK_FMT, pvmd.sessdir,
-		     (unsigned)tid);
-	if (n < 0 || (size_t)n >= size || (size_t)n >= sizeof(sa.sun_path))
-		return -1;
-	return 0;
-}
-
-static void unlink_sock(int tid)
-{
-	char path[4200];
-
-	if (pvmd_task_sockpath(tid, path, sizeof(path)) == 0 &&
-	    unlink(path) < 0 && errno != ENOENT)
-		pvmd_log("cannot remove %s: %s", path, strerror(errno));
-}
-
 /* Marks the task gone: unlinks it and its socket, drops its mailbox
  * entries, sends the PvmTaskExit notifies on it, frees its contexts.
  * Frees `t'; its connection (if any) stays open but unregistered. */
@@ -222,7 +51,7 @@ void pvmd_task_gone(struct pvmd_task *t, const char *why)
 {
 	int tid = t->tid;
 
-	unlink_task(t);
+	pvmd_task_unlink(t);
 	pvmd_gang_task_gone(tid);	/* never left stopped */
 	if (t->conn) {
 		if (t->conn->deferred)
@@ -233,8 +62,8 @@ void pvmd_task_gone(struct pvmd_task *t, const char *why)
 	pvmd_log("t%x (%s) gone: %s", (unsigned)tid, t->aout, why);
 	if (t->sibs_host)
 		pvmd_output_announce(tid);	/* let its output be read */
-	free_task(t);
-	unlink_sock(tid);
+	pvmd_task_free(t);
+	pvmd_task_unlink_sock(tid);
 	pvmd_mbox_task_gone(tid);
 	if (pvmd.slave) {
 		/* the master drops its mailbox entries first; its exit
@@ -249,23 +78,6 @@ void pvmd_task_gone(struct pvmd_task *t, const char *why)
 	}
 	pvmd_ctx_free_owner(tid);
 	pvmd_output_kick();
-}
-
-/* Frees a task that never ran (spawn failure), with no side effects. */
-void pvmd_task_discard(struct pvmd_task *t)
-{
-	unlink_task(t);
-	pvmd_gang_task_gone(t->tid);
-	free_task(t);
-}
-
-/* Unlinks the sockets of every task still in the table (at exit). */
-void pvmd_task_unlink_all(void)
-{
-	struct pvmd_task *t;
-
-	for (t = tasks; t; t = t->next)
-		unlink_sock(t->tid);
 }
 
 static void reply_register(struct pvmd_conn *c, struct pvmd_task *t)
@@ -336,7 +148,7 @@ void pvmd_tasks_siblings_host_gone(int index)
 	struct pvmd_task *t;
 	int32_t tid;
 
-	for (t = tasks; t; t = t->next) {
+	for (t = pvmd_task_first(); t; t = t->next) {
 		if (t->sibs_host != index)
 			continue;
 		tid = t->tid;

@@ -35,6 +35,7 @@ static void setup(void)
 {
 	pid_t pid;
 
+	pvmd_wire();		/* what main() does first */
 	/* the log still formats every line; it only goes nowhere */
 	if (pvmd_log_open("/dev/null", 0) < 0)
 		abort();

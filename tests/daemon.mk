@@ -24,6 +24,16 @@ tests_check_pvmd_mbox_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_pvmd_mbox_LDADD = common/libcommon.la $(CHECK_LIBS)
 EXTRA_tests_check_pvmd_mbox_DEPENDENCIES = daemon/pvmd
 
+# The task table alone (daemon/tasktab.c): a leaf, it links with the
+# daemon's state and log only.
+check_PROGRAMS += tests/check_pvmd_tasktab
+TESTS += tests/check_pvmd_tasktab
+tests_check_pvmd_tasktab_SOURCES = tests/check_pvmd_tasktab.c \
+	daemon/tasktab.c daemon/state.c daemon/log.c
+tests_check_pvmd_tasktab_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/daemon
+tests_check_pvmd_tasktab_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_pvmd_tasktab_LDADD = common/libcommon.la $(CHECK_LIBS)
+
 # The daemon's batched writes through io_uring (daemon/ring.c), alone.
 if HAVE_LIBURING
 check_PROGRAMS += tests/check_pvmd_ring
@@ -34,3 +44,8 @@ tests_check_pvmd_ring_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_pvmd_ring_LDADD = common/libcommon.la $(LIBURING_LIBS) $(CHECK_LIBS)
 endif
 endif
+
+# The daemon's modules form layers: no import circle of more than two
+# files among its objects (tools/import-graph.sh, issue 24).
+TESTS += tests/integ/daemon-imports.sh
+EXTRA_DIST += tests/integ/daemon-imports.sh

@@ -57,3 +57,7 @@ tools/copvm-f77: $(srcdir)/tools/copvm-cc.in Makefile
 		-e 's|@CFLAGS[@]|-I$(includedir)/fortran/include|g' \
 		-e 's|@LIBS[@]|-lfpvm3 -lgpvm3 -lpvm3|g' \
 		$(srcdir)/tools/copvm-cc.in >$@.tmp && chmod +x $@.tmp && mv $@.tmp $@
+
+# import-graph.sh: the import circles among object files (a developer's
+# tool, not installed): tools/import-graph.sh -e daemon/*.o
+EXTRA_DIST += tools/import-graph.sh
