@@ -61,7 +61,8 @@ MH_TESTS = \
 	tests/integ/mh-group.sh \
 	tests/integ/mh-listen.sh \
 	tests/integ/mh-uring.sh \
-	tests/integ/mh-partition.sh
+	tests/integ/mh-partition.sh \
+	tests/integ/mh-group-loss.sh
 TESTS += $(MH_TESTS)
 EXTRA_DIST += $(MH_TESTS) \
 	tests/integ/netns/netns.sh \
