@@ -11,7 +11,11 @@
 #     on node1, node3 and to a non-member, the lost tid is no member
 #     (PvmNotInGroup), and the three pass barriers of -1 and of 3;
 #   - the server on node2: the groups are lost with it; the three get
-#     PvmNoGroup from the barrier, and later calls too.
+#     PvmNoGroup from the barrier, and later calls too;
+#   - the server on node1 again, the hosts under EXP (COPVM_MODEL=exp:
+#     each daemon stops and continues its tasks on a time grid of its
+#     own, with no message between hosts): the same as the first, and
+#     EXP runs on the hosts left and ends cleanly at the halt.
 # Each time the exit and HostDelete notifies come, no call waits for
 # ever, node2's daemon and task exit by themselves, and once the link is
 # back the machine halts with nothing left on any host.
@@ -34,12 +38,14 @@ for i in 1 2 3; do
 done
 NS2=$(netns_name 2)
 
-# loss_case NAME SERVER-HOST
+# loss_case NAME SERVER-HOST [MODEL]: MODEL, COPVM_MODEL of the daemons
+# (the master hands it to its slaves)
 loss_case() {
-	local name=$1 at=$2 o=$W/copvm/out/$1 pid i
+	local name=$1 at=$2 model=${3:-} o=$W/copvm/out/$1 pid i
 	export COPVM_HOST_TIMEOUT_MS=2000
+	[ -n "$model" ] && export COPVM_MODEL=$model
 	mh_begin copvm
-	unset COPVM_HOST_TIMEOUT_MS
+	unset COPVM_HOST_TIMEOUT_MS COPVM_MODEL
 	timeout -k 5 90 env $(mh_env copvm) "$MH_RSH" node1 "$MHG" host-cut "$at" \
 		</dev/null >"$o.out" 2>"$o.err" &
 	pid=$!
@@ -110,11 +116,27 @@ EOT
 		mh_left >&2
 		netns_pids 2 | xargs -r kill -KILL 2>/dev/null
 	fi
+	if [ "$model" = exp ]; then
+		# EXP ran on the hosts left, and goes on after the loss: its
+		# schedule is each host's own (slots on the clock, no message
+		# between hosts), so a lost host leaves no gap to wait for
+		for i in 1 3; do
+			grep -q "EXP: mode" "$W/copvm/hosts/node$i/tmp/copvm-0/pvmd.log" ||
+				fail "$name: EXP did not run on node$i"
+		done
+	fi
 	ip -n "$NS2" link set eth0 up
 	ip -n "$NS2" addr replace 10.213.0.2/24 dev eth0
 	mh_end copvm
+	if [ "$model" = exp ]; then
+		for i in 1 3; do
+			grep -q "EXP: released" "$W/copvm/hosts/node$i/tmp/copvm-0/pvmd.log" ||
+				fail "$name: EXP on node$i did not end cleanly"
+		done
+	fi
 }
 
 loss_case survivor node1
 loss_case lost node2
+loss_case exp node1 exp
 integ_finish
