@@ -21,7 +21,8 @@
 # and HostDelete come; pvm_send, pvm_mcast, pvm_psend and pvm_nrecv to
 # the task say PvmNoHost; the other hosts are left; the cut host's
 # daemon and task exit by themselves (nothing left in its namespace; its
-# log says why).  Then the link heals: no message of the old incarnation
+# log says why); the console's conf, on node1, lists the hosts left and
+# not the lost one.  Then the link heals: no message of the old incarnation
 # reaches the waiting task in the next 2 s; the host is added again and
 # a new task there answers (mhpart again).
 # Then a send blocked on a full direct route (mhpart flood: the task of
@@ -55,6 +56,8 @@ mh_init partition 3
 [ "${IMPL[copvm]}" = copvm ] || { log "SKIP: copvm only"; exit 77; }
 PART=$top_builddir/tests/integ/netns/mhpart
 [ -x "$PART" ] || die "$PART is not built"
+CONSOLE=$top_builddir/console/pvm
+[ -x "$CONSOLE" ] || die "$CONSOLE is not built"
 for i in 1 2 3; do
 	mkdir -p "$W/copvm/hosts/node$i/home/pvm3/bin/LINUX64"
 	ln -sf "$PART" "$W/copvm/hosts/node$i/home/pvm3/bin/LINUX64/mhpart"
@@ -129,6 +132,18 @@ cut_case() {
 	grep -Eq "host 1 silent for [0-9]+ ms .*declared dead|lost the link to the master: halting" \
 		"$W/$v-$name.log" ||
 		{ fail "$name: $v's log does not say it lost the master:"; tail "$W/$v-$name.log" >&2; }
+	# the console's conf no longer lists the lost host (it runs on the
+	# master, node1, while mhpart waits for the heal)
+	printf 'conf\nquit\n' | timeout -k 5 20 env $(mh_env copvm) \
+		"$MH_RSH" node1 "$CONSOLE" >"$W/$name.conf" 2>&1
+	if ! grep -q "^$left hosts*, " "$W/$name.conf" ||
+	   grep -q "^ *$v " "$W/$name.conf" ||
+	   ! grep -q "^ *node1 " "$W/$name.conf"; then
+		fail "$name: the console's conf after the loss of $v:"
+		cat "$W/$name.conf" >&2
+	fi
+	log "$name: conf after the loss of $v:" \
+		$(grep -E "hosts*, |^ *node[0-9] " "$W/$name.conf" | awk '{ print $1 }')
 	eval "$heal" || fail "$name: cannot heal: $heal"
 	touch "$W/healed-$name"
 	wait "$pid"
@@ -264,7 +279,7 @@ slow_case() {
 	mh_end copvm
 	netns_fast 2 >>"$W/$name.slow" 2>&1 || fail "$name: cannot put node2's cable back"
 	log "$name: $(sed -n 's/^mhpart: \([0-9]* messages in [0-9]* ms\)$/\1/p' "$W/copvm/out/$name.err")," \
-		"$nhogs loops per host, timeout ${SLOW_TMO} ms," \
+		"$nhogs loops per host, timeout $([ "$SLOW_TMO" = default ] && echo "15000 ms (the default)" || echo "$SLOW_TMO ms")," \
 		"$(grep -c 'declared dead' "$W/copvm/hosts/node"[12]/tmp/copvm-0/pvmd.log 2>/dev/null | awk -F: '{ n += $NF } END { print n + 0 }') host(s) declared dead;" \
 		"$(if [ "$NETNS_NETEM" = 1 ]; then echo netem; else echo "delay line:" $(sed 's/^delayline: //' "$W/$name.slow"); fi)"
 }
