@@ -226,9 +226,15 @@ int main(int argc, char **argv)
 			perror("delayline: ppoll");
 			return 1;
 		}
-		for (i = 0; i < 2; i++)
+		for (i = 0; i < 2; i++) {
+			if (pfd[i].revents & (POLLERR | POLLHUP | POLLNVAL)) {
+				fprintf(stderr, "delayline: %s is gone\n",
+					dir[i].name);
+				stop = 1;
+			}
 			if (pfd[i].revents & POLLIN)
 				take_in(&dir[i], delay, loss);
+		}
 	}
 	for (i = 0; i < 2; i++)
 		fprintf(stderr, "delayline: from %s: %lu passed, %lu lost, "
