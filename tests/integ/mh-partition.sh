@@ -46,6 +46,8 @@
 #                            and the timeout of PART_TIMEOUT_MS: no host
 #                            may be declared dead, every message must
 #                            come back (issue 25's target: 600 s);
+#                            PART_ROUTE=default sends them through the
+#                            daemons instead of a direct route;
 #   PART_LOSS_S=N            also N seconds of the same over a link that
 #                            loses 5 % of the packets each way (iptables'
 #                            statistic match in node2), with the timeout
@@ -264,8 +266,8 @@ slow_case() {
 		done
 	done
 	t0=$(date +%s)
-	INTEG_TIMEOUT=$((secs + 120)) mh_run copvm node1 "$name" -- \
-		"$PART" chatfor "$secs"
+	MHPART_ROUTE=${PART_ROUTE:-direct} INTEG_TIMEOUT=$((secs + 120)) \
+		mh_run copvm node1 "$name" -- "$PART" chatfor "$secs"
 	t1=$(date +%s)
 	[ -n "$hogs" ] && kill $hogs 2>/dev/null
 	[ -n "$hogs" ] && wait $hogs 2>/dev/null
@@ -279,7 +281,7 @@ slow_case() {
 	mh_end copvm
 	netns_fast 2 >>"$W/$name.slow" 2>&1 || fail "$name: cannot put node2's cable back"
 	log "$name: $(sed -n 's/^mhpart: \([0-9]* messages in [0-9]* ms\)$/\1/p' "$W/copvm/out/$name.err")," \
-		"$nhogs loops per host, timeout $([ "$SLOW_TMO" = default ] && echo "15000 ms (the default)" || echo "$SLOW_TMO ms")," \
+		"$nhogs loops per host, ${PART_ROUTE:-direct} route, timeout $([ "$SLOW_TMO" = default ] && echo "15000 ms (the default)" || echo "$SLOW_TMO ms")," \
 		"$(grep -c 'declared dead' "$W/copvm/hosts/node"[12]/tmp/copvm-0/pvmd.log 2>/dev/null | awk -F: '{ n += $NF } END { print n + 0 }') host(s) declared dead;" \
 		"$(if [ "$NETNS_NETEM" = 1 ]; then echo netem; else echo "delay line:" $(sed 's/^delayline: //' "$W/$name.slow"); fi)"
 }

@@ -27,7 +27,9 @@
  *   chat N        spawns a task on node2 and exchanges N checked,
  *                 numbered messages with it, one every 100 ms (for a
  *                 slow, lossy link that must not be declared dead)
- *   chatfor S     the same for S seconds; says how many came
+ *   chatfor S     the same for S seconds; says how many came (over a
+ *                 direct route, or through the daemons when MHPART_ROUTE
+ *                 is "default")
  *   again         adds node2 again and exchanges a message with a task
  *                 spawned there
  * The other host is node2, or the one MHPART_HOST names.  Copies spawned
@@ -319,7 +321,9 @@ static void do_chat(int n)
 /* Messages as do_chat does for `secs' seconds; says how many came. */
 static void do_chat_for(int secs)
 {
-	int tid = spawn_child("child-echo", 1), k;
+	const char *route = getenv("MHPART_ROUTE");
+	int tid = spawn_child("child-echo", !route || strcmp(route, "default")),
+	    k;
 	long long t0 = now_ms();
 
 	if (tid < 0)
