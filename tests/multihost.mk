@@ -45,6 +45,10 @@ tests_integ_netns_mhpart_SOURCES = tests/integ/netns/mhpart.c \
 tests_integ_netns_mhpart_LDADD = lib/libpvm3.la
 tests_integ_netns_mhpart_LDFLAGS = -no-install
 
+# A slow, lossy cable where the kernel has no netem (netns.sh's netns_slow).
+check_PROGRAMS += tests/integ/netns/delayline
+tests_integ_netns_delayline_SOURCES = tests/integ/netns/delayline.c
+
 # io_uring refused (seccomp) for mh-uring.sh's fallback runs.
 check_PROGRAMS += tests/integ/netns/noring
 tests_integ_netns_noring_SOURCES = tests/integ/netns/noring.c
@@ -57,7 +61,8 @@ MH_TESTS = \
 	tests/integ/mh-group.sh \
 	tests/integ/mh-listen.sh \
 	tests/integ/mh-uring.sh \
-	tests/integ/mh-partition.sh
+	tests/integ/mh-partition.sh \
+	tests/integ/mh-group-loss.sh
 TESTS += $(MH_TESTS)
 EXTRA_DIST += $(MH_TESTS) \
 	tests/integ/netns/netns.sh \

@@ -24,6 +24,9 @@
  *   die-inside    a member on node4 killed inside a barrier
  *   die-before    one killed while the others wait at a barrier for it
  *                 (copvm: stock waits for ever)
+ *   host-cut SERVER-HOST  (copvm only) node2 cut off silently while
+ *                 members elsewhere wait at a barrier for all (mh-group-
+ *                 loss.sh; the group server started on SERVER-HOST)
  *   `stock' expects stock's results where they differ from copvm's
  *   (docs/groups.md) instead of copvm's.
  * usage: mhgroup bench [-n tasks] [-i iters] [-w warmup]
@@ -947,6 +950,109 @@ static void do_die(int before)
 	end_members();
 }
 
+/* A host cut off without a word (copvm only: mh-group-loss.sh).  The
+ * group server is started on `server_at' (PvmTaskHost, so the test knows
+ * where it is); four members join, one per host in turn: node1, node2,
+ * node3, node1.  The three not on node2 wait in pvm_barrier for all four
+ * (the one on node2 never comes), then the script cuts node2 off
+ * ("cut node2 now").  When the daemons declare node2 dead, the exit
+ * notify of its member comes, and:
+ *  - server elsewhere: the group drops the lost member as if it had
+ *    died: the barrier releases the three with 0, pvm_gsize says 3 from
+ *    every host left, the lost tid is no member, and the three pass
+ *    further barriers (-1, and 3);
+ *  - server on node2: the groups die with it; the three waiting at the
+ *    barrier get PvmNoGroup (their request goes to a new server), as do
+ *    later calls.
+ * Either way no call waits for ever, and the HostDelete notify comes. */
+#define TAG_HDEL	35
+static void do_host_cut(const char *server_at)
+{
+	const char *g = "mhg-cut";
+	char *where[1] = { (char *)server_at };
+	struct timeval tmo = { 60, 0 }, t0, t1;
+	int k, rc, tid, dtid, bufid, v, i, lost = !strcmp(server_at, "node2");
+	int three[3] = { 0, 2, 3 }, rcs[3], want;
+
+	if (pvm_spawn("pvmgs", NULL, PvmTaskHost | PvmNoSpawnParent,
+		      where[0], 1, &tid) != 1) {
+		bad("cannot start the group server on %s", server_at);
+		return;
+	}
+	for (i = 0; i < 100 && pvm_recvinfo("###_COPVM_GROUP_SERVER_###", 0,
+					    PvmMboxDefault) < 0; i++)
+		usleep(100000);
+	printf("group server on %s\n", node_of(tid));
+	if (spawn_members(4, "member") < 0)
+		return;
+	printf("members on");
+	for (k = 0; k < 4; k++)
+		printf(" %s", node_of(kid[k]));
+	printf("\n");
+	for (k = 0; k < 4; k++)
+		expect("join", ask(kid[k], OP_JOIN, g, 0), k);
+	expect("gsize", ask(kid[2], OP_GSIZE, g, 0), 4);
+	dtid = pvm_tidtohost(kid[1]);
+	pvm_notify(PvmHostDelete, TAG_HDEL, 1, &dtid);
+	for (k = 0; k < 3; k++)
+		send_cmd(kid[three[k]], OP_BARRIER, g, 4, 0, 0);
+	usleep(500000);
+	printf("cut node2 now\n");
+	gettimeofday(&t0, NULL);
+	bufid = pvm_trecv(-1, TAG_EXIT, &tmo);
+	gettimeofday(&t1, NULL);
+	v = 0;
+	if (bufid > 0)
+		pvm_upkint(&v, 1, 1);
+	printf("exit notify of the member on node2: %s\n",
+	       bufid > 0 && v == kid[1] ? "yes" : "NO");
+	if (bufid <= 0 || v != kid[1])
+		bad("host-cut: no exit notify for the member on node2");
+	fprintf(stderr, "mhgroup: the exit notify came after %ld ms\n",
+		(long)((t1.tv_sec - t0.tv_sec) * 1000 +
+		       (t1.tv_usec - t0.tv_usec) / 1000));
+	want = lost ? PvmNoGroup : 0;
+	for (k = 0; k < 3; k++)	/* 10 s in all */
+		rcs[k] = answer(kid[three[k]], k ? 1000 : 8000);
+	printf("the three others' barrier(4) =");
+	for (k = 0; k < 3; k++) {
+		printf(" %s", rc_name(rcs[k]));
+		if (rcs[k] != want)
+			bad("host-cut: the member on %s got %d from the "
+			    "barrier, expected %d", node_of(kid[three[k]]),
+			    rcs[k], want);
+	}
+	printf("\n");
+	tmo.tv_sec = 10;
+	bufid = pvm_trecv(-1, TAG_HDEL, &tmo);
+	v = 0;
+	if (bufid > 0)
+		pvm_upkint(&v, 1, 1);
+	printf("host delete: %s\n", bufid > 0 && v == dtid ? "node2" : "NONE");
+	if (bufid <= 0 || v != dtid)
+		bad("host-cut: no HostDelete notify");
+	want = lost ? PvmNoGroup : 3;
+	expect("gsize on node1", ask(kid[0], OP_GSIZE, g, 0), want);
+	expect("gsize on node3", ask(kid[2], OP_GSIZE, g, 0), want);
+	expect("gsize of a non-member", pvm_gsize((char *)g), want);
+	expect("getinst of the lost member", pvm_getinst((char *)g, kid[1]),
+	       lost ? PvmNoGroup : PvmNotInGroup);
+	if (lost) {
+		expect_all("barrier(-1) of the three", three, 3, OP_BARRIER,
+			   g, -1, PvmNoGroup);
+	} else {
+		expect_all("barrier(-1) of the three", three, 3, OP_BARRIER,
+			   g, -1, 0);
+		expect_all("barrier(3) of the three", three, 3, OP_BARRIER,
+			   g, 3, 0);
+	}
+	rc = 0;
+	for (k = 0; k < 3; k++)
+		rc += pvm_pstat(kid[three[k]]) == PvmOk;
+	printf("members left running: %d\n", rc);
+	end_members();
+}
+
 /* ---- the benchmark ---- */
 
 static void bench_member(int tasks, int total)
@@ -1066,6 +1172,8 @@ int main(int argc, char **argv)
 		do_die(0);
 	else if (!strcmp(mode, "die-before"))
 		do_die(1);
+	else if (!strcmp(mode, "host-cut") && argc > 2)
+		do_host_cut(argv[2]);
 	else if (!strcmp(mode, "bench"))
 		failed = do_bench(argc - 1, argv + 1);
 	else

@@ -27,6 +27,9 @@
  *   chat N        spawns a task on node2 and exchanges N checked,
  *                 numbered messages with it, one every 100 ms (for a
  *                 slow, lossy link that must not be declared dead)
+ *   chatfor S     the same for S seconds; says how many came (over a
+ *                 direct route, or through the daemons when MHPART_ROUTE
+ *                 is "default")
  *   again         adds node2 again and exchanges a message with a task
  *                 spawned there
  * The other host is node2, or the one MHPART_HOST names.  Copies spawned
@@ -192,6 +195,19 @@ static int exchange(int tid, int n, int gap_ms)
 	return 0;
 }
 
+/* Message number `k' echoed by `tid', then 100 ms of rest; 0 when it
+ * came back intact and in order. */
+static int exchange_one(int tid, int k)
+{
+	if (send_data(tid, k) < 0 || recv_echo(tid, k) < 0) {
+		fprintf(stderr, "mhpart: message %d lost or damaged\n", k);
+		failed = 1;
+		return -1;
+	}
+	usleep(100000);
+	return 0;
+}
+
 /* Takes the numbered messages queued from `tid'; 1 when they were
  * numbered from 0 on, in order, and at least one came. */
 static int seq_in_order(int tid)
@@ -302,6 +318,27 @@ static void do_chat(int n)
 	pvm_send(tid, TAG_STOP);
 }
 
+/* Messages as do_chat does for `secs' seconds; says how many came. */
+static void do_chat_for(int secs)
+{
+	const char *route = getenv("MHPART_ROUTE");
+	int tid = spawn_child("child-echo", !route || strcmp(route, "default")),
+	    k;
+	long long t0 = now_ms();
+
+	if (tid < 0)
+		return;
+	for (k = 0; now_ms() - t0 < secs * 1000LL; k++)
+		if (exchange_one(tid, k) < 0)
+			return;
+	printf("%d s: %d messages exchanged with a task of %s, intact and "
+	       "in order\n", secs, k, victim);
+	fprintf(stderr, "mhpart: %d messages in %lld ms\n", k,
+		now_ms() - t0);
+	pvm_initsend(PvmDataDefault);
+	pvm_send(tid, TAG_STOP);
+}
+
 static void do_again(void)
 {
 	char *hn[1] = { (char *)victim };
@@ -341,11 +378,13 @@ int main(int argc, char **argv)
 		do_flood();
 	else if (!strcmp(mode, "chat") && argc > 2)
 		do_chat(atoi(argv[2]));
+	else if (!strcmp(mode, "chatfor") && argc > 2)
+		do_chat_for(atoi(argv[2]));
 	else if (!strcmp(mode, "again"))
 		do_again();
 	else
 		bad("usage: mhpart cut direct|default FILE | flood | chat N | "
-		    "again");
+		    "chatfor S | again");
 	fflush(stdout);
 	pvm_exit();
 	return failed;

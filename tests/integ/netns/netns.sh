@@ -79,12 +79,7 @@ netns_up() {
 		# no name server: a name not in the hosts file fails at once
 		echo "nameserver 127.0.0.1" >"/etc/netns/$ns/resolv.conf"
 		ip -n "$ns" link set lo up
-		ip -n "$ns" link add eth0 type veth peer name "v$i" netns "${NETNS_ID}sw" ||
-			return 1
-		ip -n "${NETNS_ID}sw" link set "v$i" master br0
-		ip -n "${NETNS_ID}sw" link set "v$i" up
-		ip -n "$ns" addr add "$NETNS_NET.$i/24" dev eth0
-		ip -n "$ns" link set eth0 up
+		netns_plug "$i" || return 1
 		echo "node$i $ns $NETNS_NET.$i" >>"$NETNS_DIR/map"
 	done
 	# the bridge forwards at once (no STP, no forward delay); a ping, if
@@ -97,6 +92,89 @@ netns_up() {
 	fi
 	export NETNS_MAP=$NETNS_DIR/map
 	return 0
+}
+
+# netns_plug I: node I's cable to the bridge (a veth pair, eth0 in the
+# host, v<I> on the bridge).
+netns_plug() {
+	local ns
+	ns=$(netns_name "$1")
+	ip -n "$ns" link add eth0 type veth peer name "v$1" netns "${NETNS_ID}sw" ||
+		return 1
+	ip -n "${NETNS_ID}sw" link set "v$1" master br0
+	ip -n "${NETNS_ID}sw" link set "v$1" up
+	ip -n "$ns" addr add "$NETNS_NET.$1/24" dev eth0
+	ip -n "$ns" link set eth0 up
+}
+
+# netns_slow I MS PERCENT [SEED]: replaces node I's cable by a slow and
+# lossy one: every frame between node I and the bridge waits MS
+# milliseconds each way, and PERCENT % of them are dropped each way.
+# With netem (NETNS_NETEM=1, or unset and the kernel has sch_netem):
+# netem qdiscs on both ends of the veth pair.  Without: the delay line
+# (tests/integ/netns/delayline.c; $NETNS_DELAYLINE, by default the one
+# built under $top_builddir) between a TAP
+# interface eth0 in the host (with the old cable's MAC address) and
+# d<I> on the bridge; netns_fast puts the veth pair back.  The names,
+# addresses and routes seen by the host do not change.
+netns_slow() {
+	local i=$1 ms=$2 pc=$3 seed=${4:-$1} ns sw mac k
+	local dl=${NETNS_DELAYLINE:-${top_builddir:-.}/tests/integ/netns/delayline}
+	ns=$(netns_name "$i")
+	sw=${NETNS_ID}sw
+	if [ -z "${NETNS_NETEM:-}" ]; then
+		NETNS_NETEM=0
+		tc -n "$ns" qdisc add dev eth0 root netem delay 1ms 2>/dev/null &&
+			tc -n "$ns" qdisc del dev eth0 root && NETNS_NETEM=1
+	fi
+	if [ "$NETNS_NETEM" = 1 ]; then
+		tc -n "$ns" qdisc add dev eth0 root netem delay "${ms}ms" loss "$pc%" &&
+		tc -n "$sw" qdisc add dev "v$i" root netem delay "${ms}ms" loss "$pc%"
+		return
+	fi
+	[ -x "$dl" ] || { echo "netns_slow: $dl is not built" >&2; return 1; }
+	mac=$(ip -n "$ns" -o link show eth0 | sed -n 's|.*link/ether \([^ ]*\).*|\1|p')
+	echo "$mac" >"$NETNS_DIR/mac$i"
+	ip -n "$ns" link del eth0 || return 1
+	"$dl" -d "$ms" -l "$pc" -s "$seed" "$ns" eth0 "$sw" "d$i" \
+		>"$NETNS_DIR/delayline$i.out" 2>"$NETNS_DIR/delayline$i.err" &
+	echo $! >"$NETNS_DIR/delayline$i.pid"
+	for k in $(seq 100); do
+		grep -qs ready "$NETNS_DIR/delayline$i.out" && break
+		kill -0 "$(cat "$NETNS_DIR/delayline$i.pid")" 2>/dev/null || break
+		sleep 0.05
+	done
+	grep -qs ready "$NETNS_DIR/delayline$i.out" ||
+		{ cat "$NETNS_DIR/delayline$i.err" >&2; return 1; }
+	[ -n "$mac" ] && ip -n "$ns" link set eth0 address "$mac"
+	ip -n "$ns" addr add "$NETNS_NET.$i/24" dev eth0 &&
+	ip -n "$ns" link set eth0 up &&
+	ip -n "$sw" link set "d$i" master br0 &&
+	ip -n "$sw" link set "d$i" up
+}
+
+# netns_fast I: node I's plain cable again (after netns_slow), with the
+# same MAC address; what the delay line says it passed and dropped goes
+# to stdout.
+netns_fast() {
+	local i=$1 ns pidf
+	ns=$(netns_name "$i")
+	pidf=$NETNS_DIR/delayline$i.pid
+	if [ "${NETNS_NETEM:-0}" = 1 ]; then
+		tc -n "$ns" qdisc del dev eth0 root
+		tc -n "${NETNS_ID}sw" qdisc del dev "v$i" root
+		return 0
+	fi
+	[ -f "$pidf" ] || return 0
+	kill -TERM "$(cat "$pidf")" 2>/dev/null
+	# not a child when called from another shell: wait by polling
+	while kill -0 "$(cat "$pidf")" 2>/dev/null; do sleep 0.05; done
+	rm -f "$pidf"
+	cat "$NETNS_DIR/delayline$i.err"
+	ip -n "$ns" link del eth0 2>/dev/null
+	netns_plug "$i" || return 1
+	# the old address: the other hosts' neighbour tables stay right
+	ip -n "$ns" link set eth0 address "$(cat "$NETNS_DIR/mac$i")"
 }
 
 # netns_pids HOST-INDEX: the processes in that host's namespace.
@@ -114,6 +192,9 @@ netns_all_pids() {
 netns_teardown() {
 	local i ns pid
 	if [ "$NETNS_UP" = 1 ]; then
+		for pid in "$NETNS_DIR"/delayline*.pid; do
+			[ -f "$pid" ] && kill -TERM "$(cat "$pid")" 2>/dev/null
+		done
 		for i in $(seq "$NETNS_HOSTS"); do
 			ns=$(netns_name "$i")
 			for pid in $(ip netns pids "$ns" 2>/dev/null); do
