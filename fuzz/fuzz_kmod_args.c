@@ -95,6 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pvm_cosched_register reg;
 	struct pvm_cosched_report rep;
 	struct pvm_cosched_boost b;
+	struct pvm_cosched_watch w;
 	s32 peers[PVM_COSCHED_MAX_PEERS];
 	bool have_slice, valid;
 	s32 base_nice;
@@ -111,6 +112,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	take(&data, &size, &rep, sizeof(rep));
 	take(&data, &size, &b, sizeof(b));
 	take(&data, &size, peers, sizeof(peers));
+	take(&data, &size, &w, sizeof(w));
 
 	valid = pcs_limits_valid(&l);
 	if (valid) {
@@ -146,6 +148,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (valid)
 			check_clamp(&l, have_slice, base_nice, rep.level,
 				    rep.nice, rep.box_ns);
+	}
+
+	/* WATCH: an ADD names a real boost with a box of at most 10 s, a
+	 * DEL nothing but the fd. */
+	rc = pcs_check_watch(&w);
+	CHECK(rc == 0 || rc == -EINVAL);
+	if (rc == 0) {
+		CHECK(w.reserved[0] == 0);
+		if (w.op == PVM_COSCHED_WATCH_ADD) {
+			CHECK(w.level > PVM_COSCHED_BOOST_NONE &&
+			      w.level <= PVM_COSCHED_BOOST_RT);
+			CHECK(w.box_ns > 0 && w.box_ns <= PCS_WATCH_BOX_MAX_NS);
+			CHECK(w.nice >= MIN_NICE && w.nice <= MAX_NICE);
+			if (valid)
+				check_clamp(&l, have_slice, base_nice, w.level,
+					    w.nice, w.box_ns);
+		} else {
+			CHECK(w.op == PVM_COSCHED_WATCH_DEL && !w.level &&
+			      !w.nice && !w.box_ns);
+		}
 	}
 
 	rc = pcs_check_boost(&b);

@@ -33,11 +33,20 @@
  * forgotten.  Unload is refused by the kernel while an fd is open, so no
  * record and no boost outlives the module.
  *
+ * A task may also WATCH its own sockets and eventfds: the module joins
+ * each file's wait queue (as epoll does, ahead of the task's own waits),
+ * and input that finds the task blocked hands it to the undo thread,
+ * which boosts it at once, as a REPORT would, before the task runs: DCS's
+ * boost on arrival with no system call.  The module holds the file while
+ * it watches it, and lets it go at WATCH_DEL, unregistering, release, or
+ * once the task has closed it (seen at its next request or input).
+ *
  * One rt_mutex serialises all records: the ioctls are short and rare
  * compared with a task's messages.  The ABI is uapi/pvm_cosched.h.
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
+#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
@@ -46,6 +55,7 @@
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/pid.h>
+#include <linux/poll.h>
 #include <linux/rtmutex.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -79,6 +89,19 @@ struct pcs_user {
 	struct cosched_bucket share;	/* charged CPU / online CPUs */
 };
 
+struct pcs_file;
+
+/* A file the registered task asked to be boosted on input to (WATCH). */
+struct pcs_watch {
+	wait_queue_entry_t wait;	/* in the file's wait queue */
+	poll_table pt;			/* finds that queue */
+	wait_queue_head_t *head;	/* the queue joined, or NULL */
+	bool heads_extra;		/* its poll named a second one */
+	struct file *file;		/* held while watched */
+	struct pcs_file *owner;
+	struct pcs_request req;		/* the boost on input */
+};
+
 /* One open file; a registered task once REGISTER succeeded. */
 struct pcs_file {
 	struct list_head node;		/* in pcs_registered, under pcs_lock */
@@ -105,6 +128,13 @@ struct pcs_file {
 	struct cosched_bucket share;
 	struct hrtimer box_timer;
 	struct list_head due;		/* in pcs_due, under pcs_due_lock */
+	/* The watches, under pcs_lock; the boost input asked for, in
+	 * pcs_arrived until the undo thread grants it, under pcs_due_lock.
+	 */
+	struct pcs_watch *watch[PVM_COSCHED_MAX_WATCH];
+	struct list_head arrived;
+	struct pcs_request arrival;
+	u64 my_arrivals;
 };
 
 static DEFINE_RT_MUTEX(pcs_lock);
@@ -116,6 +146,7 @@ static LIST_HEAD(pcs_users);
  */
 static DEFINE_SPINLOCK(pcs_due_lock);
 static LIST_HEAD(pcs_due);
+static LIST_HEAD(pcs_arrived);
 static bool pcs_sample_due;
 static struct hrtimer pcs_sample_timer;
 static struct task_struct *pcs_undoer;
@@ -306,6 +337,85 @@ static bool pcs_user_idle(struct pcs_user *u)
 	       (s64)u->share.cap_ns;
 }
 
+/* Input on a watched file, in the waker's context with the queue's lock
+ * held: if the owner is blocked, hands it to the undo thread to boost.
+ * The owner outlives the watch: its watches leave their queues before
+ * its task is forgotten.
+ */
+static int pcs_watch_wake(wait_queue_entry_t *wait, unsigned int mode,
+			  int sync, void *key)
+{
+	struct pcs_watch *w = container_of(wait, struct pcs_watch, wait);
+	struct pcs_file *f = w->owner;
+	__poll_t mask = key_to_poll(key);
+	struct task_struct *p;
+	unsigned long flags;
+	bool blocked;
+
+	if (mask && !(mask & (EPOLLIN | EPOLLRDNORM)))
+		return 0;
+	rcu_read_lock();
+	p = pid_task(f->task, PIDTYPE_PID);
+	blocked = p && !task_is_running(p);
+	rcu_read_unlock();
+	if (!blocked)
+		return 0;
+	spin_lock_irqsave(&pcs_due_lock, flags);
+	f->arrival = w->req;
+	if (list_empty(&f->arrived))
+		list_add_tail(&f->arrived, &pcs_arrived);
+	spin_unlock_irqrestore(&pcs_due_lock, flags);
+	wake_up_process(pcs_undoer);
+	return 0;
+}
+
+/* The file's poll names a wait queue: the watch joins the first, ahead of
+ * the task's own waits (a priority entry), so it sees input before the
+ * task is woken.
+ */
+static void pcs_watch_queue(struct file *file, wait_queue_head_t *head,
+			    poll_table *pt)
+{
+	struct pcs_watch *w = container_of(pt, struct pcs_watch, pt);
+
+	if (w->head) {
+		w->heads_extra = true;
+		return;
+	}
+	w->head = head;
+	init_waitqueue_func_entry(&w->wait, pcs_watch_wake);
+	add_wait_queue_priority(head, &w->wait);
+}
+
+/* Ends watch i of f: leaves the queue (no wake runs after that), lets
+ * the file go.  Under pcs_lock.
+ */
+static void pcs_unwatch(struct pcs_file *f, int i)
+{
+	struct pcs_watch *w = f->watch[i];
+
+	if (!w)
+		return;
+	if (w->head)
+		remove_wait_queue(w->head, &w->wait);
+	fput(w->file);
+	kfree(w);
+	f->watch[i] = NULL;
+}
+
+/* Ends the watches of files that only the module still holds (the task
+ * closed them); every watch if `all'.  Under pcs_lock.
+ */
+static void pcs_watch_prune(struct pcs_file *f, bool all)
+{
+	int i;
+
+	for (i = 0; i < PVM_COSCHED_MAX_WATCH; i++)
+		if (f->watch[i] &&
+		    (all || file_count(f->watch[i]->file) == 1))
+			pcs_unwatch(f, i);
+}
+
 /* Forgets a registration whose task has exited (p NULL) or whose file
  * is released: charges its user for its last boosted CPU (also at the
  * task's exit, which releases the file while p can still be found),
@@ -313,6 +423,7 @@ static bool pcs_user_idle(struct pcs_user *u)
  */
 static void pcs_unregister(struct pcs_file *f, struct task_struct *p)
 {
+	pcs_watch_prune(f, true);
 	if (p)
 		pcs_charge(f, p, ktime_get());
 	if (f->want_level != PVM_COSCHED_BOOST_NONE ||
@@ -514,6 +625,46 @@ static struct pcs_file *pcs_next_due(void)
 	return f;
 }
 
+/* Takes the next record off pcs_arrived with the boost its input asked
+ * for, or NULL.
+ */
+static struct pcs_file *pcs_next_arrived(struct pcs_request *r)
+{
+	struct pcs_file *f;
+
+	spin_lock_irq(&pcs_due_lock);
+	f = list_first_entry_or_null(&pcs_arrived, struct pcs_file, arrived);
+	if (f) {
+		list_del_init(&f->arrived);
+		*r = f->arrival;
+	}
+	spin_unlock_irq(&pcs_due_lock);
+	return f;
+}
+
+static int pcs_boost(struct pcs_file *by, struct pcs_file *f,
+		     struct task_struct *p, struct pcs_request *r);
+
+/* Input reached a watch of f while its task was blocked: grants the
+ * watch's boost as a REPORT would, under pcs_lock.
+ */
+static void pcs_arrival(struct pcs_file *f, struct pcs_request *r)
+{
+	struct task_struct *p;
+
+	if (!f->task)
+		return;
+	p = get_pid_task(f->task, PIDTYPE_PID);
+	if (!p) {
+		pcs_unregister(f, NULL);
+		return;
+	}
+	if (pcs_boost(f, f, p, r) == 0)
+		f->my_arrivals++;
+	put_task_struct(p);
+	pcs_watch_prune(f, false);
+}
+
 /* The undo thread: ends the boxes the timers handed it, then samples the
  * shares if the sample timer fired.  A record is taken off the list and
  * handled under pcs_lock, which pcs_release takes before it unlinks and
@@ -521,6 +672,7 @@ static struct pcs_file *pcs_next_due(void)
  */
 static int pcs_undo_thread(void *unused)
 {
+	struct pcs_request r;
 	struct pcs_file *f;
 	bool idle, sample;
 
@@ -529,7 +681,8 @@ static int pcs_undo_thread(void *unused)
 		spin_lock_irq(&pcs_due_lock);
 		sample = pcs_sample_due;
 		pcs_sample_due = false;
-		idle = list_empty(&pcs_due) && !sample;
+		idle = list_empty(&pcs_due) && list_empty(&pcs_arrived) &&
+		       !sample;
 		spin_unlock_irq(&pcs_due_lock);
 		if (idle) {
 			schedule();
@@ -537,6 +690,8 @@ static int pcs_undo_thread(void *unused)
 		}
 		__set_current_state(TASK_RUNNING);
 		rt_mutex_lock(&pcs_lock);
+		while ((f = pcs_next_arrived(&r)))
+			pcs_arrival(f, &r);
 		while ((f = pcs_next_due()))
 			pcs_box_end(f);
 		if (sample)
@@ -696,7 +851,7 @@ static long pcs_ioc_register(struct pcs_file *f, void __user *arg)
 		goto out;
 	}
 	reg.base_nice = task_nice(current);
-	reg.caps = PVM_COSCHED_CAP_PEERS;
+	reg.caps = PVM_COSCHED_CAP_PEERS | PVM_COSCHED_CAP_WATCH;
 	if (PCS_HAVE_SLICE)
 		reg.caps |= PVM_COSCHED_CAP_SLICE;
 	if (pcs_limits.nice_floor < 0)
@@ -765,6 +920,7 @@ static long pcs_ioc_report(struct pcs_file *f, void __user *arg)
 		err = -ENOTCONN;
 		goto out;
 	}
+	pcs_watch_prune(f, false);
 	p = get_pid_task(f->task, PIDTYPE_PID);
 	if (!p) {
 		err = -ESRCH;
@@ -841,6 +997,92 @@ out:
 	return copy_to_user(arg, &b, sizeof(b)) ? -EFAULT : 0;
 }
 
+/* The slot of f's watch of `file', or -1. */
+static int pcs_watch_find(struct pcs_file *f, struct file *file)
+{
+	int i;
+
+	for (i = 0; i < PVM_COSCHED_MAX_WATCH; i++)
+		if (f->watch[i] && f->watch[i]->file == file)
+			return i;
+	return -1;
+}
+
+/* WATCH_ADD: joins the wait queue of the caller's file `fd' (one that
+ * polls, through a single queue), taking a reference on it; WATCH_DEL
+ * ends that watch.  Under pcs_lock, with the watches of closed files
+ * pruned first.
+ */
+static long pcs_ioc_watch(struct pcs_file *f, void __user *arg)
+{
+	struct pvm_cosched_watch wa;
+	struct pcs_watch *w = NULL;
+	struct file *file;
+	long err = 0;
+	int i;
+
+	if (!pcs_caller_is_opener(f))
+		return -EPERM;
+	if (copy_from_user(&wa, arg, sizeof(wa)))
+		return -EFAULT;
+	if (pcs_check_watch(&wa))
+		return -EINVAL;
+	file = fget(wa.fd);
+	if (!file)
+		return -EBADF;
+	rt_mutex_lock(&pcs_lock);
+	if (!f->task) {
+		err = -ENOTCONN;
+		goto out;
+	}
+	pcs_watch_prune(f, false);
+	i = pcs_watch_find(f, file);
+	if (wa.op == PVM_COSCHED_WATCH_DEL) {
+		if (i < 0)
+			err = -ENOENT;
+		else
+			pcs_unwatch(f, i);
+		goto out;
+	}
+	if (i >= 0) {
+		err = -EEXIST;
+		goto out;
+	}
+	for (i = 0; i < PVM_COSCHED_MAX_WATCH && f->watch[i]; i++)
+		;
+	if (i == PVM_COSCHED_MAX_WATCH) {
+		err = -ENOSPC;
+		goto out;
+	}
+	if (!file->f_op->poll) {
+		err = -EINVAL;
+		goto out;
+	}
+	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	if (!w) {
+		err = -ENOMEM;
+		goto out;
+	}
+	w->owner = f;
+	w->file = file;
+	w->req.level = wa.level;
+	w->req.nice = wa.nice;
+	w->req.box_ns = wa.box_ns;
+	f->watch[i] = w;
+	init_poll_funcptr(&w->pt, pcs_watch_queue);
+	vfs_poll(file, &w->pt);
+	if (!w->head || w->heads_extra) {
+		pcs_unwatch(f, i);	/* drops the file */
+		err = -EINVAL;
+	}
+	file = NULL;			/* the watch's, or dropped */
+out:
+	rt_mutex_unlock(&pcs_lock);
+	if (file)
+		fput(file);
+	return err;
+}
+
 static long pcs_ioc_stats(struct pcs_file *f, void __user *arg)
 {
 	struct pvm_cosched_stats st;
@@ -866,6 +1108,7 @@ static long pcs_ioc_stats(struct pcs_file *f, void __user *arg)
 	st.my_applied = f->my_applied;
 	st.my_freq_milli = f->freq_milli;
 	st.my_level = f->level;
+	st.my_arrivals = f->my_arrivals;
 	p = f->task ? get_pid_task(f->task, PIDTYPE_PID) : NULL;
 	st.my_nice = task_nice(p ? p : current);
 	if (p)
@@ -917,6 +1160,8 @@ static long pcs_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return pcs_ioc_stats(f, uarg);
 	case PVM_COSCHED_IOC_SET_LIMITS:
 		return pcs_ioc_set_limits(f, uarg);
+	case PVM_COSCHED_IOC_WATCH:
+		return pcs_ioc_watch(f, uarg);
 	default:
 		return -ENOTTY;
 	}
@@ -931,6 +1176,7 @@ static int pcs_open(struct inode *inode, struct file *file)
 	INIT_LIST_HEAD(&f->node);
 	f->opener = get_task_pid(current, PIDTYPE_TGID);
 	INIT_LIST_HEAD(&f->due);
+	INIT_LIST_HEAD(&f->arrived);
 	hrtimer_init(&f->box_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	f->box_timer.function = pcs_box_expired;
 	file->private_data = f;
@@ -938,9 +1184,9 @@ static int pcs_open(struct inode *inode, struct file *file)
 }
 
 /* Unlinks the registration first, so no BOOST can re-arm its timer,
- * stops the timer, takes the record off the undo thread's list (under
- * pcs_lock, so the thread is not handling it), then undoes what is in
- * force.
+ * ends its watches, so no input hands it to the undo thread, stops the
+ * timer, takes the record off the undo thread's lists (under pcs_lock,
+ * so the thread is not handling it), then undoes what is in force.
  */
 static int pcs_release(struct inode *inode, struct file *file)
 {
@@ -949,11 +1195,13 @@ static int pcs_release(struct inode *inode, struct file *file)
 
 	rt_mutex_lock(&pcs_lock);
 	list_del_init(&f->node);
+	pcs_watch_prune(f, true);
 	rt_mutex_unlock(&pcs_lock);
 	hrtimer_cancel(&f->box_timer);
 	rt_mutex_lock(&pcs_lock);
 	spin_lock_irq(&pcs_due_lock);
 	list_del_init(&f->due);
+	list_del_init(&f->arrived);
 	spin_unlock_irq(&pcs_due_lock);
 	if (f->task) {
 		p = get_pid_task(f->task, PIDTYPE_PID);

@@ -102,6 +102,24 @@ static inline int pcs_check_boost(const struct pvm_cosched_boost *b)
 	return pcs_check_request(b->level, b->nice, b->box_ns);
 }
 
+/* The longest box a WATCH may ask for (the module clamps it further). */
+#define PCS_WATCH_BOX_MAX_NS	(10ull * 1000000000ull)
+
+/* Checks WATCH's fields: 0 or -EINVAL (the fd is the module's to check). */
+static inline int pcs_check_watch(const struct pvm_cosched_watch *w)
+{
+	if (!pcs_zero(w->reserved, ARRAY_SIZE(w->reserved)))
+		return -EINVAL;
+	if (w->op == PVM_COSCHED_WATCH_DEL)
+		return w->level || w->nice || w->box_ns ? -EINVAL : 0;
+	if (w->op != PVM_COSCHED_WATCH_ADD)
+		return -EINVAL;
+	if (w->level == PVM_COSCHED_BOOST_NONE ||
+	    w->box_ns > PCS_WATCH_BOX_MAX_NS)
+		return -EINVAL;
+	return pcs_check_request(w->level, w->nice, w->box_ns);
+}
+
 /* Checks new limits against the ranges of the uapi header. */
 static inline bool pcs_limits_valid(const struct pvm_cosched_limits *l)
 {

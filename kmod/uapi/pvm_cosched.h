@@ -35,7 +35,12 @@
  *                    not the process that opened the fd
  *   ESRCH            a target pid that does not exist or is not
  *                    registered with the module
- *   ENOMEM           REGISTER without memory for the user's record
+ *   ENOMEM           REGISTER without memory for the user's record, or
+ *                    WATCH without memory for the watch
+ *   EBADF            WATCH of a descriptor that is not open
+ *   EEXIST           WATCH_ADD of a file already watched by this fd
+ *   ENOENT           WATCH_DEL of a file not watched by this fd
+ *   ENOSPC           WATCH_ADD beyond PVM_COSCHED_MAX_WATCH files
  *
  * No boost is refused for its CPU: a strong boost (nice, RT) whose share
  * is spent is held at the slice level, and comes back by itself once the
@@ -64,6 +69,9 @@
 #define PVM_COSCHED_CAP_NICE	0x2	/* negative nice down to the floor */
 #define PVM_COSCHED_CAP_RT	0x4	/* time-boxed SCHED_FIFO allowed */
 #define PVM_COSCHED_CAP_PEERS	0x8	/* BOOST of registered same-uid tasks */
+#define PVM_COSCHED_CAP_WATCH	0x10	/* WATCH: boosts on arrival */
+
+#define PVM_COSCHED_MAX_WATCH	16	/* files watched by one fd */
 
 /* REGISTER: the caller becomes a registered task of this fd. */
 struct pvm_cosched_register {
@@ -118,6 +126,29 @@ struct pvm_cosched_boost {
 	__u64 reserved[2];	/* in: 0 */
 };
 
+/*
+ * WATCH: input arriving on one of the caller's own files (a socket, an
+ * eventfd: anything that polls) while the caller is blocked boosts the
+ * caller at once, in the kernel, at `level' for `box_ns', as a REPORT
+ * asking for it would (clamped, held by a spent share): DCS's boost on
+ * arrival, with no system call and before the task runs.  Input that
+ * finds the task running boosts nothing.  WATCH_DEL ends a watch; so do
+ * the task's unregistering, the fd's release and the task's exit.  The
+ * module holds a reference on the file while it watches it: a file the
+ * task closed without WATCH_DEL is dropped at the task's next request
+ * (any ioctl on this fd) or at the next input on it.
+ */
+#define PVM_COSCHED_WATCH_ADD	1
+#define PVM_COSCHED_WATCH_DEL	2
+struct pvm_cosched_watch {
+	__s32 fd;		/* in: the caller's descriptor */
+	__u32 op;		/* in: PVM_COSCHED_WATCH_ADD or _DEL */
+	__s32 level;		/* in: ADD: PVM_COSCHED_BOOST_SLICE..RT */
+	__s32 nice;		/* in: ADD: the nice wanted at BOOST_NICE */
+	__u64 box_ns;		/* in: ADD: the time box, 1 ns..10 s */
+	__u64 reserved[1];	/* in: 0 */
+};
+
 /* The module's enforced limits.  SET_LIMITS needs CAP_SYS_NICE in the
  * initial user namespace; the stats return them to anyone.  A strong
  * boost (nice, RT) takes CPU from others: its CPU time is charged every
@@ -160,7 +191,8 @@ struct pvm_cosched_stats {
 	__s32 my_level;		/* out: the caller's boost now */
 	__s32 my_nice;		/* out: the caller's nice now */
 	struct pvm_cosched_limits limits;	/* out */
-	__u64 reserved[2];	/* out: 0 */
+	__u64 my_arrivals;	/* out: boosts put in force by WATCH */
+	__u64 reserved[1];	/* out: 0 */
 };
 
 #define PVM_COSCHED_IOC_REGISTER \
@@ -173,5 +205,7 @@ struct pvm_cosched_stats {
 	_IOWR(PVM_COSCHED_IOC_MAGIC, 4, struct pvm_cosched_stats)
 #define PVM_COSCHED_IOC_SET_LIMITS \
 	_IOW(PVM_COSCHED_IOC_MAGIC, 5, struct pvm_cosched_limits)
+#define PVM_COSCHED_IOC_WATCH \
+	_IOW(PVM_COSCHED_IOC_MAGIC, 6, struct pvm_cosched_watch)
 
 #endif /* _UAPI_PVM_COSCHED_H */

@@ -31,6 +31,7 @@ struct cosched_caps {
 	int nice_floor;		/* lowest nice it may set; 0: none */
 	int rt;			/* time-boxed SCHED_FIFO */
 	int peers;		/* may boost same-uid correspondents */
+	int arrival;		/* boosts on input to a watched fd (watch) */
 	uint64_t box_max_ns;	/* longest time box it grants; 0: any */
 };
 
@@ -61,6 +62,12 @@ struct cosched_backend_ops {
 	int (*boost_peer)(int pid, int tid, int level, int nice,
 			  uint64_t box_ns);
 
+	/* Optional (NULL where not offered): input that arrives on this
+	 * task's file `fd' (a socket, an eventfd) while the task is
+	 * blocked boosts it at once, before it runs, to `level' with
+	 * `nice' for at most `box_ns'; COPVM_BOOST_NONE ends the watch, as
+	 * closing the file soon does.  0 or -errno. */
+	int (*watch)(int fd, int level, int nice, uint64_t box_ns);
 	/* Undoes every boost this task applied or asked for, and
 	 * unregisters; safe to call when attach failed. */
 	void (*detach)(void);

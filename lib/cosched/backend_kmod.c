@@ -10,7 +10,9 @@
  * answers -EPERM to anyone else): a child that inherits it after fork
  * closes its copy and opens its own when the engine attaches it again.
  * Each REPORT also hands the module the task's F and the pids of its
- * local correspondents, for its statistics.
+ * local correspondents, for its statistics.  `watch' hands it a socket or
+ * eventfd on which input boosts the blocked task in the kernel (DCS's
+ * boost on arrival).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -81,6 +83,7 @@ static int kmod_probe(struct cosched_caps *caps)
 	caps->nice_floor = reg.caps & PVM_COSCHED_CAP_NICE ? reg.nice_floor : 0;
 	caps->rt = !!(reg.caps & PVM_COSCHED_CAP_RT);
 	caps->peers = !!(reg.caps & PVM_COSCHED_CAP_PEERS);
+	caps->arrival = !!(reg.caps & PVM_COSCHED_CAP_WATCH);
 	caps->box_max_ns = reg.box_max_ns;
 	return 0;
 }
@@ -169,6 +172,26 @@ static int kmod_boost_peer(int pid, int tid, int level, int nice,
 	return dev_ioctl(fd, PVM_COSCHED_IOC_BOOST, &b);
 }
 
+static int kmod_watch(int fd, int level, int nice, uint64_t box_ns)
+{
+	struct pvm_cosched_watch w;
+	int dev = owned_fd();
+
+	if (dev < 0)
+		return dev;
+	memset(&w, 0, sizeof(w));
+	w.fd = fd;
+	if (level == COPVM_BOOST_NONE) {
+		w.op = PVM_COSCHED_WATCH_DEL;
+	} else {
+		w.op = PVM_COSCHED_WATCH_ADD;
+		w.level = level;
+		w.nice = nice;
+		w.box_ns = box_ns ? box_ns : 1;
+	}
+	return dev_ioctl(dev, PVM_COSCHED_IOC_WATCH, &w);
+}
+
 /* Closing the file makes the module undo everything this task set. */
 static void kmod_detach(void)
 {
@@ -186,5 +209,6 @@ const struct cosched_backend_ops cosched_backend_kmod = {
 	.attach = kmod_attach,
 	.apply = kmod_apply,
 	.boost_peer = kmod_boost_peer,
+	.watch = kmod_watch,
 	.detach = kmod_detach,
 };

@@ -35,6 +35,7 @@
 
 #include "kmod_agent.h"
 #include "kmod_safety.h"
+#include "kmod_watch.h"
 #include "ktest.h"
 #include "pvm_cosched.h"
 #include "sched_attr.h"
@@ -199,7 +200,7 @@ static int case_open_and_defaults(void)
 	KT_CHECK(!memcmp(&st.limits, &default_limits, sizeof(st.limits)));
 	KT_EQ(st.my_level, PVM_COSCHED_BOOST_NONE);
 	KT_EQ(st.my_applied, 0);
-	KT_EQ(st.reserved[0] | st.reserved[1], 0);
+	KT_EQ(st.my_arrivals | st.reserved[0], 0);
 	KT_EQ(st.my_nice, nice_of(0));
 	close(fd);
 	restore_limits();
@@ -243,7 +244,7 @@ static int case_bad_pointers(void)
 	const unsigned long cmds[] = {
 		PVM_COSCHED_IOC_REGISTER, PVM_COSCHED_IOC_REPORT,
 		PVM_COSCHED_IOC_BOOST, PVM_COSCHED_IOC_STATS,
-		PVM_COSCHED_IOC_SET_LIMITS,
+		PVM_COSCHED_IOC_SET_LIMITS, PVM_COSCHED_IOC_WATCH,
 	};
 	long page = sysconf(_SC_PAGESIZE);
 	char *map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
@@ -887,7 +888,7 @@ static unsigned int random_command(void)
 	static const unsigned long valid[] = {
 		PVM_COSCHED_IOC_REGISTER, PVM_COSCHED_IOC_REPORT,
 		PVM_COSCHED_IOC_BOOST, PVM_COSCHED_IOC_STATS,
-		PVM_COSCHED_IOC_SET_LIMITS,
+		PVM_COSCHED_IOC_SET_LIMITS, PVM_COSCHED_IOC_WATCH,
 	};
 	unsigned int cmd, type;
 
@@ -903,7 +904,7 @@ static unsigned int random_command(void)
 		return _IOC(rand() % 4, PVM_COSCHED_IOC_MAGIC, rand() % 16,
 			    rand() & 0x3fff);
 	default:
-		return valid[rand() % 5];
+		return valid[rand() % 6];
 	}
 }
 
@@ -944,7 +945,8 @@ static int allowed_errno(int err)
 	return err == ENOTTY || err == EFAULT || err == EINVAL ||
 	       err == EPROTONOSUPPORT || err == EALREADY ||
 	       err == ENOTCONN || err == EPERM || err == ESRCH ||
-	       err == EAGAIN;
+	       err == EAGAIN || err == EBADF || err == EEXIST ||
+	       err == ENOENT || err == ENOSPC;
 }
 
 static int case_random_ioctls(void)
@@ -1188,6 +1190,11 @@ static const struct kt_case cases[] = {
 	  case_reregister },
 	{ "one user's boosted tasks cannot take another user's CPU",
 	  case_users },
+	{ "WATCH's bad arguments get their errors", case_watch_arguments },
+	{ "input on a watched socket or eventfd boosts a blocked task before it runs",
+	  case_watch_boosts_on_arrival },
+	{ "watched files the task closed are let go",
+	  case_watch_lets_closed_files_go },
 	{ "random ioctls", case_random_ioctls },
 	{ "unload with tasks registered, then reload",
 	  case_unload_with_tasks_registered_then_reload },

@@ -2,7 +2,9 @@
  * ktest.c - the runner of the kselftest-style harness (ktest.h): runs
  * each case, prints its duration and its TAP-like line at once (the
  * serial console of a booted kernel shows how far the suite got) and the
- * summary line that the qemu test reads as the verdict.
+ * summary line that the qemu test reads as the verdict.  kmod_only=WORDS
+ * on the kernel command line (KMOD_QEMU_APPEND, underscores for spaces)
+ * runs only the cases whose names contain them.
  */
 #include "ktest.h"
 
@@ -12,15 +14,51 @@
 int kt_failed;
 const char *kt_skip_reason;
 
+/* The words a case's name must contain to run, from the kernel command
+ * line's kmod_only= (underscores for spaces), or NULL: all. */
+static const char *kt_only(void)
+{
+	static char only[128];
+	char line[1024], *p;
+	FILE *f = fopen("/proc/cmdline", "r");
+	size_t n;
+
+	if (!f)
+		return NULL;
+	p = fgets(line, sizeof(line), f);
+	fclose(f);
+	if (!p || !(p = strstr(line, "kmod_only=")))
+		return NULL;
+	p += strlen("kmod_only=");
+	n = strcspn(p, " \n");
+	if (n == 0 || n >= sizeof(only))
+		return NULL;
+	memcpy(only, p, n);
+	only[n] = '\0';
+	for (p = only; *p; p++)
+		if (*p == '_')
+			*p = ' ';
+	return only;
+}
+
 int kt_run_all(const struct kt_case *cases, int n, const char *prefix)
 {
 	int pass = 0, fail = 0, skip = 0;
 
 	printf("TAP version 13\n1..%d\n", n);
 	fflush(stdout);
+	const char *only = kt_only();
+
 	for (int i = 0; i < n; i++) {
 		struct timespec t0, t1;
 		int rc;
+
+		if (only && !strstr(cases[i].name, only)) {
+			printf("ok %d - %s # SKIP not %s\n", i + 1,
+			       cases[i].name, only);
+			skip++;
+			continue;
+		}
 
 		kt_failed = 0;
 		kt_skip_reason = NULL;
