@@ -7,15 +7,12 @@
  * already-listening endpoint in its environment, so messages sent to it
  * before it enrols wait, in order, in that endpoint's backlog.
  *
- * Every API call asks whether this process is the one that enrolled (a
- * forked child is not).  glibc does not cache getpid(), so the pid is
- * kept here and forgotten in the child by a pthread_atfork handler: the
- * question costs no system call on the message path.
+ * The state it fills in (who we are, whether this process is the
+ * enrolled one) is task_state.c's.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,26 +50,7 @@
 int pvmlogprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *pvmdsockfile(void);
 
-static int attached;
 static int ever_attached;	/* a later enrolment keeps the context */
-static pid_t known_pid;		/* 0: not known (or forked since) */
-static int atfork_set;
-
-static void forget_pid(void)
-{
-	known_pid = 0;
-}
-
-/* This process's pid; a system call only the first time and after a
- * fork. */
-static pid_t self_pid(void)
-{
-	if (!atfork_set)
-		return getpid();
-	if (!known_pid)
-		known_pid = getpid();
-	return known_pid;
-}
 
 /* Connects to the daemon, starting one if none answers. */
 static int connect_daemon(void)
@@ -227,19 +205,18 @@ int pvmi_attach(void)
 {
 	int claimed, lfd, tfd, rc;
 
-	if (!atfork_set && pthread_atfork(NULL, NULL, forget_pid) == 0)
-		atfork_set = 1;
-	if (attached && pvmi.pid == self_pid())
+	pvmi_leave = pvm_exit;
+	if (pvmi_attached())
 		return PvmOk;
-	if (attached) {
+	if (pvmi.enrolled) {
 		/* A fork of an enrolled task: it enrols on its own, with
 		 * none of its parent's circuits or queued messages. */
 		pvmi_conn_close_all(0);
 		pvmi_rxq_flush();
 		pvmi_cosched_forget();
-		attached = 0;
+		pvmi.enrolled = 0;
 	}
-	pvmi.pid = self_pid();
+	pvmi.pid = pvmi_self_pid();
 	pvmi_conn_set_sink(pvmi_rxq_deliver);
 	lfd = inherited_endpoint(&claimed);
 	tfd = inherited_fd(PVMI_ENV_TCPFD);
@@ -266,7 +243,7 @@ int pvmi_attach(void)
 		return PvmSysErr;
 	}
 	pvmi_conn_set_listener(lfd);
-	attached = 1;
+	pvmi.enrolled = 1;
 	ever_attached = 1;
 	pvmi_compat_sync();
 	pvmi_cosched_attach();
@@ -275,17 +252,12 @@ int pvmi_attach(void)
 	return PvmOk;
 }
 
-int pvmi_attached(void)
-{
-	return attached && pvmi.pid == self_pid();
-}
-
 void pvmi_detach(int tell_daemon)
 {
 	struct pvmi_wbuf w = { 0 };
 	struct pvmi_rbuf r;
 
-	if (!attached)
+	if (!pvmi.enrolled)
 		return;
 	/* let messages on direct circuits reach their host before the
 	 * daemon reports that we left */
@@ -298,7 +270,7 @@ void pvmi_detach(int tell_daemon)
 	pvmi_precomm_reset();
 	pvmi_route_reset();
 	pvmi_recv_reset();
-	attached = 0;
+	pvmi.enrolled = 0;
 	pvmi.mytid = 0;
 	pvmi.ptid = PvmNoParent;
 	free(pvmi.sibs);

@@ -7,8 +7,6 @@
 /* Enrols the process (once; again after fork).  Returns PvmOk, PvmSysErr
  * when no daemon can be reached or started, or the daemon's error. */
 int pvmi_attach(void);
-/* Non-zero when the process is enrolled. */
-int pvmi_attached(void);
 /* Leaves the machine; tells the daemon when `tell_daemon'. */
 void pvmi_detach(int tell_daemon);
 /* Runs copvm's pvmd with `argv' and waits until it is ready (bounded
