@@ -15,7 +15,7 @@ lib_libpvm3_la_SOURCES = \
 	lib/conn_unix.c lib/conn_unix.h \
 	lib/conn_tcp.c lib/conn_tcp.h \
 	lib/daemon_link.c lib/daemon_link.h \
-	lib/task.c lib/task.h \
+	lib/task.c lib/task.h lib/task_hooks.c lib/task_hooks.h \
 	lib/rundir_check.c lib/rundir_check.h \
 	lib/pvmd_start.c lib/daemon_watch.c lib/daemon_watch.h \
 	lib/send.c \

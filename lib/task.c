@@ -8,7 +8,10 @@
  * before it enrols wait, in order, in that endpoint's backlog.
  *
  * The state it fills in (who we are, whether this process is the
- * enrolled one) is task_state.c's.
+ * enrolled one) is task_state.c's.  The parts above that keep state of
+ * an enrolment (receive queue, caught output, indications, stock's
+ * globals) reset themselves through hooks (task_hooks.h) that task.c
+ * runs when the task enrols, forks, exits and has left.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,13 +35,12 @@
 #include "daemon_link.h"
 #include "daemon_watch.h"
 #include "proto.h"
-#include "precomm.h"
 #include "pvmi.h"
 #include "auth.h"
-#include "recv.h"
 #include "rundir_check.h"
 #include "route.h"
 #include "task.h"
+#include "task_hooks.h"
 #include "transport/transport.h"
 
 /* How long a starting pvmd may take before we give up, in ms. */
@@ -212,12 +214,12 @@ int pvmi_attach(void)
 		/* A fork of an enrolled task: it enrols on its own, with
 		 * none of its parent's circuits or queued messages. */
 		pvmi_conn_close_all(0);
-		pvmi_rxq_flush();
 		pvmi_cosched_forget();
 		pvmi.enrolled = 0;
+		pvmi_task_hooks_run(PVMI_TASK_FORKED);
 	}
 	pvmi.pid = pvmi_self_pid();
-	pvmi_conn_set_sink(pvmi_rxq_deliver);
+	pvmi_task_hooks_run(PVMI_TASK_ENROLLING);
 	lfd = inherited_endpoint(&claimed);
 	tfd = inherited_fd(PVMI_ENV_TCPFD);
 	if (connect_daemon() != PvmOk) {
@@ -245,7 +247,7 @@ int pvmi_attach(void)
 	pvmi_conn_set_listener(lfd);
 	pvmi.enrolled = 1;
 	ever_attached = 1;
-	pvmi_compat_sync();
+	pvmi_task_hooks_run(PVMI_TASK_ENROLLED);
 	pvmi_cosched_attach();
 	pvmi_cosched_note_transports(pvmi_shm_enabled() ? COSCHED_XPORT_SHM :
 					  COSCHED_XPORT_UNIX, 0);
@@ -267,16 +269,14 @@ void pvmi_detach(int tell_daemon)
 		pvmi_call(PVMI_OP_EXIT, &w, &r);
 	pvmi_cosched_detach();
 	pvmi_conn_close_all(pvmi.mytid);
-	pvmi_precomm_reset();
 	pvmi_route_reset();
-	pvmi_recv_reset();
 	pvmi.enrolled = 0;
 	pvmi.mytid = 0;
 	pvmi.ptid = PvmNoParent;
 	free(pvmi.sibs);
 	pvmi.sibs = NULL;
 	pvmi.nsibs = 0;
-	pvmi_compat_sync();
+	pvmi_task_hooks_run(PVMI_TASK_LEFT);
 }
 
 int pvmi_request(int op, struct pvmi_wbuf *w, struct pvmi_rbuf *r)
@@ -337,7 +337,7 @@ PVMI_EXPORT int pvm_exit(void)
 {
 	if (!pvmi_attached())
 		return PvmOk;
-	pvmi_output_drain();
+	pvmi_task_hooks_run(PVMI_TASK_EXITING);
 	pvmi_detach(1);
 	return PvmOk;
 }

@@ -24,7 +24,5 @@ int pvmi_request(int op, struct pvmi_wbuf *w, struct pvmi_rbuf *r);
 /* Writes "PVMTMASK=...", "PVMTRCBUF=...", "PVMTRCOPT=..." (the trace
  * settings a child inherits) into `w', nothing when `dry'; returns 3. */
 int pvmi_trace_env(struct pvmi_wbuf *w, int dry);
-/* Waits until output of children caught with pvm_catchout has ended. */
-void pvmi_output_drain(void);
 
 #endif /* COPVM_TASK_H */

@@ -43,6 +43,14 @@ tests_check_task_state_SOURCES = tests/check_task_state.c lib/task_state.c \
 	lib/task_state.h lib/errors.c lib/pvmi.h
 tests_check_task_state_CFLAGS = $(TEST_CFLAGS)
 tests_check_task_state_LDADD = $(CHECK_LIBS) -lpthread
+
+# The registry of enrolment hooks (lib/task_hooks.c), alone.
+check_PROGRAMS += tests/check_task_hooks
+TESTS += tests/check_task_hooks
+tests_check_task_hooks_SOURCES = tests/check_task_hooks.c lib/task_hooks.c \
+	lib/task_hooks.h
+tests_check_task_hooks_CFLAGS = $(TEST_CFLAGS)
+tests_check_task_hooks_LDADD = $(CHECK_LIBS)
 endif
 
 # The framing of the stream transports (lib/transport/stream.c) over a
