@@ -2,7 +2,7 @@
  * compat.c - the helper functions stock libpvm3 exports besides the
  * documented pvm_* API: allocation wrappers, installation paths and
  * environment lists, number and address text, big-endian byte access,
- * CRC-32, libpvm-style logging, and a few task-level entry points that
+ * CRC-32, and a few task-level entry points that
  * stock programs (the console, libgpvm3, resource managers) call by name.
  *
  * Everything here is built on copvm's own internals; where stock behaviour
@@ -27,6 +27,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "compat/log.h"
 #include "conn.h"
 #include "msg.h"
 #include "proto.h"
@@ -44,9 +45,6 @@
 /* Defined in compat_data.c: stock's global of the same name, and the
  * function that copies the task's state into stock's globals. */
 
-/* Stock exports without a pvm3.h declaration, used before their
- * definitions below. */
-int pvmlogprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The extra descriptors registered with pvm_fd_add(); *fds points at
  * them, the count is returned.  pvm_getfds() should report them too. */
@@ -602,136 +600,6 @@ PVMI_EXPORT unsigned int pvmcrcappend(char *buf, int len, unsigned int crc)
 	while (len-- > 0)
 		c = table[(c ^ *p++) & 0xff] ^ (c >> 8);
 	return c;
-}
-
-/*
- * Logging, in stock's format: every line on stderr starts with
- * "libpvm [t<tid in hex>]: ", or "libpvm [pid<pid>]: " before the task
- * has a tid.  A line may be built by several calls; the prefix goes at
- * the start of each line only.
- */
-
-static int log_at_line_start = 1;
-
-static void log_text(const char *text)
-{
-	const char *nl;
-	size_t n;
-
-	while (*text) {
-		nl = strchr(text, '\n');
-		n = nl ? (size_t)(nl - text) + 1 : strlen(text);
-		if (log_at_line_start) {
-			if (pvmi.mytid > 0)
-				fprintf(stderr, "libpvm [t%x]: ", pvmi.mytid);
-			else
-				fprintf(stderr, "libpvm [pid%d]: ",
-					(int)getpid());
-		}
-		fwrite(text, 1, n, stderr);
-		log_at_line_start = nl != NULL;
-		text += n;
-	}
-	fflush(stderr);
-}
-
-/* Logs printf-style text on stderr with the task prefix at each line's
- * start.  Returns the number of characters formatted, or negative. */
-PVMI_EXPORT int vpvmlogprintf(const char *fmt, va_list ap)
-{
-	char small[512], *text = small;
-	va_list again;
-	int n;
-
-	va_copy(again, ap);
-	n = vsnprintf(small, sizeof(small), fmt, ap);
-	if (n >= (int)sizeof(small)) {
-		text = malloc((size_t)n + 1);
-		if (text)
-			vsnprintf(text, (size_t)n + 1, fmt, again);
-		else
-			text = small;	/* log what fits */
-	}
-	va_end(again);
-	if (n >= 0)
-		log_text(text);
-	if (text != small)
-		free(text);
-	return n;
-}
-
-/* pvmlogprintf(fmt, ...): vpvmlogprintf() with the arguments inline.
- * Returns the number of characters formatted, or negative. */
-PVMI_EXPORT int pvmlogprintf(const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vpvmlogprintf(fmt, ap);
-	va_end(ap);
-	return n;
-}
-
-/* Logs string `s' as is (the caller supplies its newline).
- * Returns 0. */
-PVMI_EXPORT int pvmlogerror(char *s)
-{
-	log_text(s ? s : "(null)\n");
-	return 0;
-}
-
-/* Logs "s: <text of errno>" as one line.
- * Returns 0. */
-PVMI_EXPORT int pvmlogperror(char *s)
-{
-	int e = errno;
-
-	pvmlogprintf("%s: %s\n", s ? s : "(null)", strerror(e));
-	return 0;
-}
-
-/* Stock's low-level code calls this before giving up; the library never
- * exits on its own account, so it does nothing. */
-PVMI_EXPORT void pvmbailout(int n)
-{
-}
-
-/* Logs `n' bytes at `cp' in hex, 16 to a line, each line led by `pad'.
- * Returns 0. */
-PVMI_EXPORT int pvmhdump(char *cp, int n, char *pad)
-{
-	const unsigned char *p = (const unsigned char *)cp;
-	char line[16 * 3];
-	size_t len;
-	int i, k;
-
-	for (i = 0; i < n; i += 16) {
-		len = 0;
-		for (k = 0; k < 16 && i + k < n; k++)
-			len += snprintf(line + len, sizeof(line) - len,
-					"%s%02x", k ? " " : "", p[i + k]);
-		pvmlogprintf("%s%s\n", pad ? pad : "", line);
-	}
-	return 0;
-}
-
-/* Logs the descriptors below `n' that are set in `f', after label `pad',
- * as one comma-separated line.  Returns 0. */
-PVMI_EXPORT int print_fdset(char *pad, int n, fd_set *f)
-{
-	const char *sep = "";
-	int fd;
-
-	pvmlogprintf("%s", pad ? pad : "");
-	for (fd = 0; f && fd < n && fd < FD_SETSIZE; fd++) {
-		if (FD_ISSET(fd, f)) {
-			pvmlogprintf("%s%d", sep, fd);
-			sep = ",";
-		}
-	}
-	pvmlogprintf("\n");
-	return 0;
 }
 
 /* Reads the clock the library uses for time stamps into *tm.

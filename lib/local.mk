@@ -27,6 +27,7 @@ lib_libpvm3_la_SOURCES = \
 	lib/mbox.c \
 	lib/options.c \
 	lib/compat.c lib/compat_data.c lib/compat_trace.c \
+	lib/compat/log.c lib/compat/log.h \
 	lib/cosched/cosched.h lib/cosched/backend.h \
 	lib/cosched/cosched.c lib/cosched/settings.c lib/cosched/page.c \
 	lib/cosched/freq.c lib/cosched/ctxsw.c \

@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compat/log.h"
 #include "cosched/cosched.h"
 #include "cosched_page.h"
 #include "codec.h"
@@ -48,8 +49,7 @@
 /* How long the enrolment of a task started by hand may wait, in ms. */
 #define PVMD_REGISTER_TIMEOUT_MS	10000
 
-/* Stock's exports (compat.c); pvm3.h does not declare them. */
-int pvmlogprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Stock's export (compat.c); pvm3.h does not declare it. */
 char *pvmdsockfile(void);
 
 static int ever_attached;	/* a later enrolment keeps the context */
