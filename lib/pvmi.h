@@ -40,8 +40,6 @@ struct pvmi_msg;
 /* Sends message `m' to task `tid' with `tag' in the current context;
  * PvmOk (also for a task that is gone, as stock) or an error code. */
 int pvmi_send_msg(struct pvmi_msg *m, int tid, int tag);
-/* PvmOk when `tid' has the shape of a task id, else PvmBadParam. */
-int pvmi_check_task_tid(int tid);
 /* Notes that spawned task `tid' will send its output to us if caught. */
 void pvmi_output_expect(int tid);
 

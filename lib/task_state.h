@@ -49,4 +49,8 @@ pid_t pvmi_self_pid(void);
  * of an enrolled task is not). */
 int pvmi_attached(void);
 
+/* PvmOk when `tid' has the shape of a task id (positive, with a host
+ * part and a task part), else PvmBadParam. */
+int pvmi_check_task_tid(int tid);
+
 #endif /* COPVM_TASK_STATE_H */

@@ -2,7 +2,8 @@
  * check_task_state.c - unit tests of lib/task_state.c: the task's state
  * before enrolment, the question "is this process the enrolled one?"
  * across a fork, and the pid cache behind it.  Built from the sources of
- * the unit and of errors.c alone: the state needs nothing else.
+ * the unit and of errors.c alone: the state needs nothing else.  Also
+ * the shape of a task's tid.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -67,6 +68,18 @@ START_TEST(test_forked_child_is_not_attached)
 }
 END_TEST
 
+START_TEST(test_task_tid_shape)
+{
+	ck_assert_int_eq(pvmi_check_task_tid(0x40001), PvmOk);
+	ck_assert_int_eq(pvmi_check_task_tid(0x3ffc0000 | 0x3ffff), PvmOk);
+	ck_assert_int_eq(pvmi_check_task_tid(0), PvmBadParam);
+	ck_assert_int_eq(pvmi_check_task_tid(-1), PvmBadParam);
+	ck_assert_int_eq(pvmi_check_task_tid(0x40000), PvmBadParam); /* a daemon */
+	ck_assert_int_eq(pvmi_check_task_tid(0x00001), PvmBadParam); /* no host */
+	ck_assert_int_eq(pvmi_check_task_tid((int)0x80040001u), PvmBadParam);
+}
+END_TEST
+
 static Suite *task_state_suite(void)
 {
 	Suite *s = suite_create("task_state");
@@ -76,6 +89,7 @@ static Suite *task_state_suite(void)
 	tcase_add_test(tc, test_self_pid_is_getpid);
 	tcase_add_test(tc, test_attached_needs_enrolment_and_our_pid);
 	tcase_add_test(tc, test_forked_child_is_not_attached);
+	tcase_add_test(tc, test_task_tid_shape);
 	suite_add_tcase(s, tc);
 	return s;
 }
