@@ -26,8 +26,11 @@ lib_libpvm3_la_SOURCES = \
 	lib/control.c \
 	lib/mbox.c \
 	lib/options.c \
-	lib/compat.c lib/compat_data.c lib/compat_trace.c \
-	lib/compat/log.c lib/compat/log.h \
+	lib/compat/compat.h lib/compat/alloc.c lib/compat/bytes.c \
+	lib/compat/data.c lib/compat/env.c lib/compat/fds.c \
+	lib/compat/log.c lib/compat/log.h lib/compat/messages.c \
+	lib/compat/paths.c lib/compat/services.c lib/compat/tasks.c \
+	lib/compat/text.c lib/compat/trace.c \
 	lib/cosched/cosched.h lib/cosched/backend.h \
 	lib/cosched/cosched.c lib/cosched/settings.c lib/cosched/page.c \
 	lib/cosched/freq.c lib/cosched/ctxsw.c \

@@ -43,13 +43,4 @@ int pvmi_send_msg(struct pvmi_msg *m, int tid, int tag);
 /* Notes that spawned task `tid' will send its output to us if caught. */
 void pvmi_output_expect(int tid);
 
-/* Copies the task's state into the stock global variables (pvmmytid,
- * pvmmyctx, ...) that stock-built code reads; call after any change. */
-void pvmi_compat_sync(void);
-/* Points *fds at the extra descriptors added with pvm_fd_add; returns
- * their count. */
-int pvmi_compat_fds(int **fds);
-/* The name set with pvmsettaskname(), or NULL. */
-extern char *pvmmytaskname;
-
 #endif /* COPVM_PVMI_H */

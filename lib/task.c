@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compat/compat.h"
 #include "compat/log.h"
 #include "cosched/cosched.h"
 #include "cosched_page.h"
@@ -49,8 +50,6 @@
 /* How long the enrolment of a task started by hand may wait, in ms. */
 #define PVMD_REGISTER_TIMEOUT_MS	10000
 
-/* Stock's export (compat.c); pvm3.h does not declare it. */
-char *pvmdsockfile(void);
 
 static int ever_attached;	/* a later enrolment keeps the context */
 

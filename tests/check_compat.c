@@ -1,6 +1,6 @@
 /*
- * check_compat.c - the stock-compatibility exports of libpvm3 (lib/compat.c,
- * lib/compat_data.c, lib/compat_trace.c) as a program linked against the
+ * check_compat.c - the stock-compatibility exports of libpvm3
+ * (lib/compat/, one file per concern) as a program linked against the
  * library sees them.
  *
  * The "helpers" case needs no daemon: number and address text, byte order,

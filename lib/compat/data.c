@@ -1,5 +1,5 @@
 /*
- * compat_data.c - the global variables stock libpvm3 exports, with
+ * data.c - the global variables stock libpvm3 exports, with
  * stock's sizes and initial values.
  *
  * An executable that reads one of these gets a copy relocation: the
@@ -10,11 +10,11 @@
  * pvmtoplvl and pvmtrc before every group call; resource managers read
  * pvmmyctx and pvmctrc.
  *
- * copvm keeps the task's real state in struct pvmi_state (pvmi.h).
+ * copvm keeps the task's real state in struct pvmi_state (task_state.h).
  * pvmi_compat_sync() copies it into the stock names; it runs whenever a
  * compat entry point changes that state, and after enrolling and leaving
- * (task_hooks.h).  The copy goes one way: a
- * program writing these variables does not change copvm's behaviour.
+ * (task_hooks.h).  The copy goes one way: a program writing these
+ * variables does not change copvm's behaviour.
  * Variables that point at stock's private structures (message lists,
  * handler tables, wait contexts) stay NULL: copvm has no such objects.
  */
@@ -23,6 +23,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "compat/compat.h"
 #include "proto.h"
 #include "pvmi.h"
 #include "task_hooks.h"
