@@ -5,7 +5,8 @@ lib_libpvm3_la_SOURCES = \
 	lib/errors.c lib/task_state.c lib/task_state.h \
 	lib/bufcache.c lib/bufcache.h \
 	lib/msg.c lib/msg.h \
-	lib/pack.c lib/pack_view.c \
+	lib/pack.c lib/pack_codec.c lib/pack_codec.h lib/pack_api.c \
+	lib/pack_view.c \
 	lib/packf.c \
 	lib/buffers.c \
 	lib/transport/transport.h lib/transport/stream.c lib/transport/sock.c \

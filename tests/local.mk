@@ -10,8 +10,10 @@ TEST_LIBS = lib/libpvm3.la $(CHECK_LIBS)
 # Unit tests of the message layer.  They compile the library sources they
 # test directly, so they reach the internal pvmi_* functions and need no
 # daemon and no other part of libpvm3.
-MSG_UNIT_SOURCES = lib/errors.c lib/task_state.c lib/task_state.h lib/msg.c lib/msg.h lib/pvmi.h \
-	lib/pack.c lib/pack_view.c lib/packf.c lib/buffers.c lib/bufcache.c \
+MSG_UNIT_SOURCES = lib/errors.c lib/task_state.c lib/task_state.h \
+	lib/msg.c lib/msg.h lib/pvmi.h \
+	lib/pack.c lib/pack_codec.c lib/pack_codec.h lib/pack_api.c \
+	lib/pack_view.c lib/packf.c lib/buffers.c lib/bufcache.c \
 	lib/bufcache.h
 check_PROGRAMS += tests/check_pack tests/check_buffers tests/check_errors \
 	tests/check_bufcache
