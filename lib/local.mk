@@ -18,7 +18,7 @@ lib_libpvm3_la_SOURCES = \
 	lib/daemon_link.c lib/daemon_link.h \
 	lib/task.c lib/task.h lib/task_hooks.c lib/task_hooks.h \
 	lib/rundir_check.c lib/rundir_check.h \
-	lib/pvmd_start.c lib/daemon_watch.c lib/daemon_watch.h \
+	lib/pvmd_start.c lib/pvmd_start.h lib/daemon_watch.c lib/daemon_watch.h \
 	lib/send.c \
 	lib/precomm.c lib/precomm.h \
 	lib/recv.c lib/recv.h lib/hostwatch.c \
@@ -26,7 +26,7 @@ lib_libpvm3_la_SOURCES = \
 	lib/output.c \
 	lib/control.c \
 	lib/mbox.c \
-	lib/options.c \
+	lib/options.c lib/options.h \
 	lib/compat/compat.h lib/compat/alloc.c lib/compat/bytes.c \
 	lib/compat/data.c lib/compat/env.c lib/compat/fds.c \
 	lib/compat/log.c lib/compat/log.h lib/compat/messages.c \

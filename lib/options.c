@@ -11,6 +11,7 @@
 #include "proto.h"
 #include "pvmi.h"
 #include "recv.h"
+#include "options.h"
 #include "task.h"
 #include "wait.h"
 

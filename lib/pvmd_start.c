@@ -34,7 +34,7 @@
 #include "compat/log.h"
 #include "proto.h"
 #include "pvmi.h"
-#include "task.h"
+#include "pvmd_start.h"
 #include "transport/transport.h"
 
 /* How long a started program may take to become a listening pvmd. */

@@ -37,6 +37,7 @@
 #include "daemon_link.h"
 #include "daemon_watch.h"
 #include "proto.h"
+#include "pvmd_start.h"
 #include "pvmi.h"
 #include "auth.h"
 #include "rundir_check.h"

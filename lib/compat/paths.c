@@ -14,7 +14,7 @@
 #include "compat/log.h"
 #include "proto.h"
 #include "pvmi.h"
-#include "task.h"
+#include "pvmd_start.h"
 #include "transport/transport.h"
 
 #ifndef COPVM_PVM_ROOT
