@@ -25,7 +25,7 @@ COMMON_SRC = $(wildcard $(SRC)/common/*.c)
 # same functions.
 LIB_SRC = $(filter-out $(SRC)/lib/transport/uring.c, \
 	$(wildcard $(SRC)/lib/*.c $(SRC)/lib/transport/*.c \
-	$(SRC)/lib/cosched/*.c))
+	$(SRC)/lib/cosched/*.c $(SRC)/lib/compat/*.c))
 DAEMON_SRC = $(filter-out $(SRC)/daemon/ring.c, $(wildcard $(SRC)/daemon/*.c))
 CONSOLE_SRC = $(wildcard $(SRC)/console/*.c)
 

@@ -15,6 +15,7 @@
 #include "conn.h"
 #include "proto.h"
 #include "pvmi.h"
+#include "options.h"
 #include "task.h"
 
 /* Appends the names listed in $PVM_EXPORT (and PVM_EXPORT itself) as

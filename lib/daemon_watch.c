@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compat/log.h"
 #include "conn.h"
 #include "daemon_link.h"
 #include "daemon_watch.h"
@@ -29,8 +30,6 @@
 /* How long a stopped daemon is waited for before a request fails. */
 #define PVMI_DWATCH_STOPPED_MS	5000
 
-/* Stock's logger (compat.c); pvm3.h does not declare it. */
-int pvmlogprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 static int next_limit_ms;
 static int limit_ms;

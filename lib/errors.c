@@ -9,8 +9,9 @@
  * scripts compare that output between the two libraries.  pvm_errlist has
  * exactly 37 slots: stock executables copy-relocate it at that size.
  *
- * This file also holds the task's global state (struct pvmi_state), so the
- * pack/buffer modules can be used on their own, without the runtime.
+ * It reads the task's state (task_state.c) and nothing else of the
+ * library: under PvmAutoErr 2 it leaves the machine through pvmi_leave,
+ * which task.c sets.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,17 +85,6 @@ static const char *const errnames[PVMI_NERR] = {
 	PVMI_ERRORS(ERR_NAME, UNN_NAME)
 };
 
-struct pvmi_state pvmi = {
-	.mytid = 0,
-	.ptid = PvmNoParent,
-	.ctx = PvmBaseContext,
-	.autoerr = 1,
-	.route = PvmAllowDirect,
-	.fragsize = 4080,	/* what stock reports on x86-64 Linux */
-	.showtids = 1,
-	.polltype = PvmPollConstant,
-};
-
 /* Text for an error code, "Unknown Error" (stock's words) for codes
  * outside the table. */
 const char *pvmi_errtext(int code)
@@ -117,9 +107,6 @@ static void report(const char *a, const char *b, int code)
 			pvmi_errtext(code));
 }
 
-/* Weak, so that unit tests built without the runtime still link. */
-extern int pvm_exit(void) __attribute__((weak));
-
 /* Records `code' as the latest error of `fn' and returns it unchanged;
  * prints "libpvm [tNNN]: fn(): text" when PvmAutoErr is on. */
 int pvmi_error(const char *fn, int code)
@@ -132,8 +119,8 @@ int pvmi_error(const char *fn, int code)
 		/* leave the virtual machine cleanly; no second exit from
 		 * an error inside pvm_exit() itself */
 		pvmi.autoerr = 1;
-		if (pvm_exit)
-			pvm_exit();
+		if (pvmi_leave)
+			pvmi_leave();
 		exit(1);
 	}
 	if (pvmi.autoerr == 3)

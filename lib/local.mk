@@ -2,10 +2,11 @@
 lib_LTLIBRARIES += lib/libpvm3.la
 lib_libpvm3_la_SOURCES = \
 	lib/pvmi.h \
-	lib/errors.c \
+	lib/errors.c lib/task_state.c lib/task_state.h \
 	lib/bufcache.c lib/bufcache.h \
 	lib/msg.c lib/msg.h \
-	lib/pack.c lib/pack_view.c \
+	lib/pack.c lib/pack_codec.c lib/pack_codec.h lib/pack_api.c \
+	lib/pack_view.c \
 	lib/packf.c \
 	lib/buffers.c \
 	lib/transport/transport.h lib/transport/stream.c lib/transport/sock.c \
@@ -15,9 +16,9 @@ lib_libpvm3_la_SOURCES = \
 	lib/conn_unix.c lib/conn_unix.h \
 	lib/conn_tcp.c lib/conn_tcp.h \
 	lib/daemon_link.c lib/daemon_link.h \
-	lib/task.c lib/task.h \
+	lib/task.c lib/task.h lib/task_hooks.c lib/task_hooks.h \
 	lib/rundir_check.c lib/rundir_check.h \
-	lib/pvmd_start.c lib/daemon_watch.c lib/daemon_watch.h \
+	lib/pvmd_start.c lib/pvmd_start.h lib/daemon_watch.c lib/daemon_watch.h \
 	lib/send.c \
 	lib/precomm.c lib/precomm.h \
 	lib/recv.c lib/recv.h lib/hostwatch.c \
@@ -25,8 +26,12 @@ lib_libpvm3_la_SOURCES = \
 	lib/output.c \
 	lib/control.c \
 	lib/mbox.c \
-	lib/options.c \
-	lib/compat.c lib/compat_data.c lib/compat_trace.c \
+	lib/options.c lib/options.h \
+	lib/compat/compat.h lib/compat/alloc.c lib/compat/bytes.c \
+	lib/compat/data.c lib/compat/env.c lib/compat/fds.c \
+	lib/compat/log.c lib/compat/log.h lib/compat/messages.c \
+	lib/compat/paths.c lib/compat/services.c lib/compat/tasks.c \
+	lib/compat/text.c lib/compat/trace.c \
 	lib/cosched/cosched.h lib/cosched/backend.h \
 	lib/cosched/cosched.c lib/cosched/settings.c lib/cosched/page.c \
 	lib/cosched/freq.c lib/cosched/ctxsw.c \

@@ -60,6 +60,15 @@ struct pvmi_msg *pvmi_msg_new(int enc)
 	return m;
 }
 
+/* Drops the unpack view of `m' (msg.h). */
+void pvmi_view_drop(struct pvmi_msg *m)
+{
+	free(m->rview);
+	m->rview = NULL;
+	m->rview_len = 0;
+	m->rview_pos = 0;
+}
+
 /* Frees a message and its owned fragments.  A message still registered is
  * unregistered first, so its id cannot name freed memory. */
 void pvmi_msg_free(struct pvmi_msg *m)

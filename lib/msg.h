@@ -135,6 +135,9 @@ void pvmi_msg_trim(struct pvmi_msg *m, size_t n);
  * copy of its body); PvmOk or PvmNoMem.  pvmi_pack(m, PVMI_TYPE_MSG,
  * inner, 1, 1) does the same. */
 int pvmi_pack_msg(struct pvmi_msg *m, const struct pvmi_msg *inner);
+/* Appends the body of `inner' to `m' as it is (pvm_pkmesgbody).  PvmOk,
+ * PvmMismatch (XDR and native bodies) or PvmNoMem. */
+int pvmi_pack_body(struct pvmi_msg *m, const struct pvmi_msg *inner);
 /* Reads a PVMI_TYPE_MSG item into a new, unregistered message (*out);
  * PvmOk, PvmNoData, PvmBadMsg or PvmNoMem.  pvmi_unpack(m, PVMI_TYPE_MSG,
  * &out, 1, 1) does the same. */

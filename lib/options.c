@@ -6,14 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compat/compat.h"
 #include "conn.h"
 #include "proto.h"
 #include "pvmi.h"
 #include "recv.h"
+#include "options.h"
 #include "task.h"
 #include "wait.h"
 
-extern int pvmnoresetindex;	/* lib/compat_data.c */
 
 #define TMASK_LEN	36	/* stock TEV_MASK_LENGTH */
 #define TMASK_CLEAR	'@'	/* stock's character for "no event" */
@@ -355,7 +356,7 @@ PVMI_EXPORT int pvm_archcode(char *arch)
 	return pvmi_error("pvm_archcode", PvmNotFound);
 }
 
-/* Appends the descriptors of pvm_fd_add (compat.c) to the `n' of conn.c
+/* Appends the descriptors of pvm_fd_add (compat/fds.c) to the `n' of conn.c
  * at *fds, in a static array *fds then points at; the count or PvmNoMem. */
 static int with_extra_fds(int **fds, int n)
 {

@@ -26,6 +26,7 @@
 #include "pvmi.h"
 #include "recv.h"
 #include "task.h"
+#include "task_hooks.h"
 #include "conn.h"
 #include "daemon_link.h"
 
@@ -243,7 +244,9 @@ static int any_open(void)
 	return 0;
 }
 
-void pvmi_output_drain(void)
+/* At pvm_exit: waits until the output of children caught with
+ * pvm_catchout has ended, then forgets it. */
+static void output_drain(void)
 {
 	int i;
 
@@ -279,4 +282,10 @@ PVMI_EXPORT int pvm_catchout(FILE *ff)
 		pvmi.outctx = 0;
 	}
 	return PvmOk;
+}
+
+/* Drains caught output when the task exits (task_hooks.h). */
+__attribute__((constructor)) static void output_hooks(void)
+{
+	pvmi_task_hook(PVMI_TASK_EXITING, output_drain);
 }

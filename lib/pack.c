@@ -1,6 +1,7 @@
 /*
  * pack.c - packing typed arrays into message bodies and unpacking them,
- * in the item format of wire.h, and the pvm_pk* / pvm_upk* entry points.
+ * in the item format of wire.h.  The element conversions are
+ * pack_codec.c's, the pvm_pk* / pvm_upk* entry points pack_api.c's.
  *
  * An item is an 8-byte big-endian header (type, count) and its elements:
  * XDR (PvmDataDefault) converts them to big-endian wire sizes and pads byte
@@ -17,8 +18,7 @@
  * the cursor instead: the first checks that enough elements of the right
  * type family follow, the second converts, so a failing call leaves the
  * cursor and the caller's array untouched.  The conversions run over
- * contiguous spans of a fragment, so a dense array costs one memcpy or
- * one byte-swapping loop.
+ * contiguous spans of a fragment.
  */
 #include <endian.h>
 #include <limits.h>
@@ -26,262 +26,16 @@
 #include <string.h>
 
 #include "bufcache.h"
+#include "pack_codec.h"
 #include "pvmi.h"
 #include "msg.h"
 #include "wire.h"
-
-/* How each data type is stored: native bytes per unit, XDR bytes per
- * unit, units per element (2 for complex), and the type family: signed
- * and unsigned of one width read each other. */
-struct tdesc {
-	unsigned char usz;
-	unsigned char wsz;
-	unsigned char upe;
-	unsigned char family;
-};
-
-static const struct tdesc tdesc[] = {
-	[PVM_STR] =	{ 1, 1, 1, PVM_STR },
-	[PVM_BYTE] =	{ 1, 1, 1, PVM_BYTE },
-	[PVM_SHORT] =	{ sizeof(short), 4, 1, PVM_SHORT },
-	[PVM_INT] =	{ sizeof(int), 4, 1, PVM_INT },
-	[PVM_FLOAT] =	{ sizeof(float), 4, 1, PVM_FLOAT },
-	[PVM_CPLX] =	{ sizeof(float), 4, 2, PVM_CPLX },
-	[PVM_DOUBLE] =	{ sizeof(double), 8, 1, PVM_DOUBLE },
-	[PVM_DCPLX] =	{ sizeof(double), 8, 2, PVM_DCPLX },
-	[PVM_LONG] =	{ sizeof(long), 8, 1, PVM_LONG },
-	[PVM_USHORT] =	{ sizeof(short), 4, 1, PVM_SHORT },
-	[PVM_UINT] =	{ sizeof(int), 4, 1, PVM_INT },
-	[PVM_ULONG] =	{ sizeof(long), 8, 1, PVM_LONG },
-	[PVMI_TYPE_MSG] = { 1, 1, 1, PVMI_TYPE_MSG },
-};
-
-_Static_assert(sizeof(short) == 2 && sizeof(int) == 4 && sizeof(long) == 8 &&
-	       sizeof(float) == 4 && sizeof(double) == 8,
-	       "the native layout assumes an LP64 host");
 
 /* Bytes of the nine int32 fields that open a PVMI_TYPE_MSG item: enc,
  * tag, ctx, src, body length (at 16), dst, wid, crc and the length
  * stock gives the body (pvmi_msg_data_len); stock's header of an
  * embedded message is as long. */
 #define MSG_FIELDS_LEN	36
-
-/* Native bytes of one element of `type'. */
-static size_t nat_size(int type)
-{
-	return (size_t)tdesc[type].usz * tdesc[type].upe;
-}
-
-/* Body bytes of one element of `type' in an XDR or native body. */
-static size_t wire_size(int type, int xdr)
-{
-	return (size_t)(xdr ? tdesc[type].wsz : tdesc[type].usz) *
-	       tdesc[type].upe;
-}
-
-/* Zero bytes that follow an item of `count' elements of `type'. */
-static size_t pad_of(int type, uint32_t count, int xdr)
-{
-	if (xdr && (type == PVM_BYTE || type == PVM_STR))
-		return -(size_t)count & 3;
-	return 0;
-}
-
-static inline uint32_t ld32(const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static inline uint64_t ld64(const unsigned char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
-static inline void st32(unsigned char *p, uint32_t v)
-{
-	memcpy(p, &v, 4);
-}
-
-static inline void st64(unsigned char *p, uint64_t v)
-{
-	memcpy(p, &v, 8);
-}
-
-/* Encodes `n' contiguous units of `type' from native `in' to XDR `out'. */
-static inline void xdr_enc_run(unsigned char *out, const unsigned char *in,
-			       size_t n, int type)
-{
-	size_t i;
-	int16_t s;
-	uint16_t us;
-
-	switch (type) {
-	case PVM_STR:
-	case PVM_BYTE:
-		memcpy(out, in, n);
-		break;
-	case PVM_SHORT:
-		for (i = 0; i < n; i++) {
-			memcpy(&s, in + 2 * i, 2);
-			st32(out + 4 * i, htobe32((uint32_t)(int32_t)s));
-		}
-		break;
-	case PVM_USHORT:
-		for (i = 0; i < n; i++) {
-			memcpy(&us, in + 2 * i, 2);
-			st32(out + 4 * i, htobe32(us));
-		}
-		break;
-	case PVM_INT:
-	case PVM_UINT:
-	case PVM_FLOAT:
-	case PVM_CPLX:
-		for (i = 0; i < n; i++)
-			st32(out + 4 * i, htobe32(ld32(in + 4 * i)));
-		break;
-	default:		/* the 64-bit types */
-		for (i = 0; i < n; i++)
-			st64(out + 8 * i, htobe64(ld64(in + 8 * i)));
-		break;
-	}
-}
-
-/* Decodes `n' contiguous units of `type' from XDR `in' to native `out'. */
-static inline void xdr_dec_run(unsigned char *out, const unsigned char *in,
-			       size_t n, int type)
-{
-	size_t i;
-	uint16_t us;
-
-	switch (type) {
-	case PVM_STR:
-	case PVM_BYTE:
-		memcpy(out, in, n);
-		break;
-	case PVM_SHORT:
-	case PVM_USHORT:
-		/* the low half of the int32 is the value, either signedness */
-		for (i = 0; i < n; i++) {
-			us = (uint16_t)be32toh(ld32(in + 4 * i));
-			memcpy(out + 2 * i, &us, 2);
-		}
-		break;
-	case PVM_INT:
-	case PVM_UINT:
-	case PVM_FLOAT:
-	case PVM_CPLX:
-		for (i = 0; i < n; i++)
-			st32(out + 4 * i, be32toh(ld32(in + 4 * i)));
-		break;
-	default:
-		for (i = 0; i < n; i++)
-			st64(out + 8 * i, be64toh(ld64(in + 8 * i)));
-		break;
-	}
-}
-
-/* Copies `nel' elements of `esz' bytes, `istep' apart in `in', to
- * `ostep' apart in `out'; one memcpy when both are dense. */
-static void copy_elems(unsigned char *out, size_t ostep,
-		       const unsigned char *in, size_t istep,
-		       size_t nel, size_t esz)
-{
-	size_t i;
-
-	if (istep == esz && ostep == esz) {
-		memcpy(out, in, nel * esz);
-		return;
-	}
-	/* constant sizes let the compiler turn each memcpy into a move */
-	switch (esz) {
-	case 1:
-		for (i = 0; i < nel; i++)
-			out[i * ostep] = in[i * istep];
-		break;
-	case 2:
-		for (i = 0; i < nel; i++)
-			memcpy(out + i * ostep, in + i * istep, 2);
-		break;
-	case 4:
-		for (i = 0; i < nel; i++)
-			memcpy(out + i * ostep, in + i * istep, 4);
-		break;
-	case 8:
-		for (i = 0; i < nel; i++)
-			memcpy(out + i * ostep, in + i * istep, 8);
-		break;
-	default:
-		for (i = 0; i < nel; i++)
-			memcpy(out + i * ostep, in + i * istep, esz);
-		break;
-	}
-}
-
-/* Writes `nel' elements of `type', `step' bytes apart in `in', to the
- * body bytes at `out'. */
-static void encode(unsigned char *out, const unsigned char *in, size_t nel,
-		   size_t step, int type, int xdr)
-{
-	size_t esz = nat_size(type), wsz = wire_size(type, xdr);
-	size_t upe = tdesc[type].upe, i;
-
-	if (!xdr) {
-		copy_elems(out, esz, in, step, nel, esz);
-		return;
-	}
-	if (step == esz) {
-		xdr_enc_run(out, in, nel * upe, type);
-		return;
-	}
-	for (i = 0; i < nel; i++)
-		xdr_enc_run(out + i * wsz, in + i * step, upe, type);
-}
-
-/* Reads `nel' elements of `type' from the body bytes at `in' into every
- * `step' bytes of `out'. */
-static void decode(unsigned char *out, size_t step, const unsigned char *in,
-		   size_t nel, int type, int xdr)
-{
-	size_t esz = nat_size(type), wsz = wire_size(type, xdr);
-	size_t upe = tdesc[type].upe, i;
-
-	if (!xdr) {
-		copy_elems(out, step, in, esz, nel, esz);
-		return;
-	}
-	if (step == esz) {
-		xdr_dec_run(out, in, nel * upe, type);
-		return;
-	}
-	for (i = 0; i < nel; i++)
-		xdr_dec_run(out + i * step, in + i * wsz, upe, type);
-}
-
-/* Whether a body of encoding `enc' is XDR (1), native (0) or unknown (-1). */
-static int enc_is_xdr(int enc)
-{
-	switch (enc) {
-	case PvmDataDefault:
-		return 1;
-	case PvmDataRaw:
-	case PvmDataInPlace:
-		return 0;
-	default:
-		return -1;
-	}
-}
-
-static void put_hdr(unsigned char *p, uint32_t type, uint32_t count)
-{
-	st32(p, htobe32(type));
-	st32(p + 4, htobe32(count));
-}
 
 /* Whether `add' more bytes keep the body within what a frame can carry. */
 static int fits(const struct pvmi_msg *m, size_t add)
@@ -338,7 +92,7 @@ int pvmi_pack(struct pvmi_msg *m, int type, const void *data, int count,
 		return PvmNoMem;
 	put_hdr(p, type, count);
 	p += PVMI_ITEM_HDR_LEN;
-	encode(p, data, count, step, type, xdr);
+	pvmi_encode(p, data, count, step, type, xdr);
 	memset(p + nbytes, 0, pad);
 	return PvmOk;
 }
@@ -376,6 +130,30 @@ int pvmi_pack_msg(struct pvmi_msg *m, const struct pvmi_msg *inner)
 		p += inner->frags[i].len;
 	}
 	memset(p, 0, pad);
+	return PvmOk;
+}
+
+/* Appends the body of `inner' to `m' (pvm_pkmesgbody); the encodings
+ * must match, Raw and InPlace bodies being alike (msg.h). */
+int pvmi_pack_body(struct pvmi_msg *m, const struct pvmi_msg *inner)
+{
+	unsigned char *p;
+	int i;
+
+	if (enc_is_xdr(m->enc) != enc_is_xdr(inner->enc))
+		return PvmMismatch;
+	if (!inner->len)
+		return PvmOk;
+	if (!fits(m, inner->len))
+		return PvmNoMem;
+	p = pvmi_msg_extend(m, inner->len);
+	if (!p)
+		return PvmNoMem;
+	for (i = 0; i < inner->nfrag; i++) {
+		if (inner->frags[i].len)
+			memcpy(p, inner->frags[i].data, inner->frags[i].len);
+		p += inner->frags[i].len;
+	}
 	return PvmOk;
 }
 
@@ -565,12 +343,12 @@ static void cur_get(const struct pvmi_msg *m, struct cur *c, int type,
 		if (n > k)
 			n = k;
 		if (n) {
-			decode(out, step, p, n, type, xdr);
+			pvmi_decode(out, step, p, n, type, xdr);
 			c->off += n * wsz;
 		} else {
 			/* an element split between two fragments */
 			cur_read(m, c, tmp, wsz);
-			decode(out, step, tmp, 1, type, xdr);
+			pvmi_decode(out, step, tmp, 1, type, xdr);
 			n = 1;
 		}
 		out += n * step;
@@ -615,7 +393,7 @@ static int unpack_strict(struct pvmi_msg *m, int type, unsigned char *out,
 				if (cc)
 					return cc;
 			}
-			if (tdesc[CUR_TYPE(&c)].family != tdesc[type].family)
+			if (pvmi_tdesc[CUR_TYPE(&c)].family != pvmi_tdesc[type].family)
 				return PvmBadMsg;
 			k = need < c.left ? need : c.left;
 			if (pass) {
@@ -657,7 +435,7 @@ static int unpack_items(struct pvmi_msg *m, int type, unsigned char *out,
 			if (cc)
 				return cc;
 		}
-		if (tdesc[CUR_TYPE(&c)].family != tdesc[type].family)
+		if (pvmi_tdesc[CUR_TYPE(&c)].family != pvmi_tdesc[type].family)
 			break;
 		if (type == PVM_STR) {
 			cur_read(m, &c, out, c.left);
@@ -832,183 +610,4 @@ int pvmi_unpack_msg(struct pvmi_msg *m, struct pvmi_msg **out)
 	cur_store(m, &c);
 	*out = in;
 	return PvmOk;
-}
-
-/*
- * The public entry points.  Arguments are checked before the buffer, as
- * stock does: pvm_pkint(p, -1, 1) is PvmBadParam even with no buffer.
- */
-
-static int pk(const char *fn, int type, const void *p, int n, int stride)
-{
-	struct pvmi_msg *m;
-	int cc;
-
-	if (n < 0 || stride < 1 || (!p && n))
-		return pvmi_error(fn, PvmBadParam);
-	m = pvmi_mid_lookup(pvmi_sbuf);
-	if (!m)
-		return pvmi_error(fn, PvmNoBuf);
-	cc = pvmi_pack(m, type, p, n, stride);
-	return cc ? pvmi_error(fn, cc) : PvmOk;
-}
-
-static int upk(const char *fn, int type, void *p, int n, int stride)
-{
-	struct pvmi_msg *m;
-	int cc;
-
-	if (n < 0 || stride < 1 || (!p && n))
-		return pvmi_error(fn, PvmBadParam);
-	m = pvmi_mid_lookup(pvmi_rbuf);
-	if (!m)
-		return pvmi_error(fn, PvmNoBuf);
-	cc = pvmi_unpack(m, type, p, n, stride);
-	return cc ? pvmi_error(fn, cc) : PvmOk;
-}
-
-/*
- * The typed pairs pvm_pk<type> / pvm_upk<type>: pack `n' elements taken
- * every `stride' elements of the array into the active send buffer, or
- * unpack `n' elements from the active receive buffer into every
- * `stride'-th element.  Complex types count (re, im) pairs; longs are 8
- * bytes in XDR, so nothing overflows.  Each returns PvmOk or a negative
- * error code.
- */
-#define TYPED_PACK_PAIR(suffix, ctype, code)				\
-	PVMI_EXPORT int pvm_pk##suffix(ctype *p, int n, int stride)	\
-	{								\
-		return pk("pvm_pk" #suffix, code, p, n, stride);	\
-	}								\
-	PVMI_EXPORT int pvm_upk##suffix(ctype *p, int n, int stride)	\
-	{								\
-		return upk("pvm_upk" #suffix, code, p, n, stride);	\
-	}
-
-TYPED_PACK_PAIR(byte, char, PVM_BYTE)
-TYPED_PACK_PAIR(cplx, float, PVM_CPLX)
-TYPED_PACK_PAIR(dcplx, double, PVM_DCPLX)
-TYPED_PACK_PAIR(double, double, PVM_DOUBLE)
-TYPED_PACK_PAIR(float, float, PVM_FLOAT)
-TYPED_PACK_PAIR(int, int, PVM_INT)
-TYPED_PACK_PAIR(uint, unsigned int, PVM_UINT)
-TYPED_PACK_PAIR(long, long, PVM_LONG)
-TYPED_PACK_PAIR(ulong, unsigned long, PVM_ULONG)
-TYPED_PACK_PAIR(short, short, PVM_SHORT)
-TYPED_PACK_PAIR(ushort, unsigned short, PVM_USHORT)
-
-/* Packs the NUL-terminated string `sp'.  Returns PvmOk or a negative
- * error code: PvmBadParam for NULL, PvmNotImpl into a PvmDataInPlace
- * buffer, as stock (pvm_packf's %s does pack there, copied). */
-PVMI_EXPORT int pvm_pkstr(char *sp)
-{
-	struct pvmi_msg *m;
-	size_t len;
-
-	if (!sp)
-		return pvmi_error("pvm_pkstr", PvmBadParam);
-	m = pvmi_mid_lookup(pvmi_sbuf);
-	if (m && m->enc == PvmDataInPlace)
-		return pvmi_error("pvm_pkstr", PvmNotImpl);
-	len = strlen(sp) + 1;
-	if (len > INT_MAX)
-		return pvmi_error("pvm_pkstr", PvmBadParam);
-	return pk("pvm_pkstr", PVM_STR, sp, (int)len, 1);
-}
-
-/* Unpacks one string, its NUL included, into `sp' (which must be big
- * enough).  Returns PvmOk or a negative error code. */
-PVMI_EXPORT int pvm_upkstr(char *sp)
-{
-	if (!sp)
-		return pvmi_error("pvm_upkstr", PvmBadParam);
-	return upk("pvm_upkstr", PVM_STR, sp, 1, 1);
-}
-
-/* Checks `bufid' as the message to put into the send buffer; returns
- * the send buffer's message, or NULL with *cc set. */
-static struct pvmi_msg *mesg_args(int bufid, struct pvmi_msg **inner,
-				  int *cc)
-{
-	struct pvmi_msg *m;
-
-	if (bufid <= 0 || bufid == pvmi_sbuf) {
-		*cc = PvmBadParam;
-		return NULL;
-	}
-	m = pvmi_mid_lookup(pvmi_sbuf);
-	if (!m) {
-		*cc = PvmNoBuf;
-		return NULL;
-	}
-	*inner = pvmi_mid_lookup(bufid);
-	if (!*inner) {
-		*cc = PvmNoSuchBuf;
-		return NULL;
-	}
-	return m;
-}
-
-/* Packs message `bufid' (header fields and body) as one item of the
- * active send buffer.  Returns PvmOk or a negative error code. */
-PVMI_EXPORT int pvm_pkmesg(int bufid)
-{
-	struct pvmi_msg *m, *inner = NULL;
-	int cc;
-
-	m = mesg_args(bufid, &inner, &cc);
-	if (!m)
-		return pvmi_error("pvm_pkmesg", cc);
-	cc = pvmi_pack_msg(m, inner);
-	return cc ? pvmi_error("pvm_pkmesg", cc) : PvmOk;
-}
-
-/* Appends the body of message `bufid' to the active send buffer, whose
- * encoding must match (Raw and InPlace bodies are alike).  Returns PvmOk
- * or a negative error code. */
-PVMI_EXPORT int pvm_pkmesgbody(int bufid)
-{
-	struct pvmi_msg *m, *inner = NULL;
-	unsigned char *p;
-	int i, cc;
-
-	m = mesg_args(bufid, &inner, &cc);
-	if (!m)
-		return pvmi_error("pvm_pkmesgbody", cc);
-	if (enc_is_xdr(m->enc) != enc_is_xdr(inner->enc))
-		return pvmi_error("pvm_pkmesgbody", PvmMismatch);
-	if (!inner->len)
-		return PvmOk;
-	if (!fits(m, inner->len))
-		return pvmi_error("pvm_pkmesgbody", PvmNoMem);
-	p = pvmi_msg_extend(m, inner->len);
-	if (!p)
-		return pvmi_error("pvm_pkmesgbody", PvmNoMem);
-	for (i = 0; i < inner->nfrag; i++) {
-		if (inner->frags[i].len)
-			memcpy(p, inner->frags[i].data, inner->frags[i].len);
-		p += inner->frags[i].len;
-	}
-	return PvmOk;
-}
-
-/* Unpacks a message packed by pvm_pkmesg() from the active receive buffer
- * into a new buffer.  Returns the new buffer id or a negative error code. */
-PVMI_EXPORT int pvm_upkmesg(void)
-{
-	struct pvmi_msg *m, *in = NULL;
-	int cc;
-
-	m = pvmi_mid_lookup(pvmi_rbuf);
-	if (!m)
-		return pvmi_error("pvm_upkmesg", PvmNoBuf);
-	cc = pvmi_unpack_msg(m, &in);
-	if (cc)
-		return pvmi_error("pvm_upkmesg", cc);
-	cc = pvmi_mid_register(in);
-	if (cc < 0) {
-		pvmi_msg_free(in);
-		return pvmi_error("pvm_upkmesg", cc);
-	}
-	return cc;
 }

@@ -61,14 +61,6 @@ int pvmi_strict_unpack(void)
 	return strict;
 }
 
-void pvmi_view_drop(struct pvmi_msg *m)
-{
-	free(m->rview);
-	m->rview = NULL;
-	m->rview_len = 0;
-	m->rview_pos = 0;
-}
-
 /* Reads up to `n' bytes of stock's body at the cursor into `out' (NULL:
  * skips them); returns how many there were.  *cc is set to PvmBadMsg or
  * PvmNoMem if an item cannot be read, and left alone at the end. */

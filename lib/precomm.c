@@ -42,6 +42,7 @@
 #include "pvmi.h"
 #include "route.h"
 #include "task.h"
+#include "task_hooks.h"
 
 #define PRECOMM_MAX	8
 
@@ -189,4 +190,10 @@ void pvmi_precomm_reset(void)
 int pvmi_precomm_pending(void)
 {
 	return npending;
+}
+
+/* Indications end when the task leaves (task_hooks.h). */
+__attribute__((constructor)) static void precomm_hooks(void)
+{
+	pvmi_task_hook(PVMI_TASK_LEFT, pvmi_precomm_reset);
 }

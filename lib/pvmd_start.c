@@ -31,9 +31,10 @@
 #include <linux/close_range.h>
 #include <sys/syscall.h>
 
+#include "compat/log.h"
 #include "proto.h"
 #include "pvmi.h"
-#include "task.h"
+#include "pvmd_start.h"
 #include "transport/transport.h"
 
 /* How long a started program may take to become a listening pvmd. */
@@ -41,8 +42,6 @@
 /* No pvmd binary is this large; a bound on what we map to look. */
 #define PVMD_MAX_SIZE		(64 << 20)
 
-/* Stock's logger (compat.c); pvm3.h does not declare it. */
-int pvmlogprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Non-zero when `path' is an executable file carrying copvm's marker. */
 static int is_copvm_pvmd(const char *path)

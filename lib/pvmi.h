@@ -25,31 +25,8 @@ int pvmi_error(const char *fn, int code);
 /* Text for an error code, "Unknown error" for codes outside the table. */
 const char *pvmi_errtext(int code);
 
-/* The task's identity and options; one instance per process. */
-struct pvmi_state {
-	int mytid;		/* 0 until attached to the daemon */
-	int ptid;		/* parent's tid, or PvmNoParent */
-	int dtid;		/* our daemon's tid */
-	int ctx;		/* current context */
-	int autoerr;		/* PvmAutoErr: 0 off, 1 print, 2 print+exit */
-	int debugmask;
-	int route;		/* PvmRoute value */
-	int fragsize;
-	int resvtids;
-	int showtids;
-	int polltype;
-	int polltime;
-	int noreset;
-	int outtid, outcode, outctx;		/* for our children */
-	int trctid, trccode, trcctx;		/* for our children */
-	int selfouttid, selfoutcode, selfoutctx; /* given by our parent */
-	int selftrctid, selftrccode, selftrcctx;
-	int *sibs;		/* siblings as given to one pvm_spawn */
-	int nsibs;
-	int pid;		/* pid recorded at attach time */
-};
-
-extern struct pvmi_state pvmi;
+/* The task's state (struct pvmi_state pvmi, pvmi_attached()). */
+#include "task_state.h"
 
 /* Tags of the library's own messages (caught task output) in its
  * context, PVMI_SYS_CTX (common/proto.h, with PVMI_TAG_HOSTSTATE); user
@@ -63,18 +40,7 @@ struct pvmi_msg;
 /* Sends message `m' to task `tid' with `tag' in the current context;
  * PvmOk (also for a task that is gone, as stock) or an error code. */
 int pvmi_send_msg(struct pvmi_msg *m, int tid, int tag);
-/* PvmOk when `tid' has the shape of a task id, else PvmBadParam. */
-int pvmi_check_task_tid(int tid);
 /* Notes that spawned task `tid' will send its output to us if caught. */
 void pvmi_output_expect(int tid);
-
-/* Copies the task's state into the stock global variables (pvmmytid,
- * pvmmyctx, ...) that stock-built code reads; call after any change. */
-void pvmi_compat_sync(void);
-/* Points *fds at the extra descriptors added with pvm_fd_add; returns
- * their count. */
-int pvmi_compat_fds(int **fds);
-/* The name set with pvmsettaskname(), or NULL. */
-extern char *pvmmytaskname;
 
 #endif /* COPVM_PVMI_H */

@@ -32,6 +32,7 @@
 #include "pvmi.h"
 #include "recv.h"
 #include "task.h"
+#include "task_hooks.h"
 #include "wait.h"
 
 struct mhf {
@@ -126,7 +127,7 @@ static void q_unlink(struct pvmi_msg *m)
 	q_account(-(long)m->len);
 }
 
-
+/* Forgets queued messages, lost hosts and message handlers (recv.h). */
 void pvmi_recv_reset(void)
 {
 	pvmi_rxq_flush();
@@ -136,6 +137,7 @@ void pvmi_recv_reset(void)
 	nmhf = mhfcap = 0;
 }
 
+/* Frees every queued message (recv.h). */
 void pvmi_rxq_flush(void)
 {
 	while (q_head) {
@@ -514,4 +516,20 @@ PVMI_EXPORT void pvmdisplaymhfinfo(const char *who, const char *msg, int tid)
 		       mhfs[i].ctx, mhfs[i].tag);
 	printf("\n\n");
 	fflush(stdout);
+}
+
+/* At each enrolment the queue becomes conn.c's sink. */
+static void recv_enrolling(void)
+{
+	pvmi_conn_set_sink(pvmi_rxq_deliver);
+}
+
+/* The receive side's part in enrolling, forking and leaving
+ * (task_hooks.h): a forked child drops its parent's queue; leaving
+ * forgets the queue, the lost hosts and the message handlers. */
+__attribute__((constructor)) static void recv_hooks(void)
+{
+	pvmi_task_hook(PVMI_TASK_ENROLLING, recv_enrolling);
+	pvmi_task_hook(PVMI_TASK_FORKED, pvmi_rxq_flush);
+	pvmi_task_hook(PVMI_TASK_LEFT, pvmi_recv_reset);
 }

@@ -6,9 +6,9 @@
 
 #include "msg.h"
 
-/* Frees every queued message (on leaving the machine). */
 /* Takes ownership of a complete incoming message (the sink of conn.c). */
 void pvmi_rxq_deliver(struct pvmi_msg *m);
+/* Frees every queued message (in a forked child). */
 void pvmi_rxq_flush(void);
 /* Forgets queued messages and message handlers (on leaving, as stock). */
 void pvmi_recv_reset(void);

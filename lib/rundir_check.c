@@ -10,14 +10,13 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "compat/log.h"
 #include "proto.h"
 #include "pvmi.h"
 #include "rundir.h"
 #include "rundir_check.h"
 #include "transport/transport.h"
 
-/* Stock's logger (compat.c); pvm3.h does not declare it. */
-int pvmlogprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Makes or checks the run directory (rundir_check.h). */
 int pvmi_rundir_verify(void)

@@ -27,14 +27,6 @@
 #include "route.h"
 #include "task.h"
 
-/* Checks that `tid' can name a task; PvmOk or PvmBadParam. */
-int pvmi_check_task_tid(int tid)
-{
-	if (tid <= 0 || PVMI_TID_LOCAL(tid) == 0 || PVMI_TID_HOST(tid) == 0)
-		return PvmBadParam;
-	return PvmOk;
-}
-
 /* What a route's result `rc' for a message to `tid' means to the
  * caller: PvmOk, or an error code. */
 static int route_result(int rc, int tid)

@@ -7,15 +7,15 @@
  * already-listening endpoint in its environment, so messages sent to it
  * before it enrols wait, in order, in that endpoint's backlog.
  *
- * Every API call asks whether this process is the one that enrolled (a
- * forked child is not).  glibc does not cache getpid(), so the pid is
- * kept here and forgotten in the child by a pthread_atfork handler: the
- * question costs no system call on the message path.
+ * The state it fills in (who we are, whether this process is the
+ * enrolled one) is task_state.c's.  The parts above that keep state of
+ * an enrolment (receive queue, caught output, indications, stock's
+ * globals) reset themselves through hooks (task_hooks.h) that task.c
+ * runs when the task enrols, forks, exits and has left.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compat/compat.h"
+#include "compat/log.h"
 #include "cosched/cosched.h"
 #include "cosched_page.h"
 #include "codec.h"
@@ -35,13 +37,13 @@
 #include "daemon_link.h"
 #include "daemon_watch.h"
 #include "proto.h"
-#include "precomm.h"
+#include "pvmd_start.h"
 #include "pvmi.h"
 #include "auth.h"
-#include "recv.h"
 #include "rundir_check.h"
 #include "route.h"
 #include "task.h"
+#include "task_hooks.h"
 #include "transport/transport.h"
 
 /* How long a starting pvmd may take before we give up, in ms. */
@@ -49,30 +51,8 @@
 /* How long the enrolment of a task started by hand may wait, in ms. */
 #define PVMD_REGISTER_TIMEOUT_MS	10000
 
-/* Stock's exports (compat.c); pvm3.h does not declare them. */
-int pvmlogprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-char *pvmdsockfile(void);
 
-static int attached;
 static int ever_attached;	/* a later enrolment keeps the context */
-static pid_t known_pid;		/* 0: not known (or forked since) */
-static int atfork_set;
-
-static void forget_pid(void)
-{
-	known_pid = 0;
-}
-
-/* This process's pid; a system call only the first time and after a
- * fork. */
-static pid_t self_pid(void)
-{
-	if (!atfork_set)
-		return getpid();
-	if (!known_pid)
-		known_pid = getpid();
-	return known_pid;
-}
 
 /* Connects to the daemon, starting one if none answers. */
 static int connect_daemon(void)
@@ -227,20 +207,19 @@ int pvmi_attach(void)
 {
 	int claimed, lfd, tfd, rc;
 
-	if (!atfork_set && pthread_atfork(NULL, NULL, forget_pid) == 0)
-		atfork_set = 1;
-	if (attached && pvmi.pid == self_pid())
+	pvmi_leave = pvm_exit;
+	if (pvmi_attached())
 		return PvmOk;
-	if (attached) {
+	if (pvmi.enrolled) {
 		/* A fork of an enrolled task: it enrols on its own, with
 		 * none of its parent's circuits or queued messages. */
 		pvmi_conn_close_all(0);
-		pvmi_rxq_flush();
 		pvmi_cosched_forget();
-		attached = 0;
+		pvmi.enrolled = 0;
+		pvmi_task_hooks_run(PVMI_TASK_FORKED);
 	}
-	pvmi.pid = self_pid();
-	pvmi_conn_set_sink(pvmi_rxq_deliver);
+	pvmi.pid = pvmi_self_pid();
+	pvmi_task_hooks_run(PVMI_TASK_ENROLLING);
 	lfd = inherited_endpoint(&claimed);
 	tfd = inherited_fd(PVMI_ENV_TCPFD);
 	if (connect_daemon() != PvmOk) {
@@ -266,18 +245,13 @@ int pvmi_attach(void)
 		return PvmSysErr;
 	}
 	pvmi_conn_set_listener(lfd);
-	attached = 1;
+	pvmi.enrolled = 1;
 	ever_attached = 1;
-	pvmi_compat_sync();
+	pvmi_task_hooks_run(PVMI_TASK_ENROLLED);
 	pvmi_cosched_attach();
 	pvmi_cosched_note_transports(pvmi_shm_enabled() ? COSCHED_XPORT_SHM :
 					  COSCHED_XPORT_UNIX, 0);
 	return PvmOk;
-}
-
-int pvmi_attached(void)
-{
-	return attached && pvmi.pid == self_pid();
 }
 
 void pvmi_detach(int tell_daemon)
@@ -285,7 +259,7 @@ void pvmi_detach(int tell_daemon)
 	struct pvmi_wbuf w = { 0 };
 	struct pvmi_rbuf r;
 
-	if (!attached)
+	if (!pvmi.enrolled)
 		return;
 	/* let messages on direct circuits reach their host before the
 	 * daemon reports that we left */
@@ -295,16 +269,14 @@ void pvmi_detach(int tell_daemon)
 		pvmi_call(PVMI_OP_EXIT, &w, &r);
 	pvmi_cosched_detach();
 	pvmi_conn_close_all(pvmi.mytid);
-	pvmi_precomm_reset();
 	pvmi_route_reset();
-	pvmi_recv_reset();
-	attached = 0;
+	pvmi.enrolled = 0;
 	pvmi.mytid = 0;
 	pvmi.ptid = PvmNoParent;
 	free(pvmi.sibs);
 	pvmi.sibs = NULL;
 	pvmi.nsibs = 0;
-	pvmi_compat_sync();
+	pvmi_task_hooks_run(PVMI_TASK_LEFT);
 }
 
 int pvmi_request(int op, struct pvmi_wbuf *w, struct pvmi_rbuf *r)
@@ -365,7 +337,7 @@ PVMI_EXPORT int pvm_exit(void)
 {
 	if (!pvmi_attached())
 		return PvmOk;
-	pvmi_output_drain();
+	pvmi_task_hooks_run(PVMI_TASK_EXITING);
 	pvmi_detach(1);
 	return PvmOk;
 }

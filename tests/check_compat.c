@@ -1,6 +1,6 @@
 /*
- * check_compat.c - the stock-compatibility exports of libpvm3 (lib/compat.c,
- * lib/compat_data.c, lib/compat_trace.c) as a program linked against the
+ * check_compat.c - the stock-compatibility exports of libpvm3
+ * (lib/compat/, one file per concern) as a program linked against the
  * library sees them.
  *
  * The "helpers" case needs no daemon: number and address text, byte order,
@@ -761,6 +761,23 @@ START_TEST(beatask_enrols_and_publishes_identity)
 }
 END_TEST
 
+/* The plain API keeps stock's globals too: compat/data.c's enrolment
+ * hooks (task_hooks.h) copy the state when the task joins and leaves. */
+START_TEST(globals_follow_mytid_and_exit)
+{
+	int me;
+
+	pvm_setopt(PvmAutoErr, 0);
+	me = pvm_mytid();
+	ck_assert_int_gt(me, 0);
+	ck_assert_int_eq(pvmmytid, me);
+	ck_assert_int_eq(pvmmyupid, (int)getpid());
+	ck_assert_int_eq(pvm_exit(), PvmOk);
+	ck_assert_int_eq(pvmmytid, -1);
+	ck_assert_int_eq(pvmmyupid, -1);
+}
+END_TEST
+
 START_TEST(noresets_lists_registered_tasks)
 {
 	int *tids = NULL, n = -1, me, b, i, seen;
@@ -942,6 +959,7 @@ static Suite *compat_suite(void)
 	tcase_add_unchecked_fixture(t, vm_fixture_setup, vm_fixture_teardown);
 	tcase_set_timeout(t, 30);
 	tcase_add_test(t, beatask_enrols_and_publishes_identity);
+	tcase_add_test(t, globals_follow_mytid_and_exit);
 	tcase_add_test(t, noresets_lists_registered_tasks);
 	tcase_add_test(t, reset_kills_all_but_caller_and_noresets);
 	tcase_add_test(t, msendrecv_gets_the_reply);

@@ -187,6 +187,22 @@ START_TEST(test_autoerr_2_exits)
 }
 END_TEST
 
+/* pvmi_leave, as task.c sets it to pvm_exit: it must run before the
+ * exit (exit status 7 tells it did). */
+static int leave_and_tell(void)
+{
+	_exit(7);
+}
+
+START_TEST(test_autoerr_2_leaves_the_machine_first)
+{
+	pvmi.autoerr = 2;
+	pvmi_leave = leave_and_tell;
+	fclose(stderr);
+	pvmi_error("pvm_x", PvmSysErr);
+}
+END_TEST
+
 START_TEST(test_autoerr_3_aborts)
 {
 	pvmi.autoerr = 3;
@@ -272,6 +288,7 @@ static Suite *errors_suite(void)
 	tcase_add_test(tc, test_error_prints_tid_once_attached);
 	tcase_add_test(tc, test_error_silent_when_autoerr_off_or_not_an_error);
 	tcase_add_exit_test(tc, test_autoerr_2_exits, 1);
+	tcase_add_exit_test(tc, test_autoerr_2_leaves_the_machine_first, 7);
 	tcase_add_test_raise_signal(tc, test_autoerr_3_aborts, SIGABRT);
 	tcase_add_test(tc, test_lpvmerr_is_pvmi_error);
 	tcase_add_test(tc, test_perror_prints_latest_error);

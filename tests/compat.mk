@@ -1,4 +1,4 @@
-# Unit tests of the stock-compatibility exports (lib/compat*.c).  The
+# Unit tests of the stock-compatibility exports (lib/compat/).  The
 # "task" cases run against a private pvmd (tests/vm_fixture.c); -ldl for
 # dladdr1(), which reads the data symbols' sizes.
 if HAVE_CHECK

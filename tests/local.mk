@@ -10,8 +10,10 @@ TEST_LIBS = lib/libpvm3.la $(CHECK_LIBS)
 # Unit tests of the message layer.  They compile the library sources they
 # test directly, so they reach the internal pvmi_* functions and need no
 # daemon and no other part of libpvm3.
-MSG_UNIT_SOURCES = lib/errors.c lib/msg.c lib/msg.h lib/pvmi.h \
-	lib/pack.c lib/pack_view.c lib/packf.c lib/buffers.c lib/bufcache.c \
+MSG_UNIT_SOURCES = lib/errors.c lib/task_state.c lib/task_state.h \
+	lib/msg.c lib/msg.h lib/pvmi.h \
+	lib/pack.c lib/pack_codec.c lib/pack_codec.h lib/pack_api.c \
+	lib/pack_view.c lib/packf.c lib/buffers.c lib/bufcache.c \
 	lib/bufcache.h
 check_PROGRAMS += tests/check_pack tests/check_buffers tests/check_errors \
 	tests/check_bufcache
@@ -35,6 +37,22 @@ tests_check_errors_SOURCES = tests/check_errors.c $(MSG_UNIT_SOURCES)
 tests_check_errors_CFLAGS = $(TEST_CFLAGS)
 tests_check_errors_LDFLAGS = -export-dynamic
 tests_check_errors_LDADD = $(CHECK_LIBS) -ldl
+
+# The task's state (lib/task_state.c), with errors.c only.
+check_PROGRAMS += tests/check_task_state
+TESTS += tests/check_task_state
+tests_check_task_state_SOURCES = tests/check_task_state.c lib/task_state.c \
+	lib/task_state.h lib/errors.c lib/pvmi.h
+tests_check_task_state_CFLAGS = $(TEST_CFLAGS)
+tests_check_task_state_LDADD = $(CHECK_LIBS) -lpthread
+
+# The registry of enrolment hooks (lib/task_hooks.c), alone.
+check_PROGRAMS += tests/check_task_hooks
+TESTS += tests/check_task_hooks
+tests_check_task_hooks_SOURCES = tests/check_task_hooks.c lib/task_hooks.c \
+	lib/task_hooks.h
+tests_check_task_hooks_CFLAGS = $(TEST_CFLAGS)
+tests_check_task_hooks_LDADD = $(CHECK_LIBS)
 endif
 
 # The framing of the stream transports (lib/transport/stream.c) over a

@@ -1,5 +1,5 @@
 /*
- * compat_trace.c - stand-ins for functions stock libpvm3 exports but that
+ * trace.c - stand-ins for functions stock libpvm3 exports but that
  * work on stock's private data structures: message and fragment objects
  * (pmsg_*, umbuf_*, fr_*, da_*, midtobuf), task-to-task connection
  * blocks (ttpcb_*, check_route*), wait contexts (wait_*), its message

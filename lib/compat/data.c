@@ -1,5 +1,5 @@
 /*
- * compat_data.c - the global variables stock libpvm3 exports, with
+ * data.c - the global variables stock libpvm3 exports, with
  * stock's sizes and initial values.
  *
  * An executable that reads one of these gets a copy relocation: the
@@ -10,11 +10,11 @@
  * pvmtoplvl and pvmtrc before every group call; resource managers read
  * pvmmyctx and pvmctrc.
  *
- * copvm keeps the task's real state in struct pvmi_state (pvmi.h).
+ * copvm keeps the task's real state in struct pvmi_state (task_state.h).
  * pvmi_compat_sync() copies it into the stock names; it runs whenever a
- * compat entry point changes that state, and should run after enrolling
- * and leaving (pvmi_attach/pvmi_detach).  The copy goes one way: a
- * program writing these variables does not change copvm's behaviour.
+ * compat entry point changes that state, and after enrolling and leaving
+ * (task_hooks.h).  The copy goes one way: a program writing these
+ * variables does not change copvm's behaviour.
  * Variables that point at stock's private structures (message lists,
  * handler tables, wait contexts) stay NULL: copvm has no such objects.
  */
@@ -23,9 +23,10 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "compat/compat.h"
 #include "proto.h"
 #include "pvmi.h"
-#include "task.h"
+#include "task_hooks.h"
 
 /* Stock's private types, only ever seen through pointers here. */
 struct encvec;
@@ -358,4 +359,11 @@ void pvmi_compat_sync(void)
 		empty_tmask(pvmtrc.tmask);
 	if (on && !pvmctrc.tmask[0])
 		empty_tmask(pvmctrc.tmask);
+}
+
+/* Stock's globals follow each enrolment and leave (task_hooks.h). */
+__attribute__((constructor)) static void compat_data_hooks(void)
+{
+	pvmi_task_hook(PVMI_TASK_ENROLLED, pvmi_compat_sync);
+	pvmi_task_hook(PVMI_TASK_LEFT, pvmi_compat_sync);
 }
