@@ -24,7 +24,8 @@ endif
 if HAVE_CHECK
 check_PROGRAMS += tests/check_freq
 TESTS += tests/check_freq
-tests_check_freq_SOURCES = tests/check_freq.c lib/cosched/freq.c
+tests_check_freq_SOURCES = tests/check_freq.c lib/cosched/freq.c \
+	lib/cosched/state.c
 tests_check_freq_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_freq_LDADD = $(CHECK_LIBS)
 endif

@@ -87,10 +87,14 @@ void pvmi_cosched_roll(uint64_t now);
  * (PRE, DCS) decide whether to boost it. */
 void pvmi_cosched_peer_sent(int tid);
 /* Tells the probe how many messages the last interval had, so that it
- * reads the clock about as often per interval whatever the rate. */
+ * reads the clock about as often per interval whatever the rate
+ * (state.c). */
 void pvmi_cosched_look_rate(uint64_t messages);
 /* Next end of interval, CLOCK_MONOTONIC_COARSE ns; hooks compare. */
 extern uint64_t pvmi_cosched_next_roll;
+/* Messages the probe lets pass between looks at the clock, and how many
+ * are left before the next look (set by pvmi_cosched_look_rate). */
+extern unsigned pvmi_cosched_look_every, pvmi_cosched_look_left;
 
 /* The context-switch cost on this host, in ns: measured once per run
  * directory and cached there. */

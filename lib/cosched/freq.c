@@ -7,30 +7,13 @@
  * Every model counts both directions here, so that the tools always see
  * them; the recurrence (cosched_model.c) takes only receives under DYN.
  */
-#include <time.h>
-
 #include "cosched.h"
 #include "cosched_page.h"
 #include "proto.h"
 #include "pvmi.h"
 
-struct cosched_page *pvmi_cosched_page;
-uint64_t pvmi_cosched_next_roll;
-/* Reading even the coarse clock costs about 20 ns on these VMs, the
- * whole budget of the probe: a busy task looks at it only every
- * `look_every' messages, about eight times per interval. */
+/* When the probe last looked at the clock (state.c says how often). */
 static uint64_t last_look;
-static unsigned look_left, look_every = 1;
-#define LOOKS_PER_INTERVAL	8
-#define LOOK_EVERY_MAX		64
-
-uint64_t pvmi_cosched_coarse_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 /* Records an exchange with task `tid' of this host in the peers table:
  * its entry, else a free one, else the one idle the longest. */
@@ -69,27 +52,18 @@ found:
 		p->recvs++;
 }
 
-void pvmi_cosched_look_rate(uint64_t messages)
-{
-	uint64_t every = messages / LOOKS_PER_INTERVAL;
-
-	look_every = every < 1 ? 1 : every > LOOK_EVERY_MAX ? LOOK_EVERY_MAX :
-		     (unsigned)every;
-	look_left = 0;
-}
-
 /* The common part of both hooks, before the counters: an interval that
  * ended since the last look is closed first, so the message being
  * counted falls in the interval it happened in, not in the last one
  * that had traffic. */
 static inline void look_at_clock(void)
 {
-	if (look_left > 0) {
-		look_left--;
+	if (pvmi_cosched_look_left > 0) {
+		pvmi_cosched_look_left--;
 		return;
 	}
 	/* A roll sets a new rate and look_left = 0 (look again at once). */
-	look_left = look_every - 1;
+	pvmi_cosched_look_left = pvmi_cosched_look_every - 1;
 	last_look = pvmi_cosched_coarse_ns();
 	if (last_look >= pvmi_cosched_next_roll)
 		pvmi_cosched_roll(0);
