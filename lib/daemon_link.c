@@ -24,6 +24,7 @@
 #include "proto.h"
 #include "pvmi.h"
 #include "rundir_check.h"
+#include "rundir_path.h"
 #include "transport/transport.h"
 
 static struct link *daemon_link;

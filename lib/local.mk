@@ -18,6 +18,7 @@ lib_libpvm3_la_SOURCES = \
 	lib/daemon_link.c lib/daemon_link.h \
 	lib/task.c lib/task.h lib/task_hooks.c lib/task_hooks.h \
 	lib/rundir_check.c lib/rundir_check.h \
+	lib/rundir_path.c lib/rundir_path.h \
 	lib/pvmd_start.c lib/pvmd_start.h lib/daemon_watch.c lib/daemon_watch.h \
 	lib/send.c \
 	lib/precomm.c lib/precomm.h \

@@ -286,7 +286,4 @@ unsigned long pvmi_uring_submits(void);
  * least COPVM_URING_ZC bytes) this process submitted. */
 unsigned long pvmi_uring_zc_sends(void);
 
-/* The per-user directory "$PVM_TMP/copvm-<uid>"; a static string. */
-const char *pvmi_rundir(void);
-
 #endif /* COPVM_TRANSPORT_H */

@@ -24,22 +24,6 @@
 /* Socket buffers sized so a 1 MiB message needs few wake-ups. */
 #define UNIX_SOCKBUF	(1 << 20)
 
-/* The per-user directory (transport.h). */
-const char *pvmi_rundir(void)
-{
-	static char dir[256];
-	const char *tmp;
-
-	if (!dir[0]) {
-		tmp = getenv("PVM_TMP");
-		if (!tmp || !*tmp)
-			tmp = "/tmp";
-		snprintf(dir, sizeof(dir), PVMI_DIR_FMT, tmp,
-			 (unsigned)getuid());
-	}
-	return dir;
-}
-
 static int task_addr(int tid, struct sockaddr_un *sa)
 {
 	int n;
