@@ -35,6 +35,7 @@
 
 #include "bufcache.h"
 #include "conn.h"
+#include "cosched/cosched.h"
 #include "pvmi.h"
 
 #define IOV_INLINE	64
@@ -58,12 +59,14 @@ static int conn_frame(void *arg, const struct pvmi_frame *f,
 		      unsigned char *body);
 static long conn_gate(void *arg, const unsigned char *data, size_t len);
 static int conn_paused(void *arg);
+static long conn_spin(void *arg, long lin_ns);
 
 /* What every pipe hands its frames and handshake bytes to. */
 static const struct pvmi_pipe_sink conn_sink = {
 	.frame = conn_frame,
 	.gate = conn_gate,
 	.paused = conn_paused,
+	.spin_ns = conn_spin,
 };
 
 /* Sets the taker of incoming user messages (conn.h). */
@@ -441,6 +444,13 @@ static int conn_frame(void *arg, const struct pvmi_frame *f,
 static int conn_paused(void *arg)
 {
 	return !link_wanted(arg);
+}
+
+/* The spin budget of a send on link `arg' that waits for room: the
+ * coscheduling model's bound, from the transport's own `lin_ns'. */
+static long conn_spin(void *arg, long lin_ns)
+{
+	return pvmi_cosched_spin_ns(lin_ns);
 }
 
 /* Handshake bytes from the pipe of link `arg': its owner's. */

@@ -43,8 +43,8 @@
  * polls it.  Before the pump blocks it arms every ring it reads (arm());
  * a sender writes the eventfd only when the ring is armed, so a spinning
  * receiver costs it no system call.  A sender whose ring is full waits
- * up to ROOM_WAIT_NS for room (spinning for the coscheduling model's
- * bound, then sleeping on the eventfd and the reader's pidfd) and then
+ * up to ROOM_WAIT_NS for room (spinning for the budget its owner passes
+ * down through the sink, spin_ns, then sleeping on the eventfd and the reader's pidfd) and then
  * returns 0, so conn.c reads its own input in between: two tasks sending
  * large messages to each other cannot deadlock.  While it waits, its own
  * receiving rings are armed too, and input for it ends the wait at once:
@@ -59,7 +59,6 @@
 #include <unistd.h>
 
 #include "bufcache.h"
-#include "cosched/cosched.h"
 #include "transport/shm_ring.h"
 #include "transport/transport.h"
 
@@ -773,17 +772,27 @@ static int arm_readers(int on)
 	return any;
 }
 
-/* One record into the ring, waiting a little for room: 1 sent, 0 no
- * room yet (or input to read first), or a negative errno. */
-static int ring_put(struct shm_pipe *s, uint32_t tag, const void *buf,
-		    size_t len)
+/* How long a send on `p' may spin for room: the budget its owner
+ * passes down through the sink (transport.h), else the ring's default. */
+static long spin_budget(struct pvmi_pipe *p, struct shm_pipe *s)
+{
+	const struct pvmi_pipe_sink *up = s->up ? s->up : p->sink;
+	void *arg = s->up ? s->up_arg : p->arg;
+
+	if (!up || !up->spin_ns)
+		return SHM_RING_DEFAULT_SPIN_NS;
+	return up->spin_ns(arg, SHM_RING_DEFAULT_SPIN_NS);
+}
+
+/* One record into the ring of `p', waiting a little for room: 1 sent,
+ * 0 no room yet (or input to read first), or a negative errno. */
+static int ring_put(struct pvmi_pipe *p, struct shm_pipe *s, uint32_t tag,
+		    const void *buf, size_t len)
 {
 	int rc = shm_ring_send(&s->ring, tag, buf, len, SHM_NO_WAIT);
 
 	if (rc == -EAGAIN) {
-		long spin = pvmi_cosched_spin_ns(SHM_RING_DEFAULT_SPIN_NS);
-
-		shm_ring_set_spin(&s->ring, spin);
+		shm_ring_set_spin(&s->ring, spin_budget(p, s));
 		if (!arm_readers(1))
 			rc = shm_ring_send(&s->ring, tag, buf, len,
 					   ROOM_WAIT_NS);
@@ -797,7 +806,8 @@ static int ring_put(struct shm_pipe *s, uint32_t tag, const void *buf,
 }
 
 /* Moves frame `tx' into the ring as far as there is room. */
-static int ring_send(struct shm_pipe *s, struct pvmi_tx *tx)
+static int ring_send(struct pvmi_pipe *p, struct shm_pipe *s,
+		     struct pvmi_tx *tx)
 {
 	size_t left = tx_left(tx), piece, off;
 	struct iovec *v;
@@ -813,7 +823,7 @@ static int ring_send(struct shm_pipe *s, struct pvmi_tx *tx)
 			       tx->iov[i].iov_len);
 			off += tx->iov[i].iov_len;
 		}
-		rc = ring_put(s, REC_WHOLE, stage, left);
+		rc = ring_put(p, s, REC_WHOLE, stage, left);
 		if (rc == 1)
 			tx->next = tx->count;
 		return rc;
@@ -842,7 +852,7 @@ static int ring_send(struct shm_pipe *s, struct pvmi_tx *tx)
 				return 0;
 			if (rc == 0) {
 				s->copying = 1;
-				return ring_send(s, tx);
+				return ring_send(p, s, tx);
 			}
 			if (rc != -EOPNOTSUPP)
 				return rc;
@@ -853,12 +863,12 @@ static int ring_send(struct shm_pipe *s, struct pvmi_tx *tx)
 		}
 		if (tx->next == 0) {
 			/* the header: one record, never split */
-			rc = ring_put(s, REC_HEAD, v->iov_base, v->iov_len);
+			rc = ring_put(p, s, REC_HEAD, v->iov_base, v->iov_len);
 			piece = v->iov_len;
 		} else {
 			piece = v->iov_len < s->ring.chunk ? v->iov_len :
 							     s->ring.chunk;
-			rc = ring_put(s, REC_BODY, v->iov_base, piece);
+			rc = ring_put(p, s, REC_BODY, v->iov_base, piece);
 		}
 		if (rc != 1)
 			return rc;
@@ -908,7 +918,7 @@ static int shm_send(struct pvmi_pipe *p, struct pvmi_tx *tx)
 	if (s->mode == S_RING) {
 		if (tx->next == 0 && receiver_gone(p, s))
 			return -EPIPE;
-		return ring_send(s, tx);
+		return ring_send(p, s, tx);
 	}
 	rc = pvmi_stream_send(p, tx);
 	s->mid = rc == 0;

@@ -70,6 +70,11 @@ struct pvmi_pipe_sink {
 	 * read that completed a frame; the rest stays in the socket or the
 	 * ring, where poll() and poll_ready still see it. */
 	int (*paused)(void *arg);
+	/* Optional: the spin budget of a send that waits for room, in ns:
+	 * how long it may spin before it sleeps, given the transport's own
+	 * bound `lin_ns'.  The owner answers (its coscheduling model); NULL
+	 * means lin_ns.  No system call; called only when a send must wait. */
+	long (*spin_ns)(void *arg, long lin_ns);
 };
 
 /* One circuit.  The owner sets sink, arg and gated; the rest belongs to
