@@ -24,8 +24,12 @@
  * pvm_getfds(), among them the eventfd the rings' writers then ring.
  *
  * This file names no transport: the links come from daemon_link.c,
- * conn_unix.c and conn_tcp.c with the transport they use, and the
- * listening fds from the endpoints those modules register.
+ * conn_unix.c and conn_tcp.c with the transport route.c decided, the
+ * listening fds from the endpoints those modules register, and the
+ * process-wide wait fds (shm's eventfd, io_uring's ring) from the
+ * tables of the links' transports.  A send that breaks its link frees
+ * it and says PvmNoTask (pvmi_conn_send): the one failure path of a
+ * circuit, which route.c reads.
  */
 #include <errno.h>
 #include <poll.h>
@@ -37,9 +41,11 @@
 #include "conn.h"
 #include "cosched/cosched.h"
 #include "pvmi.h"
+#include "transport/registry.h"
 
 #define IOV_INLINE	64
 #define MAX_ENDPOINTS	8	/* three today: daemon, unix, tcp */
+#define MAX_TRANSPORTS	8	/* two today: shm, uring */
 /* While rings are looked at in memory, the longest a round leaves the
  * sockets unpolled. */
 #define POLL_GAP_NS	4000
@@ -49,6 +55,15 @@ static int nlinks, linkcap;
 static unsigned long next_serial;
 static struct pvmi_conn_endpoint *endpoints[MAX_ENDPOINTS];
 static int nendpoints;
+/* The transports of the links made so far that have work of their own
+ * for the whole process (transport.h): their wait fds are polled with
+ * the rest, they prepare each round and release when everything
+ * closes. */
+static struct {
+	const struct pvmi_transport *tp;
+	int fd;				/* its wait_fd(), -1: none */
+} tps[MAX_TRANSPORTS];
+static int ntps;
 static void (*sink)(struct pvmi_msg *m);
 static int spinning;		/* in pvmi_pump_spin() */
 static int held;		/* back-pressure: see pvmi_conn_hold() */
@@ -158,12 +173,32 @@ static int rest_left(struct pvmi_conn_endpoint *ep)
 	return (int)left;
 }
 
+/* Takes note of transport `tp', whose pipe is being made: one with
+ * process-wide work joins tps[], its wait fd asked again. */
+static void tp_note(const struct pvmi_transport *tp)
+{
+	int i;
+
+	if (!tp->wait_fd && !tp->prepare && !tp->woken && !tp->release)
+		return;
+	for (i = 0; i < ntps && tps[i].tp != tp; i++)
+		;
+	if (i == ntps) {
+		if (ntps == MAX_TRANSPORTS)
+			abort();	/* raise MAX_TRANSPORTS */
+		tps[ntps++].tp = tp;
+	}
+	tps[i].fd = tp->wait_fd ? tp->wait_fd() : -1;
+}
+
 /* Adds a link; NULL when out of memory (the caller closes `fd'). */
 struct link *pvmi_link_add(int fd, int role, int peer,
 			   const struct pvmi_transport *tp,
 			   const struct pvmi_link_hooks *hooks)
 {
 	struct link *l;
+
+	tp_note(tp);
 
 	if (nlinks == linkcap) {
 		int ncap = linkcap ? 2 * linkcap : 16;
@@ -273,6 +308,10 @@ void pvmi_conn_close_all(int unlink_tid)
 		endpoints[i]->listed = 0;
 	}
 	nendpoints = 0;
+	for (i = 0; i < ntps; i++)
+		if (tps[i].tp->release)
+			tps[i].tp->release();
+	ntps = 0;
 }
 
 static int link_read(struct link *l);
@@ -286,7 +325,20 @@ static int prepare_all(void)
 	for (i = 0; i < nendpoints; i++)
 		if (endpoints[i]->prepare && endpoints[i]->prepare())
 			hot = 1;
+	for (i = 0; i < ntps; i++)
+		if (tps[i].tp->prepare && tps[i].tp->prepare())
+			hot = 1;
 	return hot;
+}
+
+/* Lets the transport whose wait fd is `fd' take what woke it. */
+static void tp_woken(int fd)
+{
+	int i;
+
+	for (i = 0; i < ntps; i++)
+		if (tps[i].fd == fd && tps[i].tp->woken)
+			tps[i].tp->woken();
 }
 
 static void accept_all(void)
@@ -296,6 +348,9 @@ static void accept_all(void)
 	for (i = 0; i < nendpoints; i++)
 		if (endpoints[i]->fd >= 0 && !rest_left(endpoints[i]))
 			endpoints[i]->accept();
+	for (i = 0; i < ntps; i++)
+		if (tps[i].fd >= 0)
+			tp_woken(tps[i].fd);
 }
 
 /* Reads everything already waiting from other tasks, accepting new
@@ -472,7 +527,7 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 	struct pollfd stackfds[32], *pfd = stackfds;
 	struct link *stackmap[32], **map = stackmap;
 	struct pvmi_conn_endpoint *ep[MAX_ENDPOINTS];
-	int n = 0, i, r, any = 0, max = nlinks + nendpoints + 1;
+	int n = 0, i, r, any = 0, max = nlinks + nendpoints + ntps + 1;
 	int nep = nendpoints, hot = 0, rings = 0, rest;
 	static long last_poll_ns;
 	long now;
@@ -516,6 +571,13 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 		pfd[n].events = POLLIN;
 		map[n++] = NULL;
 	}
+	for (i = 0; i < ntps; i++) {
+		if (tps[i].fd < 0)
+			continue;
+		pfd[n].fd = tps[i].fd;
+		pfd[n].events = POLLIN;
+		map[n++] = NULL;
+	}
 	if (wfd >= 0) {
 		pfd[n].fd = wfd;
 		pfd[n].events = POLLOUT;
@@ -555,6 +617,7 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 			for (e = 0; e < nep; e++)
 				if (ep[e]->fd == pfd[i].fd)
 					ep[e]->accept();
+			tp_woken(pfd[i].fd);
 			any = 1;
 		} else if (!map[i]->dead) {
 			if (link_read(map[i]) < 0)
@@ -700,6 +763,49 @@ int pvmi_link_send_hdr(struct link *l, struct pvmi_frame *f,
 	return rc;
 }
 
+/* The link `l' broke under a send: it ends now (freed by the sweep,
+ * unless a write on it is still under way). */
+static void link_broke(struct link *l)
+{
+	l->dead = 1;
+	pvmi_link_sweep();
+}
+
+/* Sends frame `f' with message `m' on circuit `l'; a link that breaks is
+ * freed (conn.h). */
+int pvmi_conn_send(struct link *l, struct pvmi_frame *f,
+		   const unsigned char *hdr, const struct pvmi_msg *m)
+{
+	int rc = pvmi_link_send_hdr(l, f, hdr, m);
+
+	if (rc == -1) {
+		link_broke(l);
+		return PvmNoTask;
+	}
+	return rc;
+}
+
+/* Sends `m' on every circuit of `c' at once; the links that break are
+ * freed (conn.h). */
+int pvmi_conn_send_many(struct pvmi_link_copy *c, int n,
+			const struct pvmi_msg *m)
+{
+	int i, broke = 0, rc = pvmi_link_send_many(c, n, m);
+
+	if (rc != PvmOk)
+		return rc;
+	for (i = 0; i < n; i++) {
+		if (c[i].rc != -1)
+			continue;
+		c[i].l->dead = 1;
+		c[i].rc = PvmNoTask;
+		broke = 1;
+	}
+	if (broke)
+		pvmi_link_sweep();
+	return PvmOk;
+}
+
 /* Starts the send of `tx' on `l' (see pvmi_link_send_many); 1 when it
  * is done, 0 when it waits (queued or in the kernel), -1 when `l'
  * broke. */
@@ -801,7 +907,8 @@ int pvmi_conn_fds(int **fds)
 {
 	static int *arr;
 	int i, n = 0;
-	int *na = realloc(arr, (nlinks + nendpoints + 1) * sizeof(*arr));
+	int *na = realloc(arr, (nlinks + nendpoints + ntps + 1) *
+			  sizeof(*arr));
 
 	if (!na)
 		return PvmNoMem;
@@ -812,6 +919,9 @@ int pvmi_conn_fds(int **fds)
 	for (i = 0; i < nendpoints; i++)
 		if (endpoints[i]->fd >= 0)
 			arr[n++] = endpoints[i]->fd;
+	for (i = 0; i < ntps; i++)
+		if (tps[i].fd >= 0)
+			arr[n++] = tps[i].fd;
 	for (i = 0; i < nlinks; i++)
 		if ((links[i]->role == LINK_IN ||
 		     (links[i]->role == LINK_BOTH && !links[i]->connecting)) &&

@@ -10,6 +10,8 @@ lib_libpvm3_la_SOURCES = \
 	lib/packf.c \
 	lib/buffers.c \
 	lib/transport/transport.h lib/transport/stream.c lib/transport/sock.c \
+	lib/transport/stream.h lib/transport/registry.c \
+	lib/transport/registry.h lib/transport/uring.h \
 	lib/transport/unix.c lib/transport/tcp.c lib/transport/shm.c \
 	lib/route.c lib/route.h \
 	lib/conn.c lib/conn.h \

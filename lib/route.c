@@ -64,21 +64,29 @@
 #include "daemon_link.h"
 #include "proto.h"
 #include "pvmi.h"
+#include "recv.h"
 #include "route.h"
+#include "transport/registry.h"
 
 #define CIRCUIT_BUCKETS	256
 #define DIRECT_OPEN_MS	10000
 
-enum via { VIA_SELF, VIA_UNIX, VIA_TCP, VIA_DAEMON };
+/* How a destination is reached: ourselves, a circuit of this host
+ * (LINK_OUT, opened by tid), a direct circuit with another host
+ * (LINK_BOTH, found by its peer), or the daemons. */
+enum via { VIA_SELF, VIA_HOST, VIA_NET, VIA_DAEMON };
 
 /* The virtual circuit of one destination. */
 struct circuit {
 	struct circuit *next;		/* hash chain */
 	int tid;
 	int via;			/* enum via, decided once */
+	const struct pvmi_transport *tp;	/* VIA_HOST, VIA_NET: what
+					 * carries the frames (shm, unix,
+					 * uring, tcp), decided with via */
 	int stand_in;			/* not in the table (no memory):
 					 * watches no link */
-	struct link *link;		/* VIA_UNIX, VIA_TCP: the link in use,
+	struct link *link;		/* VIA_HOST, VIA_NET: the link in use,
 					 * NULL until (re)found; conn.c
 					 * clears it when the link is freed */
 	/* VCC: the prebuilt frame header (see the top) */
@@ -147,8 +155,9 @@ static int own_port(void)
 	return port && port != reported_port ? port : 0;
 }
 
-/* Tries to open a direct circuit to `tid'; PvmOk when it is up. */
-static int open_direct(int tid)
+/* Tries to open a direct circuit to `tid' over `tp'; PvmOk when it is
+ * up. */
+static int open_direct(int tid, const struct pvmi_transport *tp)
 {
 	char addr[64];
 	int port = 0, rc;
@@ -156,7 +165,7 @@ static int open_direct(int tid)
 	rc = ask_daemon(tid, own_port(), addr, sizeof(addr), &port);
 	if (rc != PvmOk || !port || !*addr)
 		return PvmSysErr;
-	return pvmi_conn_tcp_open(tid, addr, port, DIRECT_OPEN_MS);
+	return pvmi_conn_tcp_open(tid, addr, port, tp, DIRECT_OPEN_MS);
 }
 
 /* After REGISTER: the secret, the flags, and a TCP socket the daemon made
@@ -195,16 +204,42 @@ void pvmi_route_reset(void)
 	networked = 0;
 }
 
-/* The one routing decision for task `tid', not ourselves (see the top).
- * May block up to DIRECT_OPEN_MS opening a direct circuit. */
-static int decide(int tid)
+/* The one routing decision for task `tid', not ourselves (see the top):
+ * sets c->via and, for a circuit, c->tp, the transport that carries it
+ * (the first of transport/registry.c's for its reach that works here:
+ * shm or unix on this host, io_uring or tcp to another; a direct circuit
+ * that is already up keeps its own).  May block up to DIRECT_OPEN_MS
+ * opening a direct circuit. */
+static void decide(struct circuit *c)
 {
-	if (PVMI_TID_HOST(tid) == PVMI_TID_HOST(pvmi.mytid))
-		return pvmi_conn_unix_busy(tid) ? VIA_DAEMON : VIA_UNIX;
-	if (pvmi_conn_tcp_up(tid) ||
-	    (pvmi.route == PvmRouteDirect && open_direct(tid) == PvmOk))
-		return VIA_TCP;
-	return VIA_DAEMON;
+	int tid = c->tid;
+	struct link *l;
+
+	c->tp = NULL;
+	if (PVMI_TID_HOST(tid) == PVMI_TID_HOST(pvmi.mytid)) {
+		if (pvmi_conn_unix_busy(tid)) {
+			c->via = VIA_DAEMON;
+			return;
+		}
+		c->via = VIA_HOST;
+		c->tp = pvmi_transport_pick(PVMI_REACH_HOST, 1);
+		return;
+	}
+	c->via = VIA_NET;
+	l = pvmi_conn_tcp_link(tid);
+	if (l) {			/* up already: it carries both ways */
+		c->tp = l->pipe.tp;
+		if (!c->stand_in)
+			pvmi_link_watch(l, &c->link);
+		return;
+	}
+	if (pvmi.route == PvmRouteDirect) {
+		c->tp = pvmi_transport_pick(PVMI_REACH_NET, 1);
+		if (open_direct(tid, c->tp) == PvmOk)
+			return;
+	}
+	c->via = VIA_DAEMON;
+	c->tp = NULL;
 }
 
 /* The circuit of `tid', decided and remembered at the first message.
@@ -225,12 +260,12 @@ static struct circuit *circuit(int tid, struct circuit *tmp)
 	if (!c) {
 		memset(tmp, 0, sizeof(*tmp));
 		tmp->tid = tid;
-		tmp->via = decide(tid);
 		tmp->stand_in = 1;
+		decide(tmp);
 		return tmp;
 	}
 	c->tid = tid;
-	c->via = decide(tid);
+	decide(c);
 	c->next = table[b];
 	table[b] = c;
 	return c;
@@ -261,61 +296,79 @@ static int send_self(const struct pvmi_msg *m, int tag)
 	return PVMI_ROUTE_NOT_SENT;
 }
 
-/* Sends on the unix circuit of `c', opening it if needed. */
-static int send_unix(struct circuit *c, struct pvmi_frame *f,
-		     const unsigned char *hdr, const struct pvmi_msg *m)
+/* What a send on circuit `c' whose link broke or is gone (conn.c's
+ * PvmNoTask) means, the one failure path of a circuit: the message is
+ * dropped, as stock does for a task that exited.  To a task of this
+ * host it was not sent (PVMI_ROUTE_NOT_SENT, route.h); to one of another
+ * host it counts as sent, unless its host left the machine
+ * (PvmNoHost, hostwatch.c).  Other results pass as they are. */
+static int outcome(const struct circuit *c, int rc)
 {
-	struct link *l;
-	int rc;
+	if (rc != PvmNoTask)
+		return rc;
+	if (c->via == VIA_HOST)
+		return PVMI_ROUTE_NOT_SENT;
+	return pvmi_hostwatch_lost(c->tid) ? PvmNoHost : PvmOk;
+}
 
-	l = c->link;
+/* The link of circuit `c' of this host, found or opened (c->tp carries
+ * it); NULL with *rc set when there is none: PvmNoTask (the task is
+ * gone), PvmOutOfRes (it or we are out of descriptors), or another
+ * error. */
+static struct link *host_link(struct circuit *c, int *rc)
+{
+	struct link *l = c->link;
+
 	if (!l && !(l = pvmi_link_find(LINK_OUT, c->tid))) {
-		rc = pvmi_conn_unix_open(c->tid, &l);
-		if (rc == PvmOutOfRes) {
-			/* it (or we) is out of descriptors: the daemon
-			 * carries this destination from now on (no frame went
-			 * on a circuit before, so the order holds) */
-			if (!c->stand_in)
-				c->via = VIA_DAEMON;
-			if (f->kind != PVMI_KIND_USER)	/* a HELD one */
-				return PVMI_ROUTE_NOT_SENT;
-			return pvmi_conn_send_daemon(f, m);
-		}
-		if (rc != PvmOk)
-			return rc == PvmNoTask ? PVMI_ROUTE_NOT_SENT : rc;
+		*rc = pvmi_conn_unix_open(c->tid, c->tp, &l);
+		if (*rc != PvmOk)
+			return NULL;
 	}
 	if (!c->stand_in)
 		pvmi_link_watch(l, &c->link);
-	rc = pvmi_conn_unix_send(l, f, hdr, m);
-	return rc == PvmNoTask ? PVMI_ROUTE_NOT_SENT : rc;
+	return l;
 }
 
 /* The direct circuit of `c' in use, found again if it changed; NULL
  * when there is none (the task is gone). */
-static struct link *tcp_link(struct circuit *c)
+static struct link *net_link(struct circuit *c)
 {
 	struct link *l = c->link;
 
 	if (!l || !pvmi_conn_tcp_usable(l)) {
 		l = pvmi_conn_tcp_link(c->tid);
-		if (l && !c->stand_in)
+		if (l && !c->stand_in) {
 			pvmi_link_watch(l, &c->link);
+			c->tp = l->pipe.tp;
+		}
 	}
 	return l;
 }
 
-/* Sends on the direct circuit of `c'; a message for a circuit that is
- * gone is dropped and counts as sent. */
-static int send_tcp(struct circuit *c, struct pvmi_frame *f,
-		    const unsigned char *hdr, const struct pvmi_msg *m)
+/* Sends frame `f' (header `hdr', or NULL) of `m' on the link of circuit
+ * `c', found or opened: conn.c's one send. */
+static int send_link(struct circuit *c, struct pvmi_frame *f,
+		     const unsigned char *hdr, const struct pvmi_msg *m)
 {
-	struct link *l = tcp_link(c);
-	int rc;
+	struct link *l;
+	int rc = PvmNoTask;
 
-	if (!l)
-		return PvmOk;
-	rc = pvmi_conn_tcp_send(l, f, hdr, m);
-	return rc == PvmNoTask ? PvmOk : rc;
+	l = c->via == VIA_HOST ? host_link(c, &rc) : net_link(c);
+	if (!l && rc == PvmOutOfRes) {
+		/* it (or we) is out of descriptors: the daemon carries this
+		 * destination from now on (no frame went on a circuit
+		 * before, so the order holds) */
+		if (!c->stand_in) {
+			c->via = VIA_DAEMON;
+			c->tp = NULL;
+		}
+		if (f->kind != PVMI_KIND_USER)	/* a HELD one */
+			return PVMI_ROUTE_NOT_SENT;
+		return pvmi_conn_send_daemon(f, m);
+	}
+	if (l)
+		rc = pvmi_conn_send(l, f, hdr, m);
+	return outcome(c, rc);
 }
 
 static void put_be32(unsigned char *p, uint32_t v)
@@ -368,14 +421,9 @@ static void user_frame(struct pvmi_frame *f, int tid, int tag, int enc,
 static int send_on(struct circuit *c, struct pvmi_frame *f,
 		   const unsigned char *hdr, const struct pvmi_msg *m)
 {
-	switch (c->via) {
-	case VIA_UNIX:
-		return send_unix(c, f, hdr ? hdr : prebuilt(c, f), m);
-	case VIA_TCP:
-		return send_tcp(c, f, hdr ? hdr : prebuilt(c, f), m);
-	default:
-		return pvmi_conn_send_daemon(f, m);
-	}
+	if (c->via == VIA_HOST || c->via == VIA_NET)
+		return send_link(c, f, hdr ? hdr : prebuilt(c, f), m);
+	return pvmi_conn_send_daemon(f, m);
 }
 
 /* Sends message `m' to `tid' with `tag' over the circuit of `tid'
@@ -407,14 +455,14 @@ static int batch_add(struct batch *b, struct circuit *c, int i, int tag,
 	struct pvmi_link_copy *k = b->copy + b->n;
 	struct link *l;
 
-	if (!b->copy || c->via != VIA_TCP || c->stand_in)
+	if (!b->copy || c->via != VIA_NET || c->stand_in)
 		return 0;
-	l = tcp_link(c);
+	l = net_link(c);
 	if (!l) {
-		rcs[i] = PvmOk;		/* gone: dropped, as send_tcp() */
+		rcs[i] = outcome(c, PvmNoTask);	/* gone: dropped */
 		return 1;
 	}
-	if (!pvmi_conn_tcp_batches(l))
+	if (!c->tp->queue || !c->tp->submit)
 		return 0;
 	k->l = l;
 	user_frame(&k->f, c->tid, tag, m->enc, m);
@@ -453,11 +501,11 @@ void pvmi_route_mcast(struct pvmi_msg *m, const int *tids, int n, int tag,
 		user_frame(&f, tids[i], tag, m->enc, m);
 		rcs[i] = send_on(c, &f, NULL, m);
 	}
-	rc = b.n ? pvmi_conn_tcp_send_many(b.copy, b.n, m) : PvmOk;
-	for (i = 0; i < b.n; i++)
-		rcs[b.who[i]] = rc != PvmOk ? rc :
-				b.copy[i].rc == PvmNoTask ? PvmOk :
-				b.copy[i].rc;
+	rc = b.n ? pvmi_conn_send_many(b.copy, b.n, m) : PvmOk;
+	for (i = 0; i < b.n; i++) {
+		c = circuit(tids[b.who[i]], &tmp);
+		rcs[b.who[i]] = rc != PvmOk ? rc : outcome(c, b.copy[i].rc);
+	}
 	free(b.copy);
 	free(b.who);
 }
@@ -471,7 +519,7 @@ int pvmi_route_stage(const struct pvmi_msg *m, int tid, int tag,
 	struct pvmi_frame f;
 	int i, rc;
 
-	if (c->stand_in || (c->via != VIA_UNIX && c->via != VIA_TCP))
+	if (c->stand_in || (c->via != VIA_HOST && c->via != VIA_NET))
 		return PVMI_ROUTE_NOT_SENT;
 	for (i = 0; i < m->nfrag; i++)
 		if (!m->frags[i].cap)	/* in place: read at send time */

@@ -24,6 +24,7 @@
 #include "proto.h"
 #include "pvmi.h"
 #include "route.h"
+#include "transport/registry.h"
 
 #define ME	0x40001		/* host 1 */
 #define LOCAL	0x40005		/* host 1 */
@@ -31,20 +32,63 @@
 
 /* What route.c asked for, and what the stand-ins answer. */
 static struct {
-	int link_find, unix_open, unix_send, tcp_up, tcp_open, tcp_link;
+	int link_find, unix_open, unix_send, tcp_open, tcp_link;
 	int tcp_send, daemon_send, delivered, route_calls;
 	int tcp_batches;		/* the circuits batch (io_uring) */
-	int many_calls, many_copies;	/* pvmi_conn_tcp_send_many() */
+	int many_calls, many_copies;	/* pvmi_conn_send_many() */
 	int many_rc;			/* what each copy comes back with */
-	int unix_open_rc, unix_send_rc, tcp_up_rc, tcp_open_rc, call_rc;
+	int unix_open_rc, unix_send_rc, tcp_open_rc, call_rc;
+	int tcp_send_rc;
 	int tcp_have;			/* an authenticated circuit exists */
 	int unix_busy;			/* the receiver marked itself busy */
+	int host_lost;			/* hostwatch.c: the host left */
+	int picks;			/* pvmi_transport_pick() */
+	const struct pvmi_transport *open_tp;	/* what an open was given */
 	int last_tag, last_dst;
 	char open_addr[64];
 	int open_port;
 } s;
 
 static struct link unix_link, tcp_link;
+
+/* Stand-ins for the transports route.c may choose: only their reach and
+ * whether they batch (queue and submit) matter to it. */
+static int no_submit(void)
+{
+	return 0;
+}
+
+static int no_queue(struct pvmi_pipe *p, struct pvmi_tx *tx)
+{
+	return 0;
+}
+
+static const struct pvmi_transport host_tp = {
+	.name = "host", .reach = PVMI_REACH_HOST,
+};
+static const struct pvmi_transport net_tp = {
+	.name = "net", .reach = PVMI_REACH_NET,
+};
+static const struct pvmi_transport net_batch_tp = {
+	.name = "net-batch", .reach = PVMI_REACH_NET,
+	.queue = no_queue, .submit = no_submit,
+};
+
+/* transport/registry.c */
+const struct pvmi_transport *pvmi_transport_pick(int reach, int setup)
+{
+	s.picks++;
+	ck_assert_int_eq(setup, 1);
+	if (reach == PVMI_REACH_HOST)
+		return &host_tp;
+	return s.tcp_batches ? &net_batch_tp : &net_tp;
+}
+
+/* hostwatch.c */
+int pvmi_hostwatch_lost(int tid)
+{
+	return s.host_lost;
+}
 
 /* conn.c */
 struct link *pvmi_link_find(int role, int peer)
@@ -74,79 +118,30 @@ static void link_freed(struct link *l)
 	l->watch = NULL;
 }
 
-/* conn_unix.c */
-int pvmi_conn_unix_open(int tid, struct link **lp)
+/* The one send of conn.c: counted per link; a link that breaks is
+ * freed, as conn.c does. */
+int pvmi_conn_send(struct link *l, struct pvmi_frame *f,
+		   const unsigned char *hdr, const struct pvmi_msg *m)
 {
-	s.unix_open++;
-	if (s.unix_open_rc != PvmOk)
-		return s.unix_open_rc;
-	unix_link.role = LINK_OUT;
-	unix_link.peer = tid;
-	*lp = &unix_link;
-	return PvmOk;
-}
+	int rc;
 
-int pvmi_conn_unix_busy(int tid)
-{
-	return s.unix_busy;
-}
-
-int pvmi_conn_unix_send(struct link *l, struct pvmi_frame *f,
-			const unsigned char *hdr, const struct pvmi_msg *m)
-{
-	ck_assert_ptr_eq(l, &unix_link);
-	s.unix_send++;
-	s.last_tag = f->tag;
+	if (l == &unix_link) {
+		s.unix_send++;
+		s.last_tag = f->tag;
+		rc = s.unix_send_rc;
+	} else {
+		ck_assert_ptr_eq(l, &tcp_link);
+		s.tcp_send++;
+		rc = s.tcp_send_rc;
+	}
 	s.last_dst = f->dst;
-	if (s.unix_send_rc == PvmNoTask)
+	if (rc == PvmNoTask)
 		link_freed(l);
-	return s.unix_send_rc;
+	return rc;
 }
 
-/* conn_tcp.c */
-int pvmi_conn_tcp_up(int tid)
-{
-	s.tcp_up++;
-	return s.tcp_up_rc;
-}
-
-int pvmi_conn_tcp_open(int tid, const char *addr, int port, int timeout_ms)
-{
-	s.tcp_open++;
-	strncpy(s.open_addr, addr, sizeof(s.open_addr) - 1);
-	s.open_port = port;
-	if (s.tcp_open_rc == PvmOk)
-		s.tcp_have = 1;
-	return s.tcp_open_rc;
-}
-
-struct link *pvmi_conn_tcp_link(int tid)
-{
-	s.tcp_link++;
-	return s.tcp_have ? &tcp_link : NULL;
-}
-
-int pvmi_conn_tcp_usable(const struct link *l)
-{
-	return s.tcp_have;
-}
-
-int pvmi_conn_tcp_send(struct link *l, struct pvmi_frame *f,
-		       const unsigned char *hdr, const struct pvmi_msg *m)
-{
-	ck_assert_ptr_eq(l, &tcp_link);
-	s.tcp_send++;
-	s.last_dst = f->dst;
-	return PvmOk;
-}
-
-int pvmi_conn_tcp_batches(const struct link *l)
-{
-	return s.tcp_batches;
-}
-
-int pvmi_conn_tcp_send_many(struct pvmi_link_copy *c, int n,
-			    const struct pvmi_msg *m)
+int pvmi_conn_send_many(struct pvmi_link_copy *c, int n,
+			const struct pvmi_msg *m)
 {
 	int i;
 
@@ -161,6 +156,54 @@ int pvmi_conn_tcp_send_many(struct pvmi_link_copy *c, int n,
 		c[i].rc = s.many_rc;
 	}
 	return PvmOk;
+}
+
+/* conn_unix.c */
+int pvmi_conn_unix_open(int tid, const struct pvmi_transport *tp,
+			struct link **lp)
+{
+	s.unix_open++;
+	s.open_tp = tp;
+	if (s.unix_open_rc != PvmOk)
+		return s.unix_open_rc;
+	unix_link.role = LINK_OUT;
+	unix_link.peer = tid;
+	unix_link.pipe.tp = tp;
+	*lp = &unix_link;
+	return PvmOk;
+}
+
+int pvmi_conn_unix_busy(int tid)
+{
+	return s.unix_busy;
+}
+
+/* conn_tcp.c */
+int pvmi_conn_tcp_open(int tid, const char *addr, int port,
+		       const struct pvmi_transport *tp, int timeout_ms)
+{
+	s.tcp_open++;
+	s.open_tp = tp;
+	strncpy(s.open_addr, addr, sizeof(s.open_addr) - 1);
+	s.open_port = port;
+	if (s.tcp_open_rc == PvmOk) {
+		s.tcp_have = 1;
+		tcp_link.pipe.tp = tp;
+	}
+	return s.tcp_open_rc;
+}
+
+struct link *pvmi_conn_tcp_link(int tid)
+{
+	s.tcp_link++;
+	if (s.tcp_have && !tcp_link.pipe.tp)	/* it connected to us */
+		tcp_link.pipe.tp = s.tcp_batches ? &net_batch_tp : &net_tp;
+	return s.tcp_have ? &tcp_link : NULL;
+}
+
+int pvmi_conn_tcp_usable(const struct link *l)
+{
+	return s.tcp_have;
 }
 
 int pvmi_conn_tcp_listen(void)
@@ -245,7 +288,7 @@ START_TEST(same_host_circuit_opened_once_then_one_lookup)
 	ck_assert_int_eq(s.unix_send, 5);
 	ck_assert_int_eq(s.unix_open, 1);
 	ck_assert_int_eq(s.link_find, 1);	/* the first message only */
-	ck_assert_int_eq(s.tcp_up + s.tcp_link + s.daemon_send, 0);
+	ck_assert_int_eq(s.tcp_link + s.daemon_send, 0);
 	ck_assert_int_eq(s.last_tag, 4);
 }
 END_TEST
@@ -283,11 +326,10 @@ START_TEST(other_host_goes_through_the_daemon_decided_once)
 	for (i = 0; i < 3; i++)
 		ck_assert_int_eq(pvmi_route_send(msg, REMOTE, i), PvmOk);
 	ck_assert_int_eq(s.daemon_send, 3);
-	ck_assert_int_eq(s.tcp_up, 1);
+	ck_assert_int_eq(s.tcp_link, 1);
 	ck_assert_int_eq(s.route_calls + s.tcp_open, 0);
 	ck_assert_int_eq(s.last_dst, REMOTE);
 	/* a circuit that comes up later does not move the route: order */
-	s.tcp_up_rc = 1;
 	s.tcp_have = 1;
 	ck_assert_int_eq(pvmi_route_send(msg, REMOTE, 4), PvmOk);
 	ck_assert_int_eq(s.daemon_send, 4);
@@ -299,7 +341,6 @@ START_TEST(circuit_already_up_is_used_then_one_lookup)
 {
 	int i;
 
-	s.tcp_up_rc = 1;
 	s.tcp_have = 1;
 	for (i = 0; i < 4; i++)
 		ck_assert_int_eq(pvmi_route_send(msg, REMOTE, i), PvmOk);
@@ -339,7 +380,6 @@ END_TEST
 
 START_TEST(dead_direct_circuit_drops_the_message)
 {
-	s.tcp_up_rc = 1;
 	s.tcp_have = 1;
 	ck_assert_int_eq(pvmi_route_send(msg, REMOTE, 1), PvmOk);
 	s.tcp_have = 0;			/* the peer went away */
@@ -356,10 +396,9 @@ START_TEST(reset_forgets_every_circuit)
 	pvmi_route_reset();
 	/* the link outlives the table: nothing may point into it */
 	ck_assert_ptr_null(unix_link.watch);
-	s.tcp_up_rc = 1;
 	s.tcp_have = 1;
 	ck_assert_int_eq(pvmi_route_send(msg, REMOTE, 2), PvmOk);
-	ck_assert_int_eq(s.tcp_up, 2);
+	ck_assert_int_eq(s.tcp_link, 2);
 	ck_assert_int_eq(s.tcp_send, 1);
 }
 END_TEST

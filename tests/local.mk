@@ -61,6 +61,7 @@ if HAVE_CHECK
 check_PROGRAMS += tests/check_stream
 TESTS += tests/check_stream
 tests_check_stream_SOURCES = tests/check_stream.c lib/transport/stream.c \
+	lib/transport/stream.h lib/transport/registry.h \
 	lib/transport/sock.c lib/transport/transport.h \
 	lib/bufcache.c lib/bufcache.h
 tests_check_stream_CFLAGS = $(TEST_CFLAGS)

@@ -39,8 +39,8 @@
  * ring, as they would go into a dead socket's buffer).
  *
  * Waiting: the pipe's wait fd (p->fd) stays the socket.  The task has
- * one wake eventfd (pvmi_shm_wake_fd) for all its rings; conn_unix.c
- * polls it.  Before the pump blocks it arms every ring it reads (arm());
+ * one wake eventfd (wake_fd_get, the table's wait_fd) for all its
+ * rings; conn.c polls it.  Before the pump blocks it arms every ring it reads (arm());
  * a sender writes the eventfd only when the ring is armed, so a spinning
  * receiver costs it no system call.  A sender whose ring is full waits
  * up to ROOM_WAIT_NS for room (spinning for the budget its owner passes
@@ -59,8 +59,9 @@
 #include <unistd.h>
 
 #include "bufcache.h"
+#include "cosched_page.h"
 #include "transport/shm_ring.h"
-#include "transport/transport.h"
+#include "transport/stream.h"
 
 /* The receiver's greeting: 8 bytes, the invitation with one fd. */
 #define GREET_LEN	8
@@ -146,8 +147,9 @@ static struct {
 static int wake_fd = -1;
 static pid_t wake_pid;		/* the process wake_fd belongs to */
 
-/* Non-zero unless COPVM_SHM=0 (transport.h); read once per process. */
-int pvmi_shm_enabled(void)
+/* Non-zero unless COPVM_SHM=0; read once per process (and again in a
+ * fork). */
+static int shm_enabled(void)
 {
 	static int on = -1;
 	static pid_t on_pid;
@@ -183,8 +185,10 @@ static size_t copy_min(void)
 	return 0;
 }
 
-/* This task's wake eventfd, made on first use (transport.h). */
-int pvmi_shm_wake_fd(void)
+/* This task's wake eventfd (every ring it reads or writes rings it when
+ * the task armed itself), made on first use; -1 when it cannot be made.
+ * It is the transport's wait_fd (transport.h). */
+static int wake_fd_get(void)
 {
 	pid_t me = getpid();
 
@@ -200,16 +204,18 @@ int pvmi_shm_wake_fd(void)
 	return wake_fd;
 }
 
-/* Closes the wake eventfd when the task leaves (transport.h). */
-void pvmi_shm_wake_release(void)
+/* Closes the wake eventfd once no ring uses it (the task left): the
+ * transport's release (transport.h). */
+static void shm_release(void)
 {
 	if (wake_fd >= 0)
 		close(wake_fd);
 	wake_fd = -1;
 }
 
-/* Empties the wake eventfd once poll() found it readable (transport.h). */
-void pvmi_shm_wake_clear(void)
+/* Empties the wake eventfd once poll() found it readable: the
+ * transport's woken (transport.h). */
+static void shm_woken(void)
 {
 	uint64_t n;
 
@@ -284,10 +290,13 @@ static ssize_t recv_with_fds(int sock, void *buf, size_t len, int *fds,
 	return n;
 }
 
-/* Says ring or no ring to a newly accepted circuit (transport.h). */
-void pvmi_shm_greet(int fd, int offer)
+/* The receiver's first word on accepted same-host circuit `fd': an
+ * invitation to use a ring (with this task's wake fd) when shm carries
+ * it and the ring can work here, else a refusal (transport.h,
+ * accepted).  Never blocks. */
+static void shm_accepted(int fd, const struct pvmi_transport *carrier)
 {
-	int w = offer ? pvmi_shm_wake_fd() : -1;
+	int w = carrier == &pvmi_transport_shm ? wake_fd_get() : -1;
 
 	if (w >= 0)
 		send_with_fds(fd, greet_yes, GREET_LEN, &w, 1);
@@ -354,7 +363,7 @@ static struct shm_pipe *state(struct pvmi_pipe *p)
 	if (!s)
 		return NULL;
 	s->peer_wake = -1;
-	s->mode = pvmi_shm_enabled() ? S_PROBE : S_SOCKET;
+	s->mode = shm_enabled() ? S_PROBE : S_SOCKET;
 	p->priv = s;
 	return s;
 }
@@ -401,7 +410,7 @@ static int take_ring(struct pvmi_pipe *p, struct shm_pipe *s)
 	s->next_reader = readers;
 	readers = s;
 	s->pid = getpid();
-	shm_ring_connect(&s->ring, pvmi_shm_wake_fd(), s->peer_wake);
+	shm_ring_connect(&s->ring, wake_fd_get(), s->peer_wake);
 	shm_ring_set_spin(&s->ring, 0);
 	/* read single-copy offers unless the test hook says refuse */
 	shm_ring_set_single_copy(&s->ring, shm_fault("copy") ? 0 : 1);
@@ -631,14 +640,14 @@ static int make_ring(struct shm_pipe *s, int peer_wake)
 				.kind = PVMI_KIND_RING,
 				.tag = SHM_RING_VERSION };
 
-	if (pvmi_shm_wake_fd() < 0 || shm_fault("create") ||
+	if (wake_fd_get() < 0 || shm_fault("create") ||
 	    shm_ring_create(&s->ring, RING_BYTES))
 		return -1;
 	s->have_ring = 1;
 	s->pid = getpid();
 	s->peer_wake = peer_wake;
 	s->copy_min = copy_min();
-	shm_ring_connect(&s->ring, pvmi_shm_wake_fd(), peer_wake);
+	shm_ring_connect(&s->ring, wake_fd_get(), peer_wake);
 	shm_ring_set_doorbell_ends_wait(&s->ring, 1);
 	pvmi_frame_encode(&f, s->offer);
 	s->offer_sent = 0;
@@ -672,7 +681,7 @@ static void probe(struct pvmi_pipe *p, struct shm_pipe *s)
  * negative errno. */
 static int send_ring_frame(struct pvmi_pipe *p, struct shm_pipe *s)
 {
-	int fds[2] = { shm_ring_fd(&s->ring), pvmi_shm_wake_fd() };
+	int fds[2] = { shm_ring_fd(&s->ring), wake_fd_get() };
 	int nfd = s->mode == S_OFFER && !s->offer_sent ? 2 : 0;
 	ssize_t n;
 
@@ -953,8 +962,22 @@ static void shm_close(struct pvmi_pipe *p)
 	pvmi_stream_close(p);
 }
 
+/* Rings unless COPVM_SHM=0; with `setup', only if the wake eventfd
+ * can be made too (transport.h, probe). */
+static int shm_probe(int setup)
+{
+	return shm_enabled() && (!setup || wake_fd_get() >= 0);
+}
+
 const struct pvmi_transport pvmi_transport_shm = {
 	.name = "shm",
+	.reach = PVMI_REACH_HOST,
+	.xport = COSCHED_XPORT_SHM,
+	.probe = shm_probe,
+	.wait_fd = wake_fd_get,
+	.woken = shm_woken,
+	.release = shm_release,
+	.accepted = shm_accepted,
 	/* opened, listened and accepted with unix's calls (conn_unix.c) */
 	.send = shm_send,
 	.progress = shm_progress,

@@ -16,10 +16,11 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "cosched_page.h"
 #include "proto.h"
 #include "pvmi.h"
 #include "rundir_check.h"
-#include "transport/transport.h"
+#include "transport/stream.h"
 
 /* Socket buffers sized so a 1 MiB message needs few wake-ups. */
 #define UNIX_SOCKBUF	(1 << 20)
@@ -114,6 +115,8 @@ static void unix_unlisten(int tid)
 
 const struct pvmi_transport pvmi_transport_unix = {
 	.name = "unix",
+	.reach = PVMI_REACH_HOST,
+	.xport = COSCHED_XPORT_UNIX,
 	.open = unix_open,
 	.connect = NULL,
 	.listen = unix_listen,
