@@ -1,55 +1,35 @@
 /*
  * route.c - the virtual circuit of every destination: how a message to a
- * task travels, decided once, in one place, and remembered.
+ * task travels, decided once, in one place (decide()), and remembered.
  *
- * The first message to a task decides its route (decide()):
- *   - ourselves: the message is queued at once (never remembered: a
- *     forked child enrols under a new tid);
- *   - a task of this host: its unix circuit (conn_unix.c), opened at the
- *     first message and reused for every later one (virtual circuit
- *     caching); one circuit per (sender, receiver) pair keeps each
- *     sender's messages in order.  When the receiver is out of
- *     descriptors (it marked itself busy, or its backlog is full) or we
- *     are, the daemon carries that destination instead, for good;
- *   - a task of another host: direct, over a TCP circuit (conn_tcp.c),
- *     when one with that task is already up (it connected to us: both
- *     ends then use it), or when this task asks for direct routes
- *     (PvmRouteDirect) and the other accepts them (it listens and did not
- *     set PvmDontRoute) and the circuit comes up within DIRECT_OPEN_MS;
- *     otherwise through the daemons: the frame goes to our daemon, which
- *     hands it to the daemon of the receiver's host.
- * Virtual circuit caching (VCC, bufcache.h's switch): a circuit also
- * keeps its frame header prebuilt, encoded at its first message; a later
- * message only patches its length, tag and encoding into it.  The packet
- * buffers themselves are the size-class pools of bufcache.c: a PVM send
- * buffer is packed before its destination is known, so body memory is
- * pooled per process, not per circuit.
+ * The first message to a task decides its route and its transport:
+ * ourselves (queued at once, never remembered: a forked child enrols
+ * under a new tid); a task of this host over a circuit that
+ * transport/registry.c's pick carries (shm, else unix), or through the
+ * daemon for good when it or we are out of descriptors; a task of
+ * another host directly when a circuit with it is up (it keeps its own
+ * transport) or when PvmRouteDirect asks and one comes up within
+ * DIRECT_OPEN_MS (io_uring, else tcp), else through the daemons.  The
+ * route is kept while the task is enrolled, so one sender's messages to
+ * one receiver all take the same way and stay in order.
  *
- * A multicast (pvm_mcast, pvmi_route_mcast()) sends its copies in the
- * order of its list, except that the copies for direct circuits whose
- * transport batches (io_uring) are all started, and submitted to the
- * kernel in one system call, before the multicast waits for any; each
- * receiver still gets one copy, so no sender's order changes.
- *
- * Precommunication (precomm.c) sends a message on its circuit ahead of
- * its pvm_send as a HELD frame (pvmi_route_stage()), which the receiver
- * keeps out of its queue, and later releases or cancels it with a small
- * RELEASE frame on the same circuit (pvmi_route_release()): the copy into
- * the kernel is done while the task waits, and program order holds, as
- * the receiver delivers the message only when the release arrives.
- *
- * The route is kept for as long as this task is enrolled, so that each
- * sender's messages to one receiver all take the same way and stay in
- * order.  The circuit record also keeps the link in use (conn.c clears
- * it when the link goes), so a steady-state send is one hash lookup and
- * no scan of the links.  A message on a route that has died (the task
- * ended) is dropped, and the send still succeeds, as stock PVM documents
- * for messages to a task that has exited.
+ * The circuit record keeps the link in use (conn.c clears it when the
+ * link goes: a steady send is one hash lookup and conn.c's one send),
+ * the frame header prebuilt at its first message (VCC, bufcache.h's
+ * switch; a later message only patches length, tag and encoding), and
+ * its precommunication queue: the frames sent HELD ahead of their
+ * pvm_send (pvmi_route_stage(), precomm.c), each released or cancelled
+ * by a small RELEASE frame on the same circuit (pvmi_route_release()).
+ * A send whose link broke, or whose link is gone, goes through one
+ * failure path (outcome()): the message is dropped and the send still
+ * succeeds, as stock PVM documents for a task that exited.  A multicast
+ * starts the copies on circuits whose transport batches (io_uring)
+ * together, in one submission, before it waits for any.
  *
  * Every task of a machine of several hosts listens on TCP: its daemon
- * may have made the socket before it started (so that a peer can connect
- * before it runs), else the library opens one when it enrols, or when it
- * first asks for a route, and tells the daemon its port.
+ * may have made the socket before it started, else the library opens
+ * one when it enrols or first asks for a route, and tells the daemon its
+ * port.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -76,6 +56,15 @@
  * (LINK_BOTH, found by its peer), or the daemons. */
 enum via { VIA_SELF, VIA_HOST, VIA_NET, VIA_DAEMON };
 
+/* A frame sent HELD on a circuit (pvmi_route_stage()), to be released
+ * or cancelled by its tag. */
+struct held {
+	struct held *next;
+	int tag;
+	int ctx;			/* the context it was sent in */
+	unsigned long serial;		/* the link it went on */
+};
+
 /* The virtual circuit of one destination. */
 struct circuit {
 	struct circuit *next;		/* hash chain */
@@ -89,6 +78,8 @@ struct circuit {
 	struct link *link;		/* VIA_HOST, VIA_NET: the link in use,
 					 * NULL until (re)found; conn.c
 					 * clears it when the link is freed */
+	struct held *held;		/* precommunication: the frames sent
+					 * HELD on it, not yet released */
 	/* VCC: the prebuilt frame header (see the top) */
 	unsigned char hdr[PVMI_FRAME_HDR_LEN];
 	int hdr_ready;			/* hdr holds this tid's header */
@@ -96,6 +87,9 @@ struct circuit {
 };
 
 static struct circuit *table[CIRCUIT_BUCKETS];
+static struct held *spare;		/* released entries, kept for reuse:
+					 * a steady precommunication
+					 * allocates nothing */
 static struct circuit self_circuit = { .via = VIA_SELF };
 static int reported_port;		/* port the daemon knows, 0: none */
 static int networked;
@@ -192,13 +186,23 @@ void pvmi_route_reset(void)
 	struct circuit *c;
 	int i;
 
+	struct held *h;
+
 	for (i = 0; i < CIRCUIT_BUCKETS; i++) {
 		while ((c = table[i])) {
 			table[i] = c->next;
 			if (c->link)
 				c->link->watch = NULL;
+			while ((h = c->held)) {	/* their links close too */
+				c->held = h->next;
+				free(h);
+			}
 			free(c);
 		}
+	}
+	while ((h = spare)) {
+		spare = h->next;
+		free(h);
 	}
 	reported_port = 0;
 	networked = 0;
@@ -510,13 +514,13 @@ void pvmi_route_mcast(struct pvmi_msg *m, const int *tids, int n, int tag,
 	free(b.who);
 }
 
-/* Sends `m' to `tid' ahead of its send, held by the receiver
- * (route.h). */
-int pvmi_route_stage(const struct pvmi_msg *m, int tid, int tag,
-		     struct pvmi_route_staged *st)
+/* Sends `m' to `tid' ahead of its send, held by the receiver; the
+ * circuit remembers it (route.h). */
+int pvmi_route_stage(const struct pvmi_msg *m, int tid, int tag)
 {
 	struct circuit tmp, *c = circuit(tid, &tmp);
 	struct pvmi_frame f;
+	struct held *h;
 	int i, rc;
 
 	if (c->stand_in || (c->via != VIA_HOST && c->via != VIA_NET))
@@ -524,30 +528,48 @@ int pvmi_route_stage(const struct pvmi_msg *m, int tid, int tag,
 	for (i = 0; i < m->nfrag; i++)
 		if (!m->frags[i].cap)	/* in place: read at send time */
 			return PVMI_ROUTE_NOT_SENT;
+	h = spare ? spare : malloc(sizeof(*h));
+	if (!h)
+		return PvmNoMem;
+	if (h == spare)
+		spare = h->next;
 	user_frame(&f, tid, tag, m->enc, m);
 	f.kind = PVMI_KIND_HELD;
 	rc = send_on(c, &f, NULL, m);
-	if (rc != PvmOk)
+	if (rc != PvmOk || !c->link) {	/* !c->link: dropped on the way */
+		h->next = spare;
+		spare = h;
 		return rc == PvmNoMem ? PvmNoMem : PVMI_ROUTE_NOT_SENT;
-	if (!c->link)			/* dropped on the way */
-		return PVMI_ROUTE_NOT_SENT;
-	st->tid = tid;
-	st->tag = tag;
-	st->ctx = f.ctx;
-	st->serial = c->link->serial;
+	}
+	h->tag = tag;
+	h->ctx = f.ctx;
+	h->serial = c->link->serial;
+	h->next = c->held;
+	c->held = h;
 	return PvmOk;
 }
 
-/* Releases (go) or cancels (!go) a held message (route.h). */
-int pvmi_route_release(const struct pvmi_route_staged *st, int go)
+/* Releases (go) or cancels (!go) the message held for (tid, tag)
+ * (route.h). */
+int pvmi_route_release(int tid, int tag, int go)
 {
-	struct circuit tmp, *c = circuit(st->tid, &tmp);
+	struct circuit *c = tid == pvmi.mytid ? NULL : find(tid);
+	struct held **p, *h;
 	struct pvmi_frame f;
 
-	if (c->stand_in || !c->link || c->link->serial != st->serial)
+	for (p = c ? &c->held : NULL; p && *p && (*p)->tag != tag;
+	     p = &(*p)->next)
+		;
+	if (!p || !*p)
 		return PVMI_ROUTE_HELD_LOST;
-	user_frame(&f, st->tid, st->tag, go ? 1 : 0, NULL);
-	f.ctx = st->ctx;
+	h = *p;
+	*p = h->next;
+	h->next = spare;
+	spare = h;
+	if (!c->link || c->link->serial != h->serial)
+		return PVMI_ROUTE_HELD_LOST;
+	user_frame(&f, tid, tag, go ? 1 : 0, NULL);
+	f.ctx = h->ctx;
 	f.kind = PVMI_KIND_RELEASE;
 	return send_on(c, &f, NULL, NULL);
 }

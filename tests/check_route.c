@@ -1,8 +1,10 @@
 /*
  * check_route.c - unit tests of lib/route.c, the virtual circuit of every
  * destination, against stand-ins for the modules below it (conn.c,
- * conn_unix.c, conn_tcp.c, daemon_link.c) that count what route.c asks
- * of them: the route is decided once per destination and remembered; a
+ * conn_unix.c, conn_tcp.c, daemon_link.c, transport/registry.c) that
+ * count what route.c asks of them: the route and its transport are
+ * decided once per destination and remembered; one failure path; held
+ * frames of precommunication kept by their circuit; a
  * steady-state send is one lookup and no scan of the links; a link that
  * goes is found again; messages to ourselves are queued and never
  * remembered (a forked child has another tid); gone tasks' messages are
@@ -44,7 +46,7 @@ static struct {
 	int host_lost;			/* hostwatch.c: the host left */
 	int picks;			/* pvmi_transport_pick() */
 	const struct pvmi_transport *open_tp;	/* what an open was given */
-	int last_tag, last_dst;
+	int last_tag, last_dst, last_kind, last_enc;
 	char open_addr[64];
 	int open_port;
 } s;
@@ -125,6 +127,8 @@ int pvmi_conn_send(struct link *l, struct pvmi_frame *f,
 {
 	int rc;
 
+	s.last_kind = f->kind;
+	s.last_enc = f->enc;
 	if (l == &unix_link) {
 		s.unix_send++;
 		s.last_tag = f->tag;
@@ -471,6 +475,67 @@ START_TEST(mcast_sends_one_by_one_without_batching)
 }
 END_TEST
 
+/* The decision names the transport: the host's pick opens a circuit of
+ * this host, the network's pick a direct one; asked once per
+ * destination. */
+START_TEST(the_circuit_keeps_the_transport_decided)
+{
+	ck_assert_int_eq(pvmi_route_send(msg, LOCAL, 1), PvmOk);
+	ck_assert_ptr_eq(s.open_tp, &host_tp);
+	link_freed(&unix_link);		/* reopened with the same transport */
+	ck_assert_int_eq(pvmi_route_send(msg, LOCAL, 2), PvmOk);
+	ck_assert_int_eq(s.unix_open, 2);
+	ck_assert_ptr_eq(s.open_tp, &host_tp);
+	pvmi.route = PvmRouteDirect;
+	s.tcp_batches = 1;
+	ck_assert_int_eq(pvmi_route_send(msg, REMOTE, 1), PvmOk);
+	ck_assert_ptr_eq(s.open_tp, &net_batch_tp);
+	ck_assert_int_eq(pvmi_route_send(msg, REMOTE, 2), PvmOk);
+	ck_assert_int_eq(s.picks, 2);
+}
+END_TEST
+
+/* One failure path: a link that breaks under a send drops the message;
+ * to a task of another host it counts as sent unless its host left. */
+START_TEST(a_broken_direct_circuit_reports_a_lost_host)
+{
+	s.tcp_have = 1;
+	s.tcp_send_rc = PvmNoTask;
+	ck_assert_int_eq(pvmi_route_send(msg, REMOTE, 1), PvmOk);
+	s.tcp_have = 1;
+	s.host_lost = 1;
+	ck_assert_int_eq(pvmi_route_send(msg, REMOTE, 2), PvmNoHost);
+	ck_assert_int_eq(s.tcp_send, 2);
+	ck_assert_int_eq(s.daemon_send, 0);
+}
+END_TEST
+
+/* Precommunication: the circuit keeps what it sent held, released or
+ * cancelled once by its tag, lost with its link. */
+START_TEST(held_frames_are_kept_by_their_circuit)
+{
+	ck_assert_int_eq(pvmi_route_stage(msg, ME, 3), PVMI_ROUTE_NOT_SENT);
+	ck_assert_int_eq(pvmi_route_stage(msg, LOCAL, 3), PvmOk);
+	ck_assert_int_eq(s.last_kind, PVMI_KIND_HELD);
+	ck_assert_int_eq(pvmi_route_stage(msg, LOCAL, 4), PvmOk);
+	ck_assert_int_eq(pvmi_route_release(LOCAL, 3, 1), PvmOk);
+	ck_assert_int_eq(s.last_kind, PVMI_KIND_RELEASE);
+	ck_assert_int_eq(s.last_tag, 3);
+	ck_assert_int_eq(s.last_enc, 1);
+	ck_assert_int_eq(pvmi_route_release(LOCAL, 3, 1),
+			 PVMI_ROUTE_HELD_LOST);	/* released once */
+	ck_assert_int_eq(pvmi_route_release(LOCAL, 4, 0), PvmOk);
+	ck_assert_int_eq(s.last_enc, 0);	/* cancelled */
+	ck_assert_int_eq(pvmi_route_stage(msg, LOCAL, 5), PvmOk);
+	link_freed(&unix_link);		/* the held copy went with it */
+	ck_assert_int_eq(pvmi_route_release(LOCAL, 5, 1),
+			 PVMI_ROUTE_HELD_LOST);
+	ck_assert_int_eq(s.unix_send, 5);
+	ck_assert_int_eq(pvmi_route_release(REMOTE, 1, 1),
+			 PVMI_ROUTE_HELD_LOST);	/* never staged */
+}
+END_TEST
+
 static Suite *route_suite(void)
 {
 	Suite *su = suite_create("route");
@@ -491,6 +556,9 @@ static Suite *route_suite(void)
 	tcase_add_test(tc, unconnectable_local_task_goes_through_the_daemon);
 	tcase_add_test(tc, mcast_batches_direct_copies_that_can);
 	tcase_add_test(tc, mcast_sends_one_by_one_without_batching);
+	tcase_add_test(tc, the_circuit_keeps_the_transport_decided);
+	tcase_add_test(tc, a_broken_direct_circuit_reports_a_lost_host);
+	tcase_add_test(tc, held_frames_are_kept_by_their_circuit);
 	suite_add_tcase(su, tc);
 	return su;
 }
