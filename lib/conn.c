@@ -2,10 +2,11 @@
  * conn.c - links and the event pump of a task.
  *
  * Every link carries whole frames (wire.h) over its transport's pipe
- * (transport/transport.h).  Sends block until the transport has taken
- * the whole frame but keep reading incoming frames while they wait, so
- * two tasks sending large messages to each other cannot deadlock.  The
- * pipes hand complete frames here: user messages go to the sink, other
+ * (transport/transport.h).  Sends (conn_send.c) block until the
+ * transport has taken the whole frame but keep reading incoming frames
+ * through the pump here while they wait, so two tasks sending large
+ * messages to each other cannot deadlock.  The pipes hand complete
+ * frames here: user messages go to the sink, other
  * frames to the link's hooks (conn.h); while a handshake is under way
  * (l->gate) the bytes go to the link's owner instead.
  *
@@ -43,7 +44,6 @@
 #include "pvmi.h"
 #include "transport/registry.h"
 
-#define IOV_INLINE	64
 #define MAX_ENDPOINTS	8	/* three today: daemon, unix, tcp */
 #define MAX_TRANSPORTS	8	/* two today: shm, uring */
 /* While rings are looked at in memory, the longest a round leaves the
@@ -123,6 +123,15 @@ static int link_wanted(const struct link *l)
 	    l->gate || !l->peer || l->busy)
 		return 1;
 	return l->peer == wanted_peer || l->peer == writing_peer;
+}
+
+/* Sets the peer a write waits on; returns the previous one (conn.h). */
+int pvmi_conn_writing(int peer)
+{
+	int old = writing_peer;
+
+	writing_peer = peer;
+	return old;
 }
 
 /* Registers an endpoint once (conn.h). */
@@ -662,244 +671,6 @@ int pvmi_pump_spin(void)
 	r = pvmi_link_pump(0, -1);
 	spinning = 0;
 	return r;
-}
-
-/* Writes a whole frame (header + iov) to `l', pumping input while the
- * transport cannot take more (conn.h). */
-int pvmi_link_write(struct link *l, struct pvmi_frame *f,
-		    const struct iovec *body, int nbody)
-{
-	return pvmi_link_write_hdr(l, f, NULL, body, nbody);
-}
-
-/* pvmi_link_write() with the header already encoded in `hdr' (NULL:
- * encode `f') (conn.h). */
-int pvmi_link_write_hdr(struct link *l, struct pvmi_frame *f,
-			const unsigned char *hdr, const struct iovec *body,
-			int nbody)
-{
-	struct iovec stackiov[IOV_INLINE], *iov = stackiov;
-	struct pvmi_tx tx;
-	int cnt = nbody + 1, r, rc = PvmOk, writing;
-
-	if (cnt > IOV_INLINE && !(iov = malloc(cnt * sizeof(*iov))))
-		return PvmNoMem;
-	if (!hdr) {
-		pvmi_frame_encode(f, tx.hdr);
-		hdr = tx.hdr;
-	}
-	iov[0].iov_base = (void *)hdr;
-	iov[0].iov_len = sizeof(tx.hdr);
-	if (nbody)
-		memcpy(iov + 1, body, nbody * sizeof(*iov));
-	tx.iov = iov;
-	tx.count = cnt;
-	tx.next = 0;
-	l->busy++;
-	writing = writing_peer;
-	if (l->peer)		/* its input is read while we wait for room */
-		writing_peer = l->peer;
-	while ((r = l->pipe.tp->send(&l->pipe, &tx)) == 0) {
-		if (pvmi_link_pump(-1, l->pipe.fd) == PvmSysErr || l->dead)
-			break;
-	}
-	writing_peer = writing;
-	if (r != 1)
-		rc = -1;
-	l->busy--;
-	if (iov != stackiov)
-		free(iov);
-	return rc;
-}
-
-/* Gathers a message body into iovecs; returns the count or -1. */
-static int body_iov(const struct pvmi_msg *m, struct iovec **iovp,
-		    struct iovec *stack, int stackn)
-{
-	int n;
-
-	if (!m || m->nfrag == 0) {
-		*iovp = stack;
-		return 0;
-	}
-	if (m->nfrag > stackn) {
-		*iovp = malloc(m->nfrag * sizeof(**iovp));
-		if (!*iovp)
-			return -1;
-	} else {
-		*iovp = stack;
-	}
-	n = pvmi_msg_iov(m, *iovp, m->nfrag);
-	return n;
-}
-
-/* Writes frame `f' with message `m' on `l'; PvmOk, PvmNoMem, or -1 when
- * the link broke (conn.h). */
-int pvmi_link_send(struct link *l, struct pvmi_frame *f,
-		   const struct pvmi_msg *m)
-{
-	return pvmi_link_send_hdr(l, f, NULL, m);
-}
-
-/* pvmi_link_send() with the header already encoded in `hdr' (NULL:
- * encode `f') (conn.h). */
-int pvmi_link_send_hdr(struct link *l, struct pvmi_frame *f,
-		       const unsigned char *hdr, const struct pvmi_msg *m)
-{
-	struct iovec stack[IOV_INLINE], *iov;
-	int n, rc;
-
-	/* quiets gcc: nothing of it is read when n == 0 */
-	stack[0].iov_base = NULL;
-	stack[0].iov_len = 0;
-	n = body_iov(m, &iov, stack, IOV_INLINE);
-	if (n < 0)
-		return PvmNoMem;
-	f->magic = PVMI_FRAME_MAGIC;
-	f->len = m ? m->len : 0;
-	rc = pvmi_link_write_hdr(l, f, hdr, iov, n);
-	if (iov != stack)
-		free(iov);
-	return rc;
-}
-
-/* The link `l' broke under a send: it ends now (freed by the sweep,
- * unless a write on it is still under way). */
-static void link_broke(struct link *l)
-{
-	l->dead = 1;
-	pvmi_link_sweep();
-}
-
-/* Sends frame `f' with message `m' on circuit `l'; a link that breaks is
- * freed (conn.h). */
-int pvmi_conn_send(struct link *l, struct pvmi_frame *f,
-		   const unsigned char *hdr, const struct pvmi_msg *m)
-{
-	int rc = pvmi_link_send_hdr(l, f, hdr, m);
-
-	if (rc == -1) {
-		link_broke(l);
-		return PvmNoTask;
-	}
-	return rc;
-}
-
-/* Sends `m' on every circuit of `c' at once; the links that break are
- * freed (conn.h). */
-int pvmi_conn_send_many(struct pvmi_link_copy *c, int n,
-			const struct pvmi_msg *m)
-{
-	int i, broke = 0, rc = pvmi_link_send_many(c, n, m);
-
-	if (rc != PvmOk)
-		return rc;
-	for (i = 0; i < n; i++) {
-		if (c[i].rc != -1)
-			continue;
-		c[i].l->dead = 1;
-		c[i].rc = PvmNoTask;
-		broke = 1;
-	}
-	if (broke)
-		pvmi_link_sweep();
-	return PvmOk;
-}
-
-/* Starts the send of `tx' on `l' (see pvmi_link_send_many); 1 when it
- * is done, 0 when it waits (queued or in the kernel), -1 when `l'
- * broke. */
-static int copy_start(struct link *l, struct pvmi_tx *tx)
-{
-	const struct pvmi_transport *tp = l->pipe.tp;
-	int r = tp->queue ? tp->queue(&l->pipe, tx) :
-			    tp->send(&l->pipe, tx);
-
-	return r < 0 ? -1 : r;
-}
-
-/* Hands every copy left queued to the kernel: the submit() of each
- * transport concerned, once. */
-static void copies_submit(struct pvmi_link_copy *c, const int *st, int n)
-{
-	int i, j, seen;
-
-	for (i = 0; i < n; i++) {
-		if (st[i] != 0 || !c[i].l->pipe.tp->submit)
-			continue;
-		for (j = 0, seen = 0; j < i && !seen; j++)
-			seen = st[j] == 0 &&
-			       c[j].l->pipe.tp == c[i].l->pipe.tp;
-		if (!seen)	/* a failure shows in the sends below */
-			c[i].l->pipe.tp->submit();
-	}
-}
-
-/* Writes `m' on every link of `c', all started before any is waited
- * for (conn.h). */
-int pvmi_link_send_many(struct pvmi_link_copy *c, int n,
-			const struct pvmi_msg *m)
-{
-	struct iovec stack[IOV_INLINE], *body, *iov = NULL;
-	struct pvmi_tx *tx = NULL;
-	int *st = NULL;
-	int nb, cnt, i, r, rc = PvmNoMem;
-
-	stack[0].iov_base = NULL;	/* as in pvmi_link_send_hdr() */
-	stack[0].iov_len = 0;
-	nb = body_iov(m, &body, stack, IOV_INLINE);
-	if (nb < 0)
-		return PvmNoMem;
-	cnt = nb + 1;
-	if (n <= 0)
-		goto out_ok;
-	iov = malloc((size_t)n * cnt * sizeof(*iov));
-	tx = malloc((size_t)n * sizeof(*tx));
-	st = malloc((size_t)n * sizeof(*st));
-	if (!iov || !tx || !st)
-		goto out;
-	for (i = 0; i < n; i++) {
-		struct pvmi_tx *t = tx + i;
-		const unsigned char *hdr = c[i].hdr;
-
-		c[i].f.magic = PVMI_FRAME_MAGIC;
-		c[i].f.len = m ? m->len : 0;
-		if (!hdr) {
-			pvmi_frame_encode(&c[i].f, t->hdr);
-			hdr = t->hdr;
-		}
-		t->iov = iov + (size_t)i * cnt;
-		t->iov[0].iov_base = (void *)hdr;
-		t->iov[0].iov_len = sizeof(t->hdr);
-		if (nb)
-			memcpy(t->iov + 1, body, nb * sizeof(*iov));
-		t->count = cnt;
-		t->next = 0;
-		c[i].l->busy++;
-		st[i] = copy_start(c[i].l, t);
-	}
-	copies_submit(c, st, n);
-	for (i = 0; i < n; i++) {
-		struct link *l = c[i].l;
-
-		r = st[i];
-		while (r == 0 && (r = l->pipe.tp->send(&l->pipe, tx + i)) == 0)
-			if (pvmi_link_pump(-1, l->pipe.fd) == PvmSysErr ||
-			    l->dead)
-				break;
-		c[i].rc = r == 1 ? PvmOk : -1;
-	}
-	for (i = 0; i < n; i++)
-		c[i].l->busy--;
-out_ok:
-	rc = PvmOk;
-out:
-	free(st);
-	free(tx);
-	free(iov);
-	if (body != stack)
-		free(body);
-	return rc;
 }
 
 /* The fds the pump waits on, the daemon link first (conn.h). */

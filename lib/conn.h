@@ -118,6 +118,10 @@ void pvmi_conn_hold(int on);
 int pvmi_conn_want(int tid);
 #define PVMI_WANT_ANY	(-1)
 #define PVMI_WANT_NONE	0
+/* A write to task `peer' waits for room (conn_send.c): a held pump also
+ * reads that peer's links.  Sets it (0: none) and returns the previous
+ * one, for the write to put back when it is done. */
+int pvmi_conn_writing(int peer);
 /* Hands message `m' to the sink, as if it had arrived (messages a task
  * sends itself). */
 void pvmi_conn_deliver(struct pvmi_msg *m);
@@ -155,8 +159,8 @@ void pvmi_link_sweep(void);
  * to be writable if >= 0); 1 when anything happened, 0 on timeout,
  * PvmSysErr when nothing can ever arrive.  May free dead links. */
 int pvmi_link_pump(int timeout_ms, int wfd);
-/* Writes frame `f' with message `m' (NULL: empty) on `l', reading input
- * while it waits; sets f->magic and f->len.  PvmOk, PvmNoMem, or -1 when
+/* conn_send.c: writes frame `f' with message `m' (NULL: empty) on `l',
+ * reading input while it waits; sets f->magic and f->len.  PvmOk, PvmNoMem, or -1 when
  * the link broke (the caller drops it). */
 int pvmi_link_send(struct link *l, struct pvmi_frame *f,
 		   const struct pvmi_msg *m);

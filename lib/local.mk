@@ -14,7 +14,7 @@ lib_libpvm3_la_SOURCES = \
 	lib/transport/registry.h lib/transport/uring.h \
 	lib/transport/unix.c lib/transport/tcp.c lib/transport/shm.c \
 	lib/route.c lib/route.h \
-	lib/conn.c lib/conn.h \
+	lib/conn.c lib/conn.h lib/conn_send.c \
 	lib/conn_unix.c lib/conn_unix.h \
 	lib/conn_tcp.c lib/conn_tcp.h \
 	lib/daemon_link.c lib/daemon_link.h \
