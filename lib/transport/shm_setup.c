@@ -25,7 +25,6 @@
  *      reads the socket until the switch and from then on only the
  *      ring, so order is kept; the socket's end (EOF) then only tells
  *      that the sender is gone.
- *
  */
 #include <errno.h>
 #include <stdlib.h>
