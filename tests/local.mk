@@ -68,6 +68,11 @@ tests_check_stream_CFLAGS = $(TEST_CFLAGS)
 tests_check_stream_LDADD = common/libcommon.la $(CHECK_LIBS)
 endif
 
+# transport.h declares only the table and its types; every table is
+# registered once (lib/transport/registry.c).
+TESTS += tests/transport-header.sh
+EXTRA_DIST += tests/transport-header.sh
+
 # The virtual circuit of every destination (lib/route.c), compiled in
 # from its source against stand-ins for the modules below it.
 if HAVE_CHECK

@@ -40,9 +40,19 @@ typedef int (*shmr_ready_fn)(struct shm_ring *r, uint32_t arg);
 void shmr_learn_peer(struct shm_ring *r);
 /* shm_ring_wait.c: rings eventfd `fd' (-1: nobody); never blocks. */
 void shmr_write_wake(int fd);
-/* shm_ring_wait.c: after our side moved (a record published, space
- * freed), wakes the peer if, and only if, it armed itself (`armed'). */
-void shmr_wake_if_armed(struct shm_ring *r, uint32_t *armed);
+/* After our side moved (a record published, space freed): wakes the
+ * peer if, and only if, it armed itself (`armed').  Inline: the data
+ * path runs it at every record, and enters shm_ring_wait.c only to
+ * ring. */
+static inline void shmr_wake_if_armed(struct shm_ring *r, uint32_t *armed)
+{
+	full_barrier();
+	if (load_relaxed(armed) &&
+	    __atomic_exchange_n(armed, 0, __ATOMIC_ACQ_REL)) {
+		shmr_write_wake(r->peer_wake_fd);
+		r->wakes_sent++;
+	}
+}
 /* shm_ring_wait.c: waits until `ready' holds: spins for the ring's spin
  * bound, then arms `armed', checks again, and blocks on the eventfd and
  * the peer's pidfd.  0, -EAGAIN (`timeout_ns' 0, or a wake-up that did

@@ -69,18 +69,6 @@ int shm_ring_peer_fd(const struct shm_ring *r)
 	return r ? r->peer_pidfd : -1;
 }
 
-/* After our side moved (a record published, space freed): wakes the
- * peer if, and only if, it armed itself to sleep. */
-void shmr_wake_if_armed(struct shm_ring *r, uint32_t *armed)
-{
-	full_barrier();
-	if (load_relaxed(armed) &&
-	    __atomic_exchange_n(armed, 0, __ATOMIC_ACQ_REL)) {
-		shmr_write_wake(r->peer_wake_fd);
-		r->wakes_sent++;
-	}
-}
-
 /* ---- waiting ---- */
 
 /* Sleeps in poll() on our eventfd and the peer's pidfd until a wake-up,

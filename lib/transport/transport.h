@@ -15,8 +15,10 @@
  *     route, no receive queue, no pump) and never user code.
  *   - Nothing here blocks, except open() (see there) and the send() of
  *     shm.c, which waits up to 1 ms for room in a full ring (on its
- *     doorbell) before it returns 0.  Waiting is the caller's business: it looks with poll_ready() where the transport
- *     has it, then blocks in poll() on the pipes' wait fds.
+ *     doorbell, spinning for the budget the sink gives) before it
+ *     returns 0.  Waiting is the caller's business: it looks with
+ *     poll_ready() where the transport has it, then blocks in poll() on
+ *     the pipes' wait fds and the transports' (wait_fd()).
  *   - Who owns a message: send() takes a frame whose header and body the
  *     caller keeps valid and unchanged until send() returns 1; after that
  *     the transport holds no reference and the caller may reuse or free
@@ -226,7 +228,7 @@ struct pvmi_transport {
 	 * a pump that looked at pipe A, then at B, then blocks, must not
 	 * find that looking at B took A's input out of sight of poll().  A
 	 * transport with a queue shared by its pipes moves that queue into
-	 * its pipes' state in its endpoint's prepare() (conn.h). */
+	 * its pipes' state in its prepare() (above). */
 	int (*poll_ready)(struct pvmi_pipe *p);
 	/* Before the caller blocks in poll() (on == 1): asks to be woken
 	 * through a wait fd the caller already polls, and returns 1 when
