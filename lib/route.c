@@ -149,17 +149,19 @@ static int own_port(void)
 	return port && port != reported_port ? port : 0;
 }
 
-/* Tries to open a direct circuit to `tid' over `tp'; PvmOk when it is
- * up. */
-static int open_direct(int tid, const struct pvmi_transport *tp)
+/* Tries to open a direct circuit for `c' over the transport picked for
+ * other hosts, once the daemon said where the peer listens (c->tp is
+ * set then); PvmOk when it is up. */
+static int open_direct(struct circuit *c)
 {
 	char addr[64];
 	int port = 0, rc;
 
-	rc = ask_daemon(tid, own_port(), addr, sizeof(addr), &port);
+	rc = ask_daemon(c->tid, own_port(), addr, sizeof(addr), &port);
 	if (rc != PvmOk || !port || !*addr)
 		return PvmSysErr;
-	return pvmi_conn_tcp_open(tid, addr, port, tp, DIRECT_OPEN_MS);
+	c->tp = pvmi_transport_pick(PVMI_REACH_NET, 1);
+	return pvmi_conn_tcp_open(c->tid, addr, port, c->tp, DIRECT_OPEN_MS);
 }
 
 /* After REGISTER: the secret, the flags, and a TCP socket the daemon made
@@ -237,11 +239,8 @@ static void decide(struct circuit *c)
 			pvmi_link_watch(l, &c->link);
 		return;
 	}
-	if (pvmi.route == PvmRouteDirect) {
-		c->tp = pvmi_transport_pick(PVMI_REACH_NET, 1);
-		if (open_direct(tid, c->tp) == PvmOk)
-			return;
-	}
+	if (pvmi.route == PvmRouteDirect && open_direct(c) == PvmOk)
+		return;
 	c->via = VIA_DAEMON;
 	c->tp = NULL;
 }
