@@ -44,7 +44,6 @@
 #include "daemon_link.h"
 #include "proto.h"
 #include "pvmi.h"
-#include "recv.h"
 #include "route.h"
 #include "transport/registry.h"
 
@@ -301,17 +300,15 @@ static int send_self(const struct pvmi_msg *m, int tag)
 
 /* What a send on circuit `c' whose link broke or is gone (conn.c's
  * PvmNoTask) means, the one failure path of a circuit: the message is
- * dropped, as stock does for a task that exited.  To a task of this
- * host it was not sent (PVMI_ROUTE_NOT_SENT, route.h); to one of another
- * host it counts as sent, unless its host left the machine
- * (PvmNoHost, hostwatch.c).  Other results pass as they are. */
+ * dropped, as stock does for a task that exited; to a task of this host
+ * it was not sent (PVMI_ROUTE_NOT_SENT), to one of another host it was
+ * dropped on the way (PVMI_ROUTE_DROPPED; route.h says what the caller
+ * makes of each).  Other results pass as they are. */
 static int outcome(const struct circuit *c, int rc)
 {
 	if (rc != PvmNoTask)
 		return rc;
-	if (c->via == VIA_HOST)
-		return PVMI_ROUTE_NOT_SENT;
-	return pvmi_hostwatch_lost(c->tid) ? PvmNoHost : PvmOk;
+	return c->via == VIA_HOST ? PVMI_ROUTE_NOT_SENT : PVMI_ROUTE_DROPPED;
 }
 
 /* The link of circuit `c' of this host, found or opened (c->tp carries

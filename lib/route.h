@@ -16,12 +16,17 @@ void pvmi_route_reset(void);
 /* pvmi_route_send() kept the message in this task: queued for ourselves,
  * or dropped because the task of this host is gone. */
 #define PVMI_ROUTE_NOT_SENT	1
+/* pvmi_route_send() dropped the message on a direct circuit with a task
+ * of another host that broke or is gone: sent, as stock counts it for a
+ * task that exited, unless that host left the machine (the caller asks
+ * hostwatch.c). */
+#define PVMI_ROUTE_DROPPED	3
 
 /* Sends message `m' to task `tid' (a valid tid) with `tag' in the
  * current context over the circuit of `tid', deciding it at the first
- * message.  Returns PvmOk when the message went out (also when it was
- * dropped on a direct route that died), PVMI_ROUTE_NOT_SENT, or an error
- * code (PvmSysErr: the daemon is unreachable; PvmNoMem). */
+ * message.  Returns PvmOk when the message went out, PVMI_ROUTE_NOT_SENT,
+ * PVMI_ROUTE_DROPPED, or an error code (PvmSysErr: the daemon is
+ * unreachable; PvmNoMem). */
 int pvmi_route_send(struct pvmi_msg *m, int tid, int tag);
 
 /* Sends message `m' with `tag' to each of the `n' tasks of `tids' (valid
