@@ -17,7 +17,8 @@
 #include <string.h>
 
 #include "bufcache.h"
-#include "transport/transport.h"
+#include "transport/registry.h"
+#include "transport/stream.h"
 
 struct feed {
 	const uint8_t *data;

@@ -2,10 +2,11 @@
  * conn.c - links and the event pump of a task.
  *
  * Every link carries whole frames (wire.h) over its transport's pipe
- * (transport/transport.h).  Sends block until the transport has taken
- * the whole frame but keep reading incoming frames while they wait, so
- * two tasks sending large messages to each other cannot deadlock.  The
- * pipes hand complete frames here: user messages go to the sink, other
+ * (transport/transport.h).  Sends (conn_send.c) block until the
+ * transport has taken the whole frame but keep reading incoming frames
+ * through the pump here while they wait, so two tasks sending large
+ * messages to each other cannot deadlock.  The pipes hand complete
+ * frames here: user messages go to the sink, other
  * frames to the link's hooks (conn.h); while a handshake is under way
  * (l->gate) the bytes go to the link's owner instead.
  *
@@ -24,8 +25,12 @@
  * pvm_getfds(), among them the eventfd the rings' writers then ring.
  *
  * This file names no transport: the links come from daemon_link.c,
- * conn_unix.c and conn_tcp.c with the transport they use, and the
- * listening fds from the endpoints those modules register.
+ * conn_unix.c and conn_tcp.c with the transport route.c decided, the
+ * listening fds from the endpoints those modules register, and the
+ * process-wide wait fds (shm's eventfd, io_uring's ring) from the
+ * tables of the links' transports.  A send that breaks its link frees
+ * it and says PvmNoTask (pvmi_conn_send): the one failure path of a
+ * circuit, which route.c reads.
  */
 #include <errno.h>
 #include <poll.h>
@@ -35,10 +40,12 @@
 
 #include "bufcache.h"
 #include "conn.h"
+#include "cosched/cosched.h"
 #include "pvmi.h"
+#include "transport/registry.h"
 
-#define IOV_INLINE	64
 #define MAX_ENDPOINTS	8	/* three today: daemon, unix, tcp */
+#define MAX_TRANSPORTS	8	/* two today: shm, uring */
 /* While rings are looked at in memory, the longest a round leaves the
  * sockets unpolled. */
 #define POLL_GAP_NS	4000
@@ -48,6 +55,15 @@ static int nlinks, linkcap;
 static unsigned long next_serial;
 static struct pvmi_conn_endpoint *endpoints[MAX_ENDPOINTS];
 static int nendpoints;
+/* The transports of the links made so far that have work of their own
+ * for the whole process (transport.h): their wait fds are polled with
+ * the rest, they prepare each round and release when everything
+ * closes. */
+static struct {
+	const struct pvmi_transport *tp;
+	int fd;				/* its wait_fd(), -1: none */
+} tps[MAX_TRANSPORTS];
+static int ntps;
 static void (*sink)(struct pvmi_msg *m);
 static int spinning;		/* in pvmi_pump_spin() */
 static int held;		/* back-pressure: see pvmi_conn_hold() */
@@ -58,12 +74,14 @@ static int conn_frame(void *arg, const struct pvmi_frame *f,
 		      unsigned char *body);
 static long conn_gate(void *arg, const unsigned char *data, size_t len);
 static int conn_paused(void *arg);
+static long conn_spin(void *arg, long lin_ns);
 
 /* What every pipe hands its frames and handshake bytes to. */
 static const struct pvmi_pipe_sink conn_sink = {
 	.frame = conn_frame,
 	.gate = conn_gate,
 	.paused = conn_paused,
+	.spin_ns = conn_spin,
 };
 
 /* Sets the taker of incoming user messages (conn.h). */
@@ -105,6 +123,15 @@ static int link_wanted(const struct link *l)
 	    l->gate || !l->peer || l->busy)
 		return 1;
 	return l->peer == wanted_peer || l->peer == writing_peer;
+}
+
+/* Sets the peer a write waits on; returns the previous one (conn.h). */
+int pvmi_conn_writing(int peer)
+{
+	int old = writing_peer;
+
+	writing_peer = peer;
+	return old;
 }
 
 /* Registers an endpoint once (conn.h). */
@@ -155,12 +182,32 @@ static int rest_left(struct pvmi_conn_endpoint *ep)
 	return (int)left;
 }
 
+/* Takes note of transport `tp', whose pipe is being made: one with
+ * process-wide work joins tps[], its wait fd asked again. */
+static void tp_note(const struct pvmi_transport *tp)
+{
+	int i;
+
+	if (!tp->wait_fd && !tp->prepare && !tp->woken && !tp->release)
+		return;
+	for (i = 0; i < ntps && tps[i].tp != tp; i++)
+		;
+	if (i == ntps) {
+		if (ntps == MAX_TRANSPORTS)
+			abort();	/* raise MAX_TRANSPORTS */
+		tps[ntps++].tp = tp;
+	}
+	tps[i].fd = tp->wait_fd ? tp->wait_fd() : -1;
+}
+
 /* Adds a link; NULL when out of memory (the caller closes `fd'). */
 struct link *pvmi_link_add(int fd, int role, int peer,
 			   const struct pvmi_transport *tp,
 			   const struct pvmi_link_hooks *hooks)
 {
 	struct link *l;
+
+	tp_note(tp);
 
 	if (nlinks == linkcap) {
 		int ncap = linkcap ? 2 * linkcap : 16;
@@ -270,6 +317,10 @@ void pvmi_conn_close_all(int unlink_tid)
 		endpoints[i]->listed = 0;
 	}
 	nendpoints = 0;
+	for (i = 0; i < ntps; i++)
+		if (tps[i].tp->release)
+			tps[i].tp->release();
+	ntps = 0;
 }
 
 static int link_read(struct link *l);
@@ -283,7 +334,20 @@ static int prepare_all(void)
 	for (i = 0; i < nendpoints; i++)
 		if (endpoints[i]->prepare && endpoints[i]->prepare())
 			hot = 1;
+	for (i = 0; i < ntps; i++)
+		if (tps[i].tp->prepare && tps[i].tp->prepare())
+			hot = 1;
 	return hot;
+}
+
+/* Lets the transport whose wait fd is `fd' take what woke it. */
+static void tp_woken(int fd)
+{
+	int i;
+
+	for (i = 0; i < ntps; i++)
+		if (tps[i].fd == fd && tps[i].tp->woken)
+			tps[i].tp->woken();
 }
 
 static void accept_all(void)
@@ -293,6 +357,9 @@ static void accept_all(void)
 	for (i = 0; i < nendpoints; i++)
 		if (endpoints[i]->fd >= 0 && !rest_left(endpoints[i]))
 			endpoints[i]->accept();
+	for (i = 0; i < ntps; i++)
+		if (tps[i].fd >= 0)
+			tp_woken(tps[i].fd);
 }
 
 /* Reads everything already waiting from other tasks, accepting new
@@ -443,6 +510,13 @@ static int conn_paused(void *arg)
 	return !link_wanted(arg);
 }
 
+/* The spin budget of a send on link `arg' that waits for room: the
+ * coscheduling model's bound, from the transport's own `lin_ns'. */
+static long conn_spin(void *arg, long lin_ns)
+{
+	return pvmi_cosched_spin_ns(lin_ns);
+}
+
 /* Handshake bytes from the pipe of link `arg': its owner's. */
 static long conn_gate(void *arg, const unsigned char *data, size_t len)
 {
@@ -462,7 +536,7 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 	struct pollfd stackfds[32], *pfd = stackfds;
 	struct link *stackmap[32], **map = stackmap;
 	struct pvmi_conn_endpoint *ep[MAX_ENDPOINTS];
-	int n = 0, i, r, any = 0, max = nlinks + nendpoints + 1;
+	int n = 0, i, r, any = 0, max = nlinks + nendpoints + ntps + 1;
 	int nep = nendpoints, hot = 0, rings = 0, rest;
 	static long last_poll_ns;
 	long now;
@@ -506,6 +580,13 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 		pfd[n].events = POLLIN;
 		map[n++] = NULL;
 	}
+	for (i = 0; i < ntps; i++) {
+		if (tps[i].fd < 0)
+			continue;
+		pfd[n].fd = tps[i].fd;
+		pfd[n].events = POLLIN;
+		map[n++] = NULL;
+	}
 	if (wfd >= 0) {
 		pfd[n].fd = wfd;
 		pfd[n].events = POLLOUT;
@@ -545,6 +626,7 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 			for (e = 0; e < nep; e++)
 				if (ep[e]->fd == pfd[i].fd)
 					ep[e]->accept();
+			tp_woken(pfd[i].fd);
 			any = 1;
 		} else if (!map[i]->dead) {
 			if (link_read(map[i]) < 0)
@@ -591,207 +673,13 @@ int pvmi_pump_spin(void)
 	return r;
 }
 
-/* Writes a whole frame (header + iov) to `l', pumping input while the
- * transport cannot take more (conn.h). */
-int pvmi_link_write(struct link *l, struct pvmi_frame *f,
-		    const struct iovec *body, int nbody)
-{
-	return pvmi_link_write_hdr(l, f, NULL, body, nbody);
-}
-
-/* pvmi_link_write() with the header already encoded in `hdr' (NULL:
- * encode `f') (conn.h). */
-int pvmi_link_write_hdr(struct link *l, struct pvmi_frame *f,
-			const unsigned char *hdr, const struct iovec *body,
-			int nbody)
-{
-	struct iovec stackiov[IOV_INLINE], *iov = stackiov;
-	struct pvmi_tx tx;
-	int cnt = nbody + 1, r, rc = PvmOk, writing;
-
-	if (cnt > IOV_INLINE && !(iov = malloc(cnt * sizeof(*iov))))
-		return PvmNoMem;
-	if (!hdr) {
-		pvmi_frame_encode(f, tx.hdr);
-		hdr = tx.hdr;
-	}
-	iov[0].iov_base = (void *)hdr;
-	iov[0].iov_len = sizeof(tx.hdr);
-	if (nbody)
-		memcpy(iov + 1, body, nbody * sizeof(*iov));
-	tx.iov = iov;
-	tx.count = cnt;
-	tx.next = 0;
-	l->busy++;
-	writing = writing_peer;
-	if (l->peer)		/* its input is read while we wait for room */
-		writing_peer = l->peer;
-	while ((r = l->pipe.tp->send(&l->pipe, &tx)) == 0) {
-		if (pvmi_link_pump(-1, l->pipe.fd) == PvmSysErr || l->dead)
-			break;
-	}
-	writing_peer = writing;
-	if (r != 1)
-		rc = -1;
-	l->busy--;
-	if (iov != stackiov)
-		free(iov);
-	return rc;
-}
-
-/* Gathers a message body into iovecs; returns the count or -1. */
-static int body_iov(const struct pvmi_msg *m, struct iovec **iovp,
-		    struct iovec *stack, int stackn)
-{
-	int n;
-
-	if (!m || m->nfrag == 0) {
-		*iovp = stack;
-		return 0;
-	}
-	if (m->nfrag > stackn) {
-		*iovp = malloc(m->nfrag * sizeof(**iovp));
-		if (!*iovp)
-			return -1;
-	} else {
-		*iovp = stack;
-	}
-	n = pvmi_msg_iov(m, *iovp, m->nfrag);
-	return n;
-}
-
-/* Writes frame `f' with message `m' on `l'; PvmOk, PvmNoMem, or -1 when
- * the link broke (conn.h). */
-int pvmi_link_send(struct link *l, struct pvmi_frame *f,
-		   const struct pvmi_msg *m)
-{
-	return pvmi_link_send_hdr(l, f, NULL, m);
-}
-
-/* pvmi_link_send() with the header already encoded in `hdr' (NULL:
- * encode `f') (conn.h). */
-int pvmi_link_send_hdr(struct link *l, struct pvmi_frame *f,
-		       const unsigned char *hdr, const struct pvmi_msg *m)
-{
-	struct iovec stack[IOV_INLINE], *iov;
-	int n, rc;
-
-	/* quiets gcc: nothing of it is read when n == 0 */
-	stack[0].iov_base = NULL;
-	stack[0].iov_len = 0;
-	n = body_iov(m, &iov, stack, IOV_INLINE);
-	if (n < 0)
-		return PvmNoMem;
-	f->magic = PVMI_FRAME_MAGIC;
-	f->len = m ? m->len : 0;
-	rc = pvmi_link_write_hdr(l, f, hdr, iov, n);
-	if (iov != stack)
-		free(iov);
-	return rc;
-}
-
-/* Starts the send of `tx' on `l' (see pvmi_link_send_many); 1 when it
- * is done, 0 when it waits (queued or in the kernel), -1 when `l'
- * broke. */
-static int copy_start(struct link *l, struct pvmi_tx *tx)
-{
-	const struct pvmi_transport *tp = l->pipe.tp;
-	int r = tp->queue ? tp->queue(&l->pipe, tx) :
-			    tp->send(&l->pipe, tx);
-
-	return r < 0 ? -1 : r;
-}
-
-/* Hands every copy left queued to the kernel: the submit() of each
- * transport concerned, once. */
-static void copies_submit(struct pvmi_link_copy *c, const int *st, int n)
-{
-	int i, j, seen;
-
-	for (i = 0; i < n; i++) {
-		if (st[i] != 0 || !c[i].l->pipe.tp->submit)
-			continue;
-		for (j = 0, seen = 0; j < i && !seen; j++)
-			seen = st[j] == 0 &&
-			       c[j].l->pipe.tp == c[i].l->pipe.tp;
-		if (!seen)	/* a failure shows in the sends below */
-			c[i].l->pipe.tp->submit();
-	}
-}
-
-/* Writes `m' on every link of `c', all started before any is waited
- * for (conn.h). */
-int pvmi_link_send_many(struct pvmi_link_copy *c, int n,
-			const struct pvmi_msg *m)
-{
-	struct iovec stack[IOV_INLINE], *body, *iov = NULL;
-	struct pvmi_tx *tx = NULL;
-	int *st = NULL;
-	int nb, cnt, i, r, rc = PvmNoMem;
-
-	stack[0].iov_base = NULL;	/* as in pvmi_link_send_hdr() */
-	stack[0].iov_len = 0;
-	nb = body_iov(m, &body, stack, IOV_INLINE);
-	if (nb < 0)
-		return PvmNoMem;
-	cnt = nb + 1;
-	if (n <= 0)
-		goto out_ok;
-	iov = malloc((size_t)n * cnt * sizeof(*iov));
-	tx = malloc((size_t)n * sizeof(*tx));
-	st = malloc((size_t)n * sizeof(*st));
-	if (!iov || !tx || !st)
-		goto out;
-	for (i = 0; i < n; i++) {
-		struct pvmi_tx *t = tx + i;
-		const unsigned char *hdr = c[i].hdr;
-
-		c[i].f.magic = PVMI_FRAME_MAGIC;
-		c[i].f.len = m ? m->len : 0;
-		if (!hdr) {
-			pvmi_frame_encode(&c[i].f, t->hdr);
-			hdr = t->hdr;
-		}
-		t->iov = iov + (size_t)i * cnt;
-		t->iov[0].iov_base = (void *)hdr;
-		t->iov[0].iov_len = sizeof(t->hdr);
-		if (nb)
-			memcpy(t->iov + 1, body, nb * sizeof(*iov));
-		t->count = cnt;
-		t->next = 0;
-		c[i].l->busy++;
-		st[i] = copy_start(c[i].l, t);
-	}
-	copies_submit(c, st, n);
-	for (i = 0; i < n; i++) {
-		struct link *l = c[i].l;
-
-		r = st[i];
-		while (r == 0 && (r = l->pipe.tp->send(&l->pipe, tx + i)) == 0)
-			if (pvmi_link_pump(-1, l->pipe.fd) == PvmSysErr ||
-			    l->dead)
-				break;
-		c[i].rc = r == 1 ? PvmOk : -1;
-	}
-	for (i = 0; i < n; i++)
-		c[i].l->busy--;
-out_ok:
-	rc = PvmOk;
-out:
-	free(st);
-	free(tx);
-	free(iov);
-	if (body != stack)
-		free(body);
-	return rc;
-}
-
 /* The fds the pump waits on, the daemon link first (conn.h). */
 int pvmi_conn_fds(int **fds)
 {
 	static int *arr;
 	int i, n = 0;
-	int *na = realloc(arr, (nlinks + nendpoints + 1) * sizeof(*arr));
+	int *na = realloc(arr, (nlinks + nendpoints + ntps + 1) *
+			  sizeof(*arr));
 
 	if (!na)
 		return PvmNoMem;
@@ -802,6 +690,9 @@ int pvmi_conn_fds(int **fds)
 	for (i = 0; i < nendpoints; i++)
 		if (endpoints[i]->fd >= 0)
 			arr[n++] = endpoints[i]->fd;
+	for (i = 0; i < ntps; i++)
+		if (tps[i].fd >= 0)
+			arr[n++] = tps[i].fd;
 	for (i = 0; i < nlinks; i++)
 		if ((links[i]->role == LINK_IN ||
 		     (links[i]->role == LINK_BOTH && !links[i]->connecting)) &&

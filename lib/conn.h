@@ -4,9 +4,11 @@
  * A link is one circuit with another process: a transport's pipe
  * (transport/transport.h), which carries whole frames, and what conn.c
  * needs to know about it.  conn.c owns the list of links and the pump;
- * it names no transport and runs no handshake.  The modules that open
- * links give each one its transport and its hooks: daemon_link.c (the
- * link to the pvmd), conn_unix.c (circuits with tasks of this host) and
+ * it names no transport and runs no handshake: it calls the tables of
+ * the links' transports, and polls the wait fds of those that have one
+ * for the whole process.  The modules that open links give each one
+ * the transport route.c decided and its hooks: daemon_link.c (the link
+ * to the pvmd), conn_unix.c (circuits with tasks of this host) and
  * conn_tcp.c (direct circuits with tasks of other hosts).
  *
  * Calls go one way, down into conn.c.  conn.c reports what arrives only
@@ -116,6 +118,10 @@ void pvmi_conn_hold(int on);
 int pvmi_conn_want(int tid);
 #define PVMI_WANT_ANY	(-1)
 #define PVMI_WANT_NONE	0
+/* A write to task `peer' waits for room (conn_send.c): a held pump also
+ * reads that peer's links.  Sets it (0: none) and returns the previous
+ * one, for the write to put back when it is done. */
+int pvmi_conn_writing(int peer);
 /* Hands message `m' to the sink, as if it had arrived (messages a task
  * sends itself). */
 void pvmi_conn_deliver(struct pvmi_msg *m);
@@ -153,8 +159,8 @@ void pvmi_link_sweep(void);
  * to be writable if >= 0); 1 when anything happened, 0 on timeout,
  * PvmSysErr when nothing can ever arrive.  May free dead links. */
 int pvmi_link_pump(int timeout_ms, int wfd);
-/* Writes frame `f' with message `m' (NULL: empty) on `l', reading input
- * while it waits; sets f->magic and f->len.  PvmOk, PvmNoMem, or -1 when
+/* conn_send.c: writes frame `f' with message `m' (NULL: empty) on `l',
+ * reading input while it waits; sets f->magic and f->len.  PvmOk, PvmNoMem, or -1 when
  * the link broke (the caller drops it). */
 int pvmi_link_send(struct link *l, struct pvmi_frame *f,
 		   const struct pvmi_msg *m);
@@ -186,6 +192,19 @@ struct pvmi_link_copy {
  * reading input while it waits.  Returns PvmOk (see each c[i].rc) or
  * PvmNoMem, when nothing was sent. */
 int pvmi_link_send_many(struct pvmi_link_copy *c, int n,
+			const struct pvmi_msg *m);
+/* The one send of a message on a circuit (route.c): frame `f' with
+ * message `m' (NULL: empty) on link `l', its header prebuilt in `hdr'
+ * or NULL, through the transport's table, reading input while it waits.
+ * PvmOk, PvmNoMem, or PvmNoTask when the link broke: it is then freed
+ * (any reference watching it cleared). */
+int pvmi_conn_send(struct link *l, struct pvmi_frame *f,
+		   const unsigned char *hdr, const struct pvmi_msg *m);
+/* pvmi_conn_send() of message `m' on the `n' circuits of `c' at once
+ * (pvmi_link_send_many(): all started before any is waited for):
+ * c[i].rc gets PvmOk, or PvmNoTask when that link broke (it is then
+ * freed).  PvmOk, or PvmNoMem when nothing was sent. */
+int pvmi_conn_send_many(struct pvmi_link_copy *c, int n,
 			const struct pvmi_msg *m);
 /* Reads everything already waiting on inbound links, accepting new
  * circuits first (see conn.c, "drain_peers"). */

@@ -15,11 +15,11 @@
  * up or DIRECT timeout passes, but keeps reading input meanwhile, so two
  * tasks connecting to each other at once both get through.
  *
- * A circuit's transport is chosen when it is made: io_uring
- * (transport/uring.c) when this process's ring works and COPVM_URING is
- * not 0, else plain sockets (transport/tcp.c); the two speak the same
- * bytes on the wire, so either end may use either.  The ring's fd is
- * polled as an endpoint registered here.
+ * A circuit's transport is the one route.c decided for a circuit it
+ * opens, and the same rule (transport/registry.c) for one accepted
+ * here: io_uring (transport/uring.c) when this process's ring works and
+ * COPVM_URING is not 0, else plain sockets (transport/tcp.c); the two
+ * speak the same bytes on the wire, so either end may use either.
  *
  * conn.c reads and writes the circuits like any link; it hears of this
  * file only through the hooks of its links (the handshake is the link's
@@ -43,8 +43,7 @@
 #include "conn_tcp.h"
 #include "proto.h"
 #include "pvmi.h"
-#include "recv.h"
-#include "transport/transport.h"
+#include "transport/registry.h"
 
 #define TCP_MAX_UNAUTH	16	/* inbound handshakes at once */
 #define TCP_AUTH_MS	10000	/* time an inbound handshake may take */
@@ -69,31 +68,6 @@ static struct pvmi_conn_endpoint tcp_ep = {
 	.close = tcp_reset,
 };
 
-static void ring_close(int unlink_tid);
-
-/* The ring's fd was readable: its completions go to their pipes. */
-static void ring_accept(void)
-{
-	pvmi_uring_reap();
-}
-
-/* A pump round starts: the completions go to their pipes; 1 when there
- * were some (a send's completion is waited for with the socket's
- * POLLOUT, which may not come while the peer reads nothing: the round
- * must not block once the completion is taken off the ring). */
-static int ring_prepare(void)
-{
-	return pvmi_uring_reap() > 0;
-}
-
-/* The io_uring ring's fd: readable while completions wait. */
-static struct pvmi_conn_endpoint ring_ep = {
-	.fd = -1,
-	.accept = ring_accept,
-	.prepare = ring_prepare,
-	.close = ring_close,
-};
-
 static const struct pvmi_link_hooks tcp_hooks = {
 	.gate_input = auth_input,
 	.release = auth_end,
@@ -114,25 +88,11 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Everything closes (every link is gone): the ring may go too. */
-static void ring_close(int unlink_tid)
+/* A new circuit is carried by `tp': the coscheduling page shows it. */
+static const struct pvmi_transport *noted(const struct pvmi_transport *tp)
 {
-	ring_ep.fd = -1;
-	pvmi_uring_release();
-}
-
-/* The transport of a new circuit: io_uring when it works here, with its
- * fd polled from now on, else plain sockets. */
-static const struct pvmi_transport *circuit_tp(void)
-{
-	if (!pvmi_uring_usable()) {
-		pvmi_cosched_note_transports(0, COSCHED_XPORT_TCP);
-		return &pvmi_transport_tcp;
-	}
-	ring_ep.fd = pvmi_uring_fd();
-	pvmi_conn_endpoint_add(&ring_ep);
-	pvmi_cosched_note_transports(0, COSCHED_XPORT_URING);
-	return &pvmi_transport_uring;
+	pvmi_cosched_note_transports(0, tp->xport);
+	return tp;
 }
 
 /* Forgets a link's handshake state. */
@@ -254,7 +214,10 @@ static void tcp_accept(void)
 				old->dead = 1;
 			}
 		}
-		l = pvmi_link_add(fd, LINK_BOTH, 0, circuit_tp(), &tcp_hooks);
+		/* the same rule as route.c's for circuits it opens */
+		l = pvmi_link_add(fd, LINK_BOTH, 0,
+				  noted(pvmi_transport_pick(PVMI_REACH_NET, 1)),
+				  &tcp_hooks);
 		if (!l) {
 			close(fd);
 			continue;
@@ -330,62 +293,12 @@ void pvmi_conn_tcp_host_gone(int dtid)
 	pvmi_link_each(end_host, &dtid);
 }
 
-/* Non-zero when an authenticated TCP circuit with task `tid' is up
- * (conn_tcp.h). */
-int pvmi_conn_tcp_up(int tid)
-{
-	return pvmi_conn_tcp_link(tid) != NULL;
-}
-
 /* Non-zero while `l' is a TCP circuit that can carry frames
  * (conn_tcp.h). */
 int pvmi_conn_tcp_usable(const struct link *l)
 {
 	return l->hooks == &tcp_hooks && !l->gate && !l->connecting &&
 	       !l->dead;
-}
-
-/* Sends on direct circuit `l'; PvmNoTask when it broke, the circuit
- * then being dropped (conn_tcp.h). */
-int pvmi_conn_tcp_send(struct link *l, struct pvmi_frame *f,
-		       const unsigned char *hdr, const struct pvmi_msg *m)
-{
-	int rc = pvmi_link_send_hdr(l, f, hdr, m), peer = l->peer;
-
-	if (rc == -1) {
-		l->dead = 1;
-		pvmi_link_sweep();
-		return pvmi_hostwatch_lost(peer) ? PvmNoHost : PvmNoTask;
-	}
-	return rc;
-}
-
-/* Sends on several direct circuits at once; a broken one gets
- * PvmNoTask and is dropped (conn_tcp.h). */
-int pvmi_conn_tcp_send_many(struct pvmi_link_copy *c, int n,
-			    const struct pvmi_msg *m)
-{
-	int i, broke = 0, rc = pvmi_link_send_many(c, n, m);
-
-	if (rc != PvmOk)
-		return rc;
-	for (i = 0; i < n; i++) {
-		if (c[i].rc != -1)
-			continue;
-		c[i].l->dead = 1;
-		c[i].rc = pvmi_hostwatch_lost(c[i].l->peer) ? PvmNoHost :
-			  PvmNoTask;
-		broke = 1;
-	}
-	if (broke)
-		pvmi_link_sweep();
-	return PvmOk;
-}
-
-/* Non-zero when `l''s transport batches its submissions (conn_tcp.h). */
-int pvmi_conn_tcp_batches(const struct link *l)
-{
-	return l->pipe.tp->queue && l->pipe.tp->submit;
 }
 
 /* Waits for a connecting circuit to be writable; 0, or -1 on failure or
@@ -416,9 +329,10 @@ static int wait_connected(unsigned long serial, long long end)
 	return 0;
 }
 
-/* Connects to task `tid' and runs the handshake, reading input
- * meanwhile; PvmOk once the circuit is up (conn_tcp.h). */
-int pvmi_conn_tcp_open(int tid, const char *addr, int port, int timeout_ms)
+/* Connects to task `tid' over transport `tp' and runs the handshake,
+ * reading input meanwhile; PvmOk once the circuit is up (conn_tcp.h). */
+int pvmi_conn_tcp_open(int tid, const char *addr, int port,
+		       const struct pvmi_transport *tp, int timeout_ms)
 {
 	long long end = now_ms() + timeout_ms;
 	unsigned long serial;
@@ -430,7 +344,7 @@ int pvmi_conn_tcp_open(int tid, const char *addr, int port, int timeout_ms)
 	if (!have_secret ||
 	    pvmi_transport_tcp.connect(addr, port, &fd) != PvmOk)
 		return PvmSysErr;
-	l = pvmi_link_add(fd, LINK_BOTH, tid, circuit_tp(), &tcp_hooks);
+	l = pvmi_link_add(fd, LINK_BOTH, tid, noted(tp), &tcp_hooks);
 	if (!l) {
 		close(fd);
 		return PvmNoMem;

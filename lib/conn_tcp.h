@@ -18,28 +18,12 @@ struct link *pvmi_conn_tcp_link(int tid);
 void pvmi_conn_tcp_host_gone(int dtid);
 /* Non-zero while link `l' is an authenticated TCP circuit that is up. */
 int pvmi_conn_tcp_usable(const struct link *l);
-/* Sends frame `f' (message `m') on direct circuit `l', reading input
- * while it waits; PvmOk, PvmNoMem, or PvmNoTask when the circuit broke
- * (it is then freed), PvmNoHost when it ended because its host left the
- * machine (hostwatch.c) while the send waited. */
-int pvmi_conn_tcp_send(struct link *l, struct pvmi_frame *f,
-		       const unsigned char *hdr, const struct pvmi_msg *m);
-/* Sends message `m' on the `n' direct circuits of `c' (conn.h,
- * pvmi_link_send_many: with io_uring, one submission for all), reading
- * input while it waits; c[i].rc gets PvmOk, or PvmNoTask (PvmNoHost:
- * its host left) when that circuit broke (it is then freed).  PvmOk, or PvmNoMem when nothing
- * was sent. */
-int pvmi_conn_tcp_send_many(struct pvmi_link_copy *c, int n,
-			    const struct pvmi_msg *m);
-/* Non-zero when the circuits of `l''s transport can be sent on together
- * (pvmi_conn_tcp_send_many() makes one submission for them). */
-int pvmi_conn_tcp_batches(const struct link *l);
-/* Non-zero when an authenticated TCP circuit with task `tid' is up. */
-int pvmi_conn_tcp_up(int tid);
-/* Connects to task `tid' at `addr':`port' and runs the handshake,
- * reading other input meanwhile, for at most `timeout_ms'.  PvmOk once
- * the circuit is up, else PvmSysErr (no circuit is left behind). */
-int pvmi_conn_tcp_open(int tid, const char *addr, int port, int timeout_ms);
+/* Connects to task `tid' at `addr':`port' over transport `tp' (uring or
+ * tcp: route.c decides) and runs the handshake, reading other input
+ * meanwhile, for at most `timeout_ms'.  PvmOk once the circuit is up,
+ * else PvmSysErr or PvmNoMem (no circuit is left behind). */
+int pvmi_conn_tcp_open(int tid, const char *addr, int port,
+		       const struct pvmi_transport *tp, int timeout_ms);
 /* Makes sure this task listens on TCP; returns the port, 0 on failure. */
 int pvmi_conn_tcp_listen(void);
 /* Adopts listening TCP socket `fd' (made by the daemon that spawned us). */

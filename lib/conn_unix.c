@@ -11,11 +11,13 @@
  * frames while they wait (conn.c), so two tasks sending large messages
  * to each other cannot deadlock.
  *
- * Unless COPVM_SHM=0, both kinds of circuit use the shm transport: the
- * frames go through a shared-memory ring once the receiver invited the
- * sender to make one (the greeting written here at accept), over the
- * socket before that and for good when either side has rings off
- * (transport/shm.c).  The task's wake eventfd is polled as an endpoint.
+ * The circuits are opened and accepted with the unix transport's calls;
+ * what carries their frames is the transport route.c decided for an
+ * outbound one, and the same rule (transport/registry.c) for an inbound
+ * one: shm unless COPVM_SHM=0, whose frames go through a shared-memory
+ * ring once the receiver invited the sender to make one (the greeting
+ * each transport may say at accept), over the socket before that and
+ * for good when either side has rings off (transport/shm.c).
  *
  * Out of descriptors (issue 15: a task at its fd limit, or flooded with
  * idle connections), accept() fails and the listener stays readable: the
@@ -37,7 +39,7 @@
 #include "proto.h"
 #include "pvmi.h"
 #include "rundir_check.h"
-#include "transport/transport.h"
+#include "transport/registry.h"
 
 static void unix_accept_all(void);
 static void unix_close(int unlink_tid);
@@ -47,34 +49,6 @@ static struct pvmi_conn_endpoint unix_ep = {
 	.accept = unix_accept_all,
 	.close = unix_close,
 };
-
-static void wake_close(int unlink_tid);
-
-/* The task's ring wake-up eventfd: readable when a peer rang it. */
-static struct pvmi_conn_endpoint wake_ep = {
-	.fd = -1,
-	.accept = pvmi_shm_wake_clear,
-	.close = wake_close,
-};
-
-static void wake_close(int unlink_tid)
-{
-	(void)unlink_tid;
-	wake_ep.fd = -1;
-	pvmi_shm_wake_release();	/* every link is closed by now */
-}
-
-/* The transport of a new same-host circuit: rings unless COPVM_SHM=0
- * (the circuit still falls back to the socket if the peer declines or
- * the ring cannot be made; transport/shm.c). */
-static const struct pvmi_transport *circuit_transport(void)
-{
-	if (!pvmi_shm_enabled() || pvmi_shm_wake_fd() < 0)
-		return &pvmi_transport_unix;
-	wake_ep.fd = pvmi_shm_wake_fd();
-	pvmi_conn_endpoint_add(&wake_ep);
-	return &pvmi_transport_shm;
-}
 
 static int busy_marked;		/* our t<tid>.busy exists */
 static int busy_tid;			/* ... for this tid */
@@ -141,12 +115,13 @@ static void unix_accept_all(void)
 			}
 			return;
 		}
-		tp = circuit_transport();
+		/* the same rule as route.c's for circuits it opens */
+		tp = pvmi_transport_pick(PVMI_REACH_HOST, 1);
 		if (!pvmi_link_add(fd, LINK_IN, 0, tp, NULL)) {
 			close(fd);
 			continue;
 		}
-		pvmi_shm_greet(fd, tp == &pvmi_transport_shm);
+		pvmi_transport_accepted(fd, tp);
 	}
 }
 
@@ -172,9 +147,10 @@ void pvmi_conn_set_listener(int fd)
 	pvmi_conn_endpoint_add(&unix_ep);
 }
 
-/* Opens an outbound circuit to task `tid' of this host
- * (conn_unix.h). */
-int pvmi_conn_unix_open(int tid, struct link **lp)
+/* Opens an outbound circuit to task `tid' of this host, carried by
+ * `tp' (conn_unix.h). */
+int pvmi_conn_unix_open(int tid, const struct pvmi_transport *tp,
+			struct link **lp)
 {
 	struct link *l;
 	int rc, fd;
@@ -182,25 +158,11 @@ int pvmi_conn_unix_open(int tid, struct link **lp)
 	rc = pvmi_transport_unix.open(tid, &fd);
 	if (rc != PvmOk)
 		return rc;
-	l = pvmi_link_add(fd, LINK_OUT, tid, circuit_transport(), NULL);
+	l = pvmi_link_add(fd, LINK_OUT, tid, tp, NULL);
 	if (!l) {
 		close(fd);
 		return PvmNoMem;
 	}
 	*lp = l;
 	return PvmOk;
-}
-
-/* Sends on outbound circuit `l'; a broken one is dropped
- * (conn_unix.h). */
-int pvmi_conn_unix_send(struct link *l, struct pvmi_frame *f,
-			const unsigned char *hdr, const struct pvmi_msg *m)
-{
-	int rc = pvmi_link_send_hdr(l, f, hdr, m);
-
-	if (rc == -1) {
-		pvmi_link_drop(l);
-		return PvmNoTask;
-	}
-	return rc;
 }

@@ -24,6 +24,7 @@
 #include "proto.h"
 #include "pvmi.h"
 #include "rundir_check.h"
+#include "rundir_path.h"
 #include "transport/transport.h"
 
 static struct link *daemon_link;
@@ -129,12 +130,8 @@ int pvmi_conn_send_daemon(struct pvmi_frame *f, const struct pvmi_msg *m)
 
 	if (!daemon_link)
 		return PvmSysErr;
-	rc = pvmi_link_send(daemon_link, f, m);
-	if (rc == -1) {
-		pvmi_link_drop(daemon_link);
-		return PvmSysErr;
-	}
-	return rc;
+	rc = pvmi_conn_send(daemon_link, f, NULL, m);
+	return rc == PvmNoTask ? PvmSysErr : rc;	/* the link is gone */
 }
 
 /* Sends daemon request `op' and waits for its reply, reading other

@@ -25,7 +25,7 @@
 #include "daemon_watch.h"
 #include "proto.h"
 #include "pvmi.h"
-#include "transport/transport.h"
+#include "rundir_path.h"
 
 /* How long a stopped daemon is waited for before a request fails. */
 #define PVMI_DWATCH_STOPPED_MS	5000

@@ -10,14 +10,18 @@ lib_libpvm3_la_SOURCES = \
 	lib/packf.c \
 	lib/buffers.c \
 	lib/transport/transport.h lib/transport/stream.c lib/transport/sock.c \
+	lib/transport/stream.h lib/transport/registry.c \
+	lib/transport/registry.h lib/transport/uring.h \
 	lib/transport/unix.c lib/transport/tcp.c lib/transport/shm.c \
+	lib/transport/shm_setup.c lib/transport/shm_pipe.h \
 	lib/route.c lib/route.h \
-	lib/conn.c lib/conn.h \
+	lib/conn.c lib/conn.h lib/conn_send.c \
 	lib/conn_unix.c lib/conn_unix.h \
 	lib/conn_tcp.c lib/conn_tcp.h \
 	lib/daemon_link.c lib/daemon_link.h \
 	lib/task.c lib/task.h lib/task_hooks.c lib/task_hooks.h \
 	lib/rundir_check.c lib/rundir_check.h \
+	lib/rundir_path.c lib/rundir_path.h \
 	lib/pvmd_start.c lib/pvmd_start.h lib/daemon_watch.c lib/daemon_watch.h \
 	lib/send.c \
 	lib/precomm.c lib/precomm.h \

@@ -53,8 +53,9 @@ struct indication {
 	const struct pvmi_msg *m;	/* ... its message */
 	size_t len;			/* ... and its length then */
 	int seen;			/* a blocking receive began since */
-	int staged;			/* sent held, as st says */
-	struct pvmi_route_staged st;
+	int staged;			/* sent held: its circuit keeps it
+					 * (route.c) */
+	int ctx;			/* ... in this context */
 };
 
 static struct indication pending[PRECOMM_MAX];
@@ -65,7 +66,7 @@ static int npending;
 static void drop(int i)
 {
 	if (pending[i].staged)
-		pvmi_route_release(&pending[i].st, 0);
+		pvmi_route_release(pending[i].tid, pending[i].tag, 0);
 	memmove(&pending[i], &pending[i + 1],
 		(npending - i - 1) * sizeof(pending[0]));
 	npending--;
@@ -146,9 +147,10 @@ int pvmi_precomm_stage(void)
 			continue;
 		in->seen = 2;		/* tried: not again */
 		tried++;
-		if (pvmi_route_stage(in->m, in->tid, in->tag, &in->st) ==
-		    PvmOk)
+		if (pvmi_route_stage(in->m, in->tid, in->tag) == PvmOk) {
 			in->staged = 1;
+			in->ctx = pvmi.ctx;
+		}
 	}
 	return tried;
 }
@@ -160,20 +162,18 @@ int pvmi_precomm_release(const struct pvmi_msg *m, int tid, int tag,
 			 int *rc)
 {
 	int i = npending ? find(tid, tag) : -1;
-	struct pvmi_route_staged st;
 
 	if (i < 0)
 		return 0;
 	if (!pending[i].staged || pending[i].m != m ||
 	    pending[i].mid != m->mid || !unchanged(&pending[i]) ||
-	    pending[i].st.ctx != pvmi.ctx) {
+	    pending[i].ctx != pvmi.ctx) {
 		drop(i);
 		return 0;
 	}
-	st = pending[i].st;
 	pending[i].staged = 0;		/* released below, not cancelled */
 	drop(i);
-	*rc = pvmi_route_release(&st, 1);
+	*rc = pvmi_route_release(tid, tag, 1);
 	if (*rc == PVMI_ROUTE_HELD_LOST)
 		return 0;		/* its circuit went: send it plain */
 	return 1;

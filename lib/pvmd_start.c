@@ -35,7 +35,7 @@
 #include "proto.h"
 #include "pvmi.h"
 #include "pvmd_start.h"
-#include "transport/transport.h"
+#include "rundir_path.h"
 
 /* How long a started program may take to become a listening pvmd. */
 #define PVMD_START_TIMEOUT_MS	10000

@@ -1,55 +1,35 @@
 /*
  * route.c - the virtual circuit of every destination: how a message to a
- * task travels, decided once, in one place, and remembered.
+ * task travels, decided once, in one place (decide()), and remembered.
  *
- * The first message to a task decides its route (decide()):
- *   - ourselves: the message is queued at once (never remembered: a
- *     forked child enrols under a new tid);
- *   - a task of this host: its unix circuit (conn_unix.c), opened at the
- *     first message and reused for every later one (virtual circuit
- *     caching); one circuit per (sender, receiver) pair keeps each
- *     sender's messages in order.  When the receiver is out of
- *     descriptors (it marked itself busy, or its backlog is full) or we
- *     are, the daemon carries that destination instead, for good;
- *   - a task of another host: direct, over a TCP circuit (conn_tcp.c),
- *     when one with that task is already up (it connected to us: both
- *     ends then use it), or when this task asks for direct routes
- *     (PvmRouteDirect) and the other accepts them (it listens and did not
- *     set PvmDontRoute) and the circuit comes up within DIRECT_OPEN_MS;
- *     otherwise through the daemons: the frame goes to our daemon, which
- *     hands it to the daemon of the receiver's host.
- * Virtual circuit caching (VCC, bufcache.h's switch): a circuit also
- * keeps its frame header prebuilt, encoded at its first message; a later
- * message only patches its length, tag and encoding into it.  The packet
- * buffers themselves are the size-class pools of bufcache.c: a PVM send
- * buffer is packed before its destination is known, so body memory is
- * pooled per process, not per circuit.
+ * The first message to a task decides its route and its transport:
+ * ourselves (queued at once, never remembered: a forked child enrols
+ * under a new tid); a task of this host over a circuit that
+ * transport/registry.c's pick carries (shm, else unix), or through the
+ * daemon for good when it or we are out of descriptors; a task of
+ * another host directly when a circuit with it is up (it keeps its own
+ * transport) or when PvmRouteDirect asks and one comes up within
+ * DIRECT_OPEN_MS (io_uring, else tcp), else through the daemons.  The
+ * route is kept while the task is enrolled, so one sender's messages to
+ * one receiver all take the same way and stay in order.
  *
- * A multicast (pvm_mcast, pvmi_route_mcast()) sends its copies in the
- * order of its list, except that the copies for direct circuits whose
- * transport batches (io_uring) are all started, and submitted to the
- * kernel in one system call, before the multicast waits for any; each
- * receiver still gets one copy, so no sender's order changes.
- *
- * Precommunication (precomm.c) sends a message on its circuit ahead of
- * its pvm_send as a HELD frame (pvmi_route_stage()), which the receiver
- * keeps out of its queue, and later releases or cancels it with a small
- * RELEASE frame on the same circuit (pvmi_route_release()): the copy into
- * the kernel is done while the task waits, and program order holds, as
- * the receiver delivers the message only when the release arrives.
- *
- * The route is kept for as long as this task is enrolled, so that each
- * sender's messages to one receiver all take the same way and stay in
- * order.  The circuit record also keeps the link in use (conn.c clears
- * it when the link goes), so a steady-state send is one hash lookup and
- * no scan of the links.  A message on a route that has died (the task
- * ended) is dropped, and the send still succeeds, as stock PVM documents
- * for messages to a task that has exited.
+ * The circuit record keeps the link in use (conn.c clears it when the
+ * link goes: a steady send is one hash lookup and conn.c's one send),
+ * the frame header prebuilt at its first message (VCC, bufcache.h's
+ * switch; a later message only patches length, tag and encoding), and
+ * its precommunication queue: the frames sent HELD ahead of their
+ * pvm_send (pvmi_route_stage(), precomm.c), each released or cancelled
+ * by a small RELEASE frame on the same circuit (pvmi_route_release()).
+ * A send whose link broke, or whose link is gone, goes through one
+ * failure path (outcome()): the message is dropped and the send still
+ * succeeds, as stock PVM documents for a task that exited.  A multicast
+ * starts the copies on circuits whose transport batches (io_uring)
+ * together, in one submission, before it waits for any.
  *
  * Every task of a machine of several hosts listens on TCP: its daemon
- * may have made the socket before it started (so that a peer can connect
- * before it runs), else the library opens one when it enrols, or when it
- * first asks for a route, and tells the daemon its port.
+ * may have made the socket before it started, else the library opens
+ * one when it enrols or first asks for a route, and tells the daemon its
+ * port.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -65,22 +45,40 @@
 #include "proto.h"
 #include "pvmi.h"
 #include "route.h"
+#include "transport/registry.h"
 
 #define CIRCUIT_BUCKETS	256
 #define DIRECT_OPEN_MS	10000
 
-enum via { VIA_SELF, VIA_UNIX, VIA_TCP, VIA_DAEMON };
+/* How a destination is reached: ourselves, a circuit of this host
+ * (LINK_OUT, opened by tid), a direct circuit with another host
+ * (LINK_BOTH, found by its peer), or the daemons. */
+enum via { VIA_SELF, VIA_HOST, VIA_NET, VIA_DAEMON };
+
+/* A frame sent HELD on a circuit (pvmi_route_stage()), to be released
+ * or cancelled by its tag. */
+struct held {
+	struct held *next;
+	int tag;
+	int ctx;			/* the context it was sent in */
+	unsigned long serial;		/* the link it went on */
+};
 
 /* The virtual circuit of one destination. */
 struct circuit {
 	struct circuit *next;		/* hash chain */
 	int tid;
 	int via;			/* enum via, decided once */
+	const struct pvmi_transport *tp;	/* VIA_HOST, VIA_NET: what
+					 * carries the frames (shm, unix,
+					 * uring, tcp), decided with via */
 	int stand_in;			/* not in the table (no memory):
 					 * watches no link */
-	struct link *link;		/* VIA_UNIX, VIA_TCP: the link in use,
+	struct link *link;		/* VIA_HOST, VIA_NET: the link in use,
 					 * NULL until (re)found; conn.c
 					 * clears it when the link is freed */
+	struct held *held;		/* precommunication: the frames sent
+					 * HELD on it, not yet released */
 	/* VCC: the prebuilt frame header (see the top) */
 	unsigned char hdr[PVMI_FRAME_HDR_LEN];
 	int hdr_ready;			/* hdr holds this tid's header */
@@ -88,6 +86,9 @@ struct circuit {
 };
 
 static struct circuit *table[CIRCUIT_BUCKETS];
+static struct held *spare;		/* released entries, kept for reuse:
+					 * a steady precommunication
+					 * allocates nothing */
 static struct circuit self_circuit = { .via = VIA_SELF };
 static int reported_port;		/* port the daemon knows, 0: none */
 static int networked;
@@ -147,16 +148,19 @@ static int own_port(void)
 	return port && port != reported_port ? port : 0;
 }
 
-/* Tries to open a direct circuit to `tid'; PvmOk when it is up. */
-static int open_direct(int tid)
+/* Tries to open a direct circuit for `c' over the transport picked for
+ * other hosts, once the daemon said where the peer listens (c->tp is
+ * set then); PvmOk when it is up. */
+static int open_direct(struct circuit *c)
 {
 	char addr[64];
 	int port = 0, rc;
 
-	rc = ask_daemon(tid, own_port(), addr, sizeof(addr), &port);
+	rc = ask_daemon(c->tid, own_port(), addr, sizeof(addr), &port);
 	if (rc != PvmOk || !port || !*addr)
 		return PvmSysErr;
-	return pvmi_conn_tcp_open(tid, addr, port, DIRECT_OPEN_MS);
+	c->tp = pvmi_transport_pick(PVMI_REACH_NET, 1);
+	return pvmi_conn_tcp_open(c->tid, addr, port, c->tp, DIRECT_OPEN_MS);
 }
 
 /* After REGISTER: the secret, the flags, and a TCP socket the daemon made
@@ -183,28 +187,61 @@ void pvmi_route_reset(void)
 	struct circuit *c;
 	int i;
 
+	struct held *h;
+
 	for (i = 0; i < CIRCUIT_BUCKETS; i++) {
 		while ((c = table[i])) {
 			table[i] = c->next;
 			if (c->link)
 				c->link->watch = NULL;
+			while ((h = c->held)) {	/* their links close too */
+				c->held = h->next;
+				free(h);
+			}
 			free(c);
 		}
+	}
+	while ((h = spare)) {
+		spare = h->next;
+		free(h);
 	}
 	reported_port = 0;
 	networked = 0;
 }
 
-/* The one routing decision for task `tid', not ourselves (see the top).
- * May block up to DIRECT_OPEN_MS opening a direct circuit. */
-static int decide(int tid)
+/* The one routing decision for task `tid', not ourselves (see the top):
+ * sets c->via and, for a circuit, c->tp, the transport that carries it
+ * (the first of transport/registry.c's for its reach that works here:
+ * shm or unix on this host, io_uring or tcp to another; a direct circuit
+ * that is already up keeps its own).  May block up to DIRECT_OPEN_MS
+ * opening a direct circuit. */
+static void decide(struct circuit *c)
 {
-	if (PVMI_TID_HOST(tid) == PVMI_TID_HOST(pvmi.mytid))
-		return pvmi_conn_unix_busy(tid) ? VIA_DAEMON : VIA_UNIX;
-	if (pvmi_conn_tcp_up(tid) ||
-	    (pvmi.route == PvmRouteDirect && open_direct(tid) == PvmOk))
-		return VIA_TCP;
-	return VIA_DAEMON;
+	int tid = c->tid;
+	struct link *l;
+
+	c->tp = NULL;
+	if (PVMI_TID_HOST(tid) == PVMI_TID_HOST(pvmi.mytid)) {
+		if (pvmi_conn_unix_busy(tid)) {
+			c->via = VIA_DAEMON;
+			return;
+		}
+		c->via = VIA_HOST;
+		c->tp = pvmi_transport_pick(PVMI_REACH_HOST, 1);
+		return;
+	}
+	c->via = VIA_NET;
+	l = pvmi_conn_tcp_link(tid);
+	if (l) {			/* up already: it carries both ways */
+		c->tp = l->pipe.tp;
+		if (!c->stand_in)
+			pvmi_link_watch(l, &c->link);
+		return;
+	}
+	if (pvmi.route == PvmRouteDirect && open_direct(c) == PvmOk)
+		return;
+	c->via = VIA_DAEMON;
+	c->tp = NULL;
 }
 
 /* The circuit of `tid', decided and remembered at the first message.
@@ -225,12 +262,12 @@ static struct circuit *circuit(int tid, struct circuit *tmp)
 	if (!c) {
 		memset(tmp, 0, sizeof(*tmp));
 		tmp->tid = tid;
-		tmp->via = decide(tid);
 		tmp->stand_in = 1;
+		decide(tmp);
 		return tmp;
 	}
 	c->tid = tid;
-	c->via = decide(tid);
+	decide(c);
 	c->next = table[b];
 	table[b] = c;
 	return c;
@@ -261,61 +298,77 @@ static int send_self(const struct pvmi_msg *m, int tag)
 	return PVMI_ROUTE_NOT_SENT;
 }
 
-/* Sends on the unix circuit of `c', opening it if needed. */
-static int send_unix(struct circuit *c, struct pvmi_frame *f,
-		     const unsigned char *hdr, const struct pvmi_msg *m)
+/* What a send on circuit `c' whose link broke or is gone (conn.c's
+ * PvmNoTask) means, the one failure path of a circuit: the message is
+ * dropped, as stock does for a task that exited; to a task of this host
+ * it was not sent (PVMI_ROUTE_NOT_SENT), to one of another host it was
+ * dropped on the way (PVMI_ROUTE_DROPPED; route.h says what the caller
+ * makes of each).  Other results pass as they are. */
+static int outcome(const struct circuit *c, int rc)
 {
-	struct link *l;
-	int rc;
+	if (rc != PvmNoTask)
+		return rc;
+	return c->via == VIA_HOST ? PVMI_ROUTE_NOT_SENT : PVMI_ROUTE_DROPPED;
+}
 
-	l = c->link;
+/* The link of circuit `c' of this host, found or opened (c->tp carries
+ * it); NULL with *rc set when there is none: PvmNoTask (the task is
+ * gone), PvmOutOfRes (it or we are out of descriptors), or another
+ * error. */
+static struct link *host_link(struct circuit *c, int *rc)
+{
+	struct link *l = c->link;
+
 	if (!l && !(l = pvmi_link_find(LINK_OUT, c->tid))) {
-		rc = pvmi_conn_unix_open(c->tid, &l);
-		if (rc == PvmOutOfRes) {
-			/* it (or we) is out of descriptors: the daemon
-			 * carries this destination from now on (no frame went
-			 * on a circuit before, so the order holds) */
-			if (!c->stand_in)
-				c->via = VIA_DAEMON;
-			if (f->kind != PVMI_KIND_USER)	/* a HELD one */
-				return PVMI_ROUTE_NOT_SENT;
-			return pvmi_conn_send_daemon(f, m);
-		}
-		if (rc != PvmOk)
-			return rc == PvmNoTask ? PVMI_ROUTE_NOT_SENT : rc;
+		*rc = pvmi_conn_unix_open(c->tid, c->tp, &l);
+		if (*rc != PvmOk)
+			return NULL;
 	}
 	if (!c->stand_in)
 		pvmi_link_watch(l, &c->link);
-	rc = pvmi_conn_unix_send(l, f, hdr, m);
-	return rc == PvmNoTask ? PVMI_ROUTE_NOT_SENT : rc;
+	return l;
 }
 
 /* The direct circuit of `c' in use, found again if it changed; NULL
  * when there is none (the task is gone). */
-static struct link *tcp_link(struct circuit *c)
+static struct link *net_link(struct circuit *c)
 {
 	struct link *l = c->link;
 
 	if (!l || !pvmi_conn_tcp_usable(l)) {
 		l = pvmi_conn_tcp_link(c->tid);
-		if (l && !c->stand_in)
+		if (l && !c->stand_in) {
 			pvmi_link_watch(l, &c->link);
+			c->tp = l->pipe.tp;
+		}
 	}
 	return l;
 }
 
-/* Sends on the direct circuit of `c'; a message for a circuit that is
- * gone is dropped and counts as sent. */
-static int send_tcp(struct circuit *c, struct pvmi_frame *f,
-		    const unsigned char *hdr, const struct pvmi_msg *m)
+/* Sends frame `f' (header `hdr', or NULL) of `m' on the link of circuit
+ * `c', found or opened: conn.c's one send. */
+static int send_link(struct circuit *c, struct pvmi_frame *f,
+		     const unsigned char *hdr, const struct pvmi_msg *m)
 {
-	struct link *l = tcp_link(c);
-	int rc;
+	struct link *l;
+	int rc = PvmNoTask;
 
-	if (!l)
-		return PvmOk;
-	rc = pvmi_conn_tcp_send(l, f, hdr, m);
-	return rc == PvmNoTask ? PvmOk : rc;
+	l = c->via == VIA_HOST ? host_link(c, &rc) : net_link(c);
+	if (!l && rc == PvmOutOfRes) {
+		/* it (or we) is out of descriptors: the daemon carries this
+		 * destination from now on (no frame went on a circuit
+		 * before, so the order holds) */
+		if (!c->stand_in) {
+			c->via = VIA_DAEMON;
+			c->tp = NULL;
+		}
+		if (f->kind != PVMI_KIND_USER)	/* a HELD one */
+			return PVMI_ROUTE_NOT_SENT;
+		return pvmi_conn_send_daemon(f, m);
+	}
+	if (l)
+		rc = pvmi_conn_send(l, f, hdr, m);
+	return outcome(c, rc);
 }
 
 static void put_be32(unsigned char *p, uint32_t v)
@@ -368,14 +421,9 @@ static void user_frame(struct pvmi_frame *f, int tid, int tag, int enc,
 static int send_on(struct circuit *c, struct pvmi_frame *f,
 		   const unsigned char *hdr, const struct pvmi_msg *m)
 {
-	switch (c->via) {
-	case VIA_UNIX:
-		return send_unix(c, f, hdr ? hdr : prebuilt(c, f), m);
-	case VIA_TCP:
-		return send_tcp(c, f, hdr ? hdr : prebuilt(c, f), m);
-	default:
-		return pvmi_conn_send_daemon(f, m);
-	}
+	if (c->via == VIA_HOST || c->via == VIA_NET)
+		return send_link(c, f, hdr ? hdr : prebuilt(c, f), m);
+	return pvmi_conn_send_daemon(f, m);
 }
 
 /* Sends message `m' to `tid' with `tag' over the circuit of `tid'
@@ -407,14 +455,14 @@ static int batch_add(struct batch *b, struct circuit *c, int i, int tag,
 	struct pvmi_link_copy *k = b->copy + b->n;
 	struct link *l;
 
-	if (!b->copy || c->via != VIA_TCP || c->stand_in)
+	if (!b->copy || c->via != VIA_NET || c->stand_in)
 		return 0;
-	l = tcp_link(c);
+	l = net_link(c);
 	if (!l) {
-		rcs[i] = PvmOk;		/* gone: dropped, as send_tcp() */
+		rcs[i] = outcome(c, PvmNoTask);	/* gone: dropped */
 		return 1;
 	}
-	if (!pvmi_conn_tcp_batches(l))
+	if (!c->tp->queue || !c->tp->submit)
 		return 0;
 	k->l = l;
 	user_frame(&k->f, c->tid, tag, m->enc, m);
@@ -453,53 +501,71 @@ void pvmi_route_mcast(struct pvmi_msg *m, const int *tids, int n, int tag,
 		user_frame(&f, tids[i], tag, m->enc, m);
 		rcs[i] = send_on(c, &f, NULL, m);
 	}
-	rc = b.n ? pvmi_conn_tcp_send_many(b.copy, b.n, m) : PvmOk;
-	for (i = 0; i < b.n; i++)
-		rcs[b.who[i]] = rc != PvmOk ? rc :
-				b.copy[i].rc == PvmNoTask ? PvmOk :
-				b.copy[i].rc;
+	rc = b.n ? pvmi_conn_send_many(b.copy, b.n, m) : PvmOk;
+	for (i = 0; i < b.n; i++) {
+		c = circuit(tids[b.who[i]], &tmp);
+		rcs[b.who[i]] = rc != PvmOk ? rc : outcome(c, b.copy[i].rc);
+	}
 	free(b.copy);
 	free(b.who);
 }
 
-/* Sends `m' to `tid' ahead of its send, held by the receiver
- * (route.h). */
-int pvmi_route_stage(const struct pvmi_msg *m, int tid, int tag,
-		     struct pvmi_route_staged *st)
+/* Sends `m' to `tid' ahead of its send, held by the receiver; the
+ * circuit remembers it (route.h). */
+int pvmi_route_stage(const struct pvmi_msg *m, int tid, int tag)
 {
 	struct circuit tmp, *c = circuit(tid, &tmp);
 	struct pvmi_frame f;
+	struct held *h;
 	int i, rc;
 
-	if (c->stand_in || (c->via != VIA_UNIX && c->via != VIA_TCP))
+	if (c->stand_in || (c->via != VIA_HOST && c->via != VIA_NET))
 		return PVMI_ROUTE_NOT_SENT;
 	for (i = 0; i < m->nfrag; i++)
 		if (!m->frags[i].cap)	/* in place: read at send time */
 			return PVMI_ROUTE_NOT_SENT;
+	h = spare ? spare : malloc(sizeof(*h));
+	if (!h)
+		return PvmNoMem;
+	if (h == spare)
+		spare = h->next;
 	user_frame(&f, tid, tag, m->enc, m);
 	f.kind = PVMI_KIND_HELD;
 	rc = send_on(c, &f, NULL, m);
-	if (rc != PvmOk)
+	if (rc != PvmOk || !c->link) {	/* !c->link: dropped on the way */
+		h->next = spare;
+		spare = h;
 		return rc == PvmNoMem ? PvmNoMem : PVMI_ROUTE_NOT_SENT;
-	if (!c->link)			/* dropped on the way */
-		return PVMI_ROUTE_NOT_SENT;
-	st->tid = tid;
-	st->tag = tag;
-	st->ctx = f.ctx;
-	st->serial = c->link->serial;
+	}
+	h->tag = tag;
+	h->ctx = f.ctx;
+	h->serial = c->link->serial;
+	h->next = c->held;
+	c->held = h;
 	return PvmOk;
 }
 
-/* Releases (go) or cancels (!go) a held message (route.h). */
-int pvmi_route_release(const struct pvmi_route_staged *st, int go)
+/* Releases (go) or cancels (!go) the message held for (tid, tag)
+ * (route.h). */
+int pvmi_route_release(int tid, int tag, int go)
 {
-	struct circuit tmp, *c = circuit(st->tid, &tmp);
+	struct circuit *c = tid == pvmi.mytid ? NULL : find(tid);
+	struct held **p, *h;
 	struct pvmi_frame f;
 
-	if (c->stand_in || !c->link || c->link->serial != st->serial)
+	for (p = c ? &c->held : NULL; p && *p && (*p)->tag != tag;
+	     p = &(*p)->next)
+		;
+	if (!p || !*p)
 		return PVMI_ROUTE_HELD_LOST;
-	user_frame(&f, st->tid, st->tag, go ? 1 : 0, NULL);
-	f.ctx = st->ctx;
+	h = *p;
+	*p = h->next;
+	h->next = spare;
+	spare = h;
+	if (!c->link || c->link->serial != h->serial)
+		return PVMI_ROUTE_HELD_LOST;
+	user_frame(&f, tid, tag, go ? 1 : 0, NULL);
+	f.ctx = h->ctx;
 	f.kind = PVMI_KIND_RELEASE;
 	return send_on(c, &f, NULL, NULL);
 }

@@ -16,12 +16,17 @@ void pvmi_route_reset(void);
 /* pvmi_route_send() kept the message in this task: queued for ourselves,
  * or dropped because the task of this host is gone. */
 #define PVMI_ROUTE_NOT_SENT	1
+/* pvmi_route_send() dropped the message on a direct circuit with a task
+ * of another host that broke or is gone: sent, as stock counts it for a
+ * task that exited, unless that host left the machine (the caller asks
+ * hostwatch.c). */
+#define PVMI_ROUTE_DROPPED	3
 
 /* Sends message `m' to task `tid' (a valid tid) with `tag' in the
  * current context over the circuit of `tid', deciding it at the first
- * message.  Returns PvmOk when the message went out (also when it was
- * dropped on a direct route that died), PVMI_ROUTE_NOT_SENT, or an error
- * code (PvmSysErr: the daemon is unreachable; PvmNoMem). */
+ * message.  Returns PvmOk when the message went out, PVMI_ROUTE_NOT_SENT,
+ * PVMI_ROUTE_DROPPED, or an error code (PvmSysErr: the daemon is
+ * unreachable; PvmNoMem). */
 int pvmi_route_send(struct pvmi_msg *m, int tid, int tag);
 
 /* Sends message `m' with `tag' to each of the `n' tasks of `tids' (valid
@@ -30,30 +35,22 @@ int pvmi_route_send(struct pvmi_msg *m, int tid, int tag);
  * started, in one submission, before it waits for any (route.c). */
 void pvmi_route_mcast(struct pvmi_msg *m, const int *tids, int n, int tag,
 		      int *rcs);
-/* A message sent ahead of its pvm_send, held by its receiver until
- * released (precommunication, precomm.c). */
-struct pvmi_route_staged {
-	int tid;
-	int tag;
-	int ctx;
-	unsigned long serial;		/* the link it went on */
-};
-
 /* pvmi_route_release(): the circuit the held message went on is gone
- * (and the held copy with it); the message must be sent plain. */
+ * (and the held copy with it), or nothing is held for it; the message
+ * must be sent plain. */
 #define PVMI_ROUTE_HELD_LOST	2
 
-/* Sends `m' to task `tid' with `tag' as a HELD frame on the direct
- * circuit of `tid' (opened if needed), which the receiver keeps out of
- * its queue until pvmi_route_release().  PvmOk (*st filled);
- * PVMI_ROUTE_NOT_SENT when nothing was sent (for ourselves, through the
- * daemons, PvmDataInPlace data, or the task is gone: send it plain
- * later); PvmNoMem. */
-int pvmi_route_stage(const struct pvmi_msg *m, int tid, int tag,
-		     struct pvmi_route_staged *st);
+/* Sends `m' to task `tid' with `tag' in the current context as a HELD
+ * frame on the direct circuit of `tid' (opened if needed), which the
+ * receiver keeps out of its queue until pvmi_route_release(); the
+ * circuit remembers it (its precommunication queue), one per tag.
+ * PvmOk; PVMI_ROUTE_NOT_SENT when nothing was sent (for ourselves,
+ * through the daemons, PvmDataInPlace data, or the task is gone: send it
+ * plain later); PvmNoMem. */
+int pvmi_route_stage(const struct pvmi_msg *m, int tid, int tag);
 /* Releases (go != 0: the receiver delivers it now) or cancels (go == 0)
- * the message held for *st.  Returns as pvmi_route_send(), or
- * PVMI_ROUTE_HELD_LOST. */
-int pvmi_route_release(const struct pvmi_route_staged *st, int go);
+ * the message held for (`tid', `tag') on the circuit of `tid', which
+ * forgets it.  Returns as pvmi_route_send(), or PVMI_ROUTE_HELD_LOST. */
+int pvmi_route_release(int tid, int tag, int go);
 
 #endif /* COPVM_ROUTE_H */

@@ -15,7 +15,7 @@
 #include "pvmi.h"
 #include "rundir.h"
 #include "rundir_check.h"
-#include "transport/transport.h"
+#include "rundir_path.h"
 
 
 /* Makes or checks the run directory (rundir_check.h). */

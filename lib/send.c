@@ -31,6 +31,8 @@
  * caller: PvmOk, or an error code. */
 static int route_result(int rc, int tid)
 {
+	if (rc == PVMI_ROUTE_DROPPED)	/* on a direct circuit that broke */
+		rc = pvmi_hostwatch_lost(tid) ? PvmNoHost : PvmOk;
 	if (rc == PvmOk)
 		pvmi_cosched_sent(tid);
 	/* a gone task's mail is dropped, unless our daemon is gone too:
@@ -76,7 +78,7 @@ PVMI_EXPORT int pvm_send(int tid, int msgtag)
 	rc = active_sbuf(&m);
 	if (rc == PvmOk && pvmi_check_task_tid(tid) == PvmOk &&
 	    pvmi_precomm_release(m, tid, msgtag, &rc)) {
-		if (rc == PvmOk)
+		if (rc == PvmOk || rc == PVMI_ROUTE_DROPPED)
 			pvmi_cosched_sent(tid);
 		rc = rc < 0 ? rc : PvmOk;
 		if (rc == PvmOk && pvmi_hostwatch_lost(tid))

@@ -44,7 +44,7 @@
 #include "route.h"
 #include "task.h"
 #include "task_hooks.h"
-#include "transport/transport.h"
+#include "transport/registry.h"
 
 /* How long a starting pvmd may take before we give up, in ms. */
 #define PVMD_START_TIMEOUT_MS	10000
@@ -249,8 +249,8 @@ int pvmi_attach(void)
 	ever_attached = 1;
 	pvmi_task_hooks_run(PVMI_TASK_ENROLLED);
 	pvmi_cosched_attach();
-	pvmi_cosched_note_transports(pvmi_shm_enabled() ? COSCHED_XPORT_SHM :
-					  COSCHED_XPORT_UNIX, 0);
+	pvmi_cosched_note_transports(
+		pvmi_transport_pick(PVMI_REACH_HOST, 0)->xport, 0);
 	return PvmOk;
 }
 

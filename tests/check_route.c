@@ -1,8 +1,10 @@
 /*
  * check_route.c - unit tests of lib/route.c, the virtual circuit of every
  * destination, against stand-ins for the modules below it (conn.c,
- * conn_unix.c, conn_tcp.c, daemon_link.c) that count what route.c asks
- * of them: the route is decided once per destination and remembered; a
+ * conn_unix.c, conn_tcp.c, daemon_link.c, transport/registry.c) that
+ * count what route.c asks of them: the route and its transport are
+ * decided once per destination and remembered; one failure path; held
+ * frames of precommunication kept by their circuit; a
  * steady-state send is one lookup and no scan of the links; a link that
  * goes is found again; messages to ourselves are queued and never
  * remembered (a forked child has another tid); gone tasks' messages are
@@ -24,6 +26,7 @@
 #include "proto.h"
 #include "pvmi.h"
 #include "route.h"
+#include "transport/registry.h"
 
 #define ME	0x40001		/* host 1 */
 #define LOCAL	0x40005		/* host 1 */
@@ -31,20 +34,56 @@
 
 /* What route.c asked for, and what the stand-ins answer. */
 static struct {
-	int link_find, unix_open, unix_send, tcp_up, tcp_open, tcp_link;
+	int link_find, unix_open, unix_send, tcp_open, tcp_link;
 	int tcp_send, daemon_send, delivered, route_calls;
 	int tcp_batches;		/* the circuits batch (io_uring) */
-	int many_calls, many_copies;	/* pvmi_conn_tcp_send_many() */
+	int many_calls, many_copies;	/* pvmi_conn_send_many() */
 	int many_rc;			/* what each copy comes back with */
-	int unix_open_rc, unix_send_rc, tcp_up_rc, tcp_open_rc, call_rc;
+	int unix_open_rc, unix_send_rc, tcp_open_rc, call_rc;
+	int tcp_send_rc;
 	int tcp_have;			/* an authenticated circuit exists */
 	int unix_busy;			/* the receiver marked itself busy */
-	int last_tag, last_dst;
+	int picks;			/* pvmi_transport_pick() */
+	const struct pvmi_transport *open_tp;	/* what an open was given */
+	int last_tag, last_dst, last_kind, last_enc;
 	char open_addr[64];
 	int open_port;
 } s;
 
 static struct link unix_link, tcp_link;
+
+/* Stand-ins for the transports route.c may choose: only their reach and
+ * whether they batch (queue and submit) matter to it. */
+static int no_submit(void)
+{
+	return 0;
+}
+
+static int no_queue(struct pvmi_pipe *p, struct pvmi_tx *tx)
+{
+	return 0;
+}
+
+static const struct pvmi_transport host_tp = {
+	.name = "host", .reach = PVMI_REACH_HOST,
+};
+static const struct pvmi_transport net_tp = {
+	.name = "net", .reach = PVMI_REACH_NET,
+};
+static const struct pvmi_transport net_batch_tp = {
+	.name = "net-batch", .reach = PVMI_REACH_NET,
+	.queue = no_queue, .submit = no_submit,
+};
+
+/* transport/registry.c */
+const struct pvmi_transport *pvmi_transport_pick(int reach, int setup)
+{
+	s.picks++;
+	ck_assert_int_eq(setup, 1);
+	if (reach == PVMI_REACH_HOST)
+		return &host_tp;
+	return s.tcp_batches ? &net_batch_tp : &net_tp;
+}
 
 /* conn.c */
 struct link *pvmi_link_find(int role, int peer)
@@ -74,79 +113,35 @@ static void link_freed(struct link *l)
 	l->watch = NULL;
 }
 
-/* conn_unix.c */
-int pvmi_conn_unix_open(int tid, struct link **lp)
+/* The one send of conn.c: counted per link; a link that breaks is
+ * freed, as conn.c does. */
+int pvmi_conn_send(struct link *l, struct pvmi_frame *f,
+		   const unsigned char *hdr, const struct pvmi_msg *m)
 {
-	s.unix_open++;
-	if (s.unix_open_rc != PvmOk)
-		return s.unix_open_rc;
-	unix_link.role = LINK_OUT;
-	unix_link.peer = tid;
-	*lp = &unix_link;
-	return PvmOk;
-}
+	int rc;
 
-int pvmi_conn_unix_busy(int tid)
-{
-	return s.unix_busy;
-}
-
-int pvmi_conn_unix_send(struct link *l, struct pvmi_frame *f,
-			const unsigned char *hdr, const struct pvmi_msg *m)
-{
-	ck_assert_ptr_eq(l, &unix_link);
-	s.unix_send++;
-	s.last_tag = f->tag;
+	s.last_kind = f->kind;
+	s.last_enc = f->enc;
+	if (l == &unix_link) {
+		s.unix_send++;
+		s.last_tag = f->tag;
+		rc = s.unix_send_rc;
+	} else {
+		ck_assert_ptr_eq(l, &tcp_link);
+		s.tcp_send++;
+		rc = s.tcp_send_rc;
+	}
 	s.last_dst = f->dst;
-	if (s.unix_send_rc == PvmNoTask)
+	if (rc == PvmNoTask) {		/* freed: not found again */
 		link_freed(l);
-	return s.unix_send_rc;
+		if (l == &tcp_link)
+			s.tcp_have = 0;
+	}
+	return rc;
 }
 
-/* conn_tcp.c */
-int pvmi_conn_tcp_up(int tid)
-{
-	s.tcp_up++;
-	return s.tcp_up_rc;
-}
-
-int pvmi_conn_tcp_open(int tid, const char *addr, int port, int timeout_ms)
-{
-	s.tcp_open++;
-	strncpy(s.open_addr, addr, sizeof(s.open_addr) - 1);
-	s.open_port = port;
-	if (s.tcp_open_rc == PvmOk)
-		s.tcp_have = 1;
-	return s.tcp_open_rc;
-}
-
-struct link *pvmi_conn_tcp_link(int tid)
-{
-	s.tcp_link++;
-	return s.tcp_have ? &tcp_link : NULL;
-}
-
-int pvmi_conn_tcp_usable(const struct link *l)
-{
-	return s.tcp_have;
-}
-
-int pvmi_conn_tcp_send(struct link *l, struct pvmi_frame *f,
-		       const unsigned char *hdr, const struct pvmi_msg *m)
-{
-	ck_assert_ptr_eq(l, &tcp_link);
-	s.tcp_send++;
-	s.last_dst = f->dst;
-	return PvmOk;
-}
-
-int pvmi_conn_tcp_batches(const struct link *l)
-{
-	return s.tcp_batches;
-}
-
-int pvmi_conn_tcp_send_many(struct pvmi_link_copy *c, int n,
-			    const struct pvmi_msg *m)
+int pvmi_conn_send_many(struct pvmi_link_copy *c, int n,
+			const struct pvmi_msg *m)
 {
 	int i;
 
@@ -161,6 +156,54 @@ int pvmi_conn_tcp_send_many(struct pvmi_link_copy *c, int n,
 		c[i].rc = s.many_rc;
 	}
 	return PvmOk;
+}
+
+/* conn_unix.c */
+int pvmi_conn_unix_open(int tid, const struct pvmi_transport *tp,
+			struct link **lp)
+{
+	s.unix_open++;
+	s.open_tp = tp;
+	if (s.unix_open_rc != PvmOk)
+		return s.unix_open_rc;
+	unix_link.role = LINK_OUT;
+	unix_link.peer = tid;
+	unix_link.pipe.tp = tp;
+	*lp = &unix_link;
+	return PvmOk;
+}
+
+int pvmi_conn_unix_busy(int tid)
+{
+	return s.unix_busy;
+}
+
+/* conn_tcp.c */
+int pvmi_conn_tcp_open(int tid, const char *addr, int port,
+		       const struct pvmi_transport *tp, int timeout_ms)
+{
+	s.tcp_open++;
+	s.open_tp = tp;
+	strncpy(s.open_addr, addr, sizeof(s.open_addr) - 1);
+	s.open_port = port;
+	if (s.tcp_open_rc == PvmOk) {
+		s.tcp_have = 1;
+		tcp_link.pipe.tp = tp;
+	}
+	return s.tcp_open_rc;
+}
+
+struct link *pvmi_conn_tcp_link(int tid)
+{
+	s.tcp_link++;
+	if (s.tcp_have && !tcp_link.pipe.tp)	/* it connected to us */
+		tcp_link.pipe.tp = s.tcp_batches ? &net_batch_tp : &net_tp;
+	return s.tcp_have ? &tcp_link : NULL;
+}
+
+int pvmi_conn_tcp_usable(const struct link *l)
+{
+	return s.tcp_have;
 }
 
 int pvmi_conn_tcp_listen(void)
@@ -245,7 +288,7 @@ START_TEST(same_host_circuit_opened_once_then_one_lookup)
 	ck_assert_int_eq(s.unix_send, 5);
 	ck_assert_int_eq(s.unix_open, 1);
 	ck_assert_int_eq(s.link_find, 1);	/* the first message only */
-	ck_assert_int_eq(s.tcp_up + s.tcp_link + s.daemon_send, 0);
+	ck_assert_int_eq(s.tcp_link + s.daemon_send, 0);
 	ck_assert_int_eq(s.last_tag, 4);
 }
 END_TEST
@@ -283,11 +326,10 @@ START_TEST(other_host_goes_through_the_daemon_decided_once)
 	for (i = 0; i < 3; i++)
 		ck_assert_int_eq(pvmi_route_send(msg, REMOTE, i), PvmOk);
 	ck_assert_int_eq(s.daemon_send, 3);
-	ck_assert_int_eq(s.tcp_up, 1);
+	ck_assert_int_eq(s.tcp_link, 1);
 	ck_assert_int_eq(s.route_calls + s.tcp_open, 0);
 	ck_assert_int_eq(s.last_dst, REMOTE);
 	/* a circuit that comes up later does not move the route: order */
-	s.tcp_up_rc = 1;
 	s.tcp_have = 1;
 	ck_assert_int_eq(pvmi_route_send(msg, REMOTE, 4), PvmOk);
 	ck_assert_int_eq(s.daemon_send, 4);
@@ -299,7 +341,6 @@ START_TEST(circuit_already_up_is_used_then_one_lookup)
 {
 	int i;
 
-	s.tcp_up_rc = 1;
 	s.tcp_have = 1;
 	for (i = 0; i < 4; i++)
 		ck_assert_int_eq(pvmi_route_send(msg, REMOTE, i), PvmOk);
@@ -339,11 +380,10 @@ END_TEST
 
 START_TEST(dead_direct_circuit_drops_the_message)
 {
-	s.tcp_up_rc = 1;
 	s.tcp_have = 1;
 	ck_assert_int_eq(pvmi_route_send(msg, REMOTE, 1), PvmOk);
 	s.tcp_have = 0;			/* the peer went away */
-	ck_assert_int_eq(pvmi_route_send(msg, REMOTE, 2), PvmOk);
+	ck_assert_int_eq(pvmi_route_send(msg, REMOTE, 2), PVMI_ROUTE_DROPPED);
 	ck_assert_int_eq(s.tcp_send, 1);
 	ck_assert_int_eq(s.daemon_send, 0);	/* never rerouted */
 }
@@ -356,10 +396,9 @@ START_TEST(reset_forgets_every_circuit)
 	pvmi_route_reset();
 	/* the link outlives the table: nothing may point into it */
 	ck_assert_ptr_null(unix_link.watch);
-	s.tcp_up_rc = 1;
 	s.tcp_have = 1;
 	ck_assert_int_eq(pvmi_route_send(msg, REMOTE, 2), PvmOk);
-	ck_assert_int_eq(s.tcp_up, 2);
+	ck_assert_int_eq(s.tcp_link, 2);
 	ck_assert_int_eq(s.tcp_send, 1);
 }
 END_TEST
@@ -412,7 +451,7 @@ START_TEST(mcast_batches_direct_copies_that_can)
 	s.many_rc = PvmNoTask;
 	pvmi_route_mcast(msg, tids, 5, 10, rcs);
 	ck_assert_int_eq(s.many_calls, 2);
-	ck_assert_int_eq(rcs[0], PvmOk);
+	ck_assert_int_eq(rcs[0], PVMI_ROUTE_DROPPED);
 	ck_assert_int_eq(s.last_tag, 10);
 }
 END_TEST
@@ -429,6 +468,68 @@ START_TEST(mcast_sends_one_by_one_without_batching)
 	ck_assert_int_eq(s.many_calls, 0);
 	ck_assert_int_eq(s.tcp_send, 3);
 	ck_assert_int_eq(rcs[0] | rcs[1] | rcs[2], PvmOk);
+}
+END_TEST
+
+/* The decision names the transport: the host's pick opens a circuit of
+ * this host, the network's pick a direct one; asked once per
+ * destination. */
+START_TEST(the_circuit_keeps_the_transport_decided)
+{
+	ck_assert_int_eq(pvmi_route_send(msg, LOCAL, 1), PvmOk);
+	ck_assert_ptr_eq(s.open_tp, &host_tp);
+	link_freed(&unix_link);		/* reopened with the same transport */
+	ck_assert_int_eq(pvmi_route_send(msg, LOCAL, 2), PvmOk);
+	ck_assert_int_eq(s.unix_open, 2);
+	ck_assert_ptr_eq(s.open_tp, &host_tp);
+	pvmi.route = PvmRouteDirect;
+	s.tcp_batches = 1;
+	ck_assert_int_eq(pvmi_route_send(msg, REMOTE, 1), PvmOk);
+	ck_assert_ptr_eq(s.open_tp, &net_batch_tp);
+	ck_assert_int_eq(pvmi_route_send(msg, REMOTE, 2), PvmOk);
+	ck_assert_int_eq(s.picks, 2);
+}
+END_TEST
+
+/* One failure path: a link that breaks under a send, or is gone,
+ * drops the message: not sent to a task of this host, dropped on the
+ * way to one of another host (send.c asks whether its host left). */
+START_TEST(a_broken_circuit_drops_the_message)
+{
+	s.tcp_have = 1;
+	s.tcp_send_rc = PvmNoTask;
+	ck_assert_int_eq(pvmi_route_send(msg, REMOTE, 1), PVMI_ROUTE_DROPPED);
+	ck_assert_int_eq(pvmi_route_send(msg, REMOTE, 2), PVMI_ROUTE_DROPPED);
+	ck_assert_int_eq(s.tcp_send, 1);	/* the second found none */
+	s.unix_send_rc = PvmNoTask;
+	ck_assert_int_eq(pvmi_route_send(msg, LOCAL, 3), PVMI_ROUTE_NOT_SENT);
+	ck_assert_int_eq(s.daemon_send, 0);	/* never rerouted */
+}
+END_TEST
+
+/* Precommunication: the circuit keeps what it sent held, released or
+ * cancelled once by its tag, lost with its link. */
+START_TEST(held_frames_are_kept_by_their_circuit)
+{
+	ck_assert_int_eq(pvmi_route_stage(msg, ME, 3), PVMI_ROUTE_NOT_SENT);
+	ck_assert_int_eq(pvmi_route_stage(msg, LOCAL, 3), PvmOk);
+	ck_assert_int_eq(s.last_kind, PVMI_KIND_HELD);
+	ck_assert_int_eq(pvmi_route_stage(msg, LOCAL, 4), PvmOk);
+	ck_assert_int_eq(pvmi_route_release(LOCAL, 3, 1), PvmOk);
+	ck_assert_int_eq(s.last_kind, PVMI_KIND_RELEASE);
+	ck_assert_int_eq(s.last_tag, 3);
+	ck_assert_int_eq(s.last_enc, 1);
+	ck_assert_int_eq(pvmi_route_release(LOCAL, 3, 1),
+			 PVMI_ROUTE_HELD_LOST);	/* released once */
+	ck_assert_int_eq(pvmi_route_release(LOCAL, 4, 0), PvmOk);
+	ck_assert_int_eq(s.last_enc, 0);	/* cancelled */
+	ck_assert_int_eq(pvmi_route_stage(msg, LOCAL, 5), PvmOk);
+	link_freed(&unix_link);		/* the held copy went with it */
+	ck_assert_int_eq(pvmi_route_release(LOCAL, 5, 1),
+			 PVMI_ROUTE_HELD_LOST);
+	ck_assert_int_eq(s.unix_send, 5);
+	ck_assert_int_eq(pvmi_route_release(REMOTE, 1, 1),
+			 PVMI_ROUTE_HELD_LOST);	/* never staged */
 }
 END_TEST
 
@@ -452,6 +553,9 @@ static Suite *route_suite(void)
 	tcase_add_test(tc, unconnectable_local_task_goes_through_the_daemon);
 	tcase_add_test(tc, mcast_batches_direct_copies_that_can);
 	tcase_add_test(tc, mcast_sends_one_by_one_without_batching);
+	tcase_add_test(tc, the_circuit_keeps_the_transport_decided);
+	tcase_add_test(tc, a_broken_circuit_drops_the_message);
+	tcase_add_test(tc, held_frames_are_kept_by_their_circuit);
 	suite_add_tcase(su, tc);
 	return su;
 }

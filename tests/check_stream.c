@@ -17,7 +17,8 @@
 #include <unistd.h>
 
 #include "bufcache.h"
-#include "transport/transport.h"
+#include "transport/registry.h"
+#include "transport/stream.h"
 #include "wire.h"
 
 #define MAXGOT	16

@@ -17,8 +17,9 @@
  * for the ring.
  *
  * Every Check test runs in its own process (CK_FORK), which sets its
- * ring up at its first pvmi_uring_usable().  Tests that need the ring
- * skip their body, saying so, where io_uring is not allowed.
+ * ring up at its first probe(1) of the transport's table.  Tests that
+ * need the ring skip their body, saying so, where io_uring is not
+ * allowed.
  */
 #include <check.h>
 #include <dirent.h>
@@ -44,7 +45,9 @@
 #include <liburing.h>
 
 #include "bufcache.h"
-#include "transport/transport.h"
+#include "transport/registry.h"
+#include "transport/stream.h"
+#include "transport/uring.h"
 #include "wire.h"
 
 #define BIG	(16u << 20)
@@ -109,7 +112,7 @@ static void tcp_pair(int *a, int *b)
 
 static int have_ring(void)
 {
-	if (pvmi_uring_usable())
+	if (pvmi_transport_uring.probe(1))
 		return 1;
 	fprintf(stderr, "check_uring_transport: io_uring not allowed here, "
 		"the test checks nothing\n");
@@ -122,11 +125,11 @@ static void wait_some(int fd1, int fd2)
 	struct pollfd p[3] = {
 		{ .fd = fd1, .events = POLLIN | POLLOUT },
 		{ .fd = fd2, .events = POLLIN },
-		{ .fd = pvmi_uring_fd(), .events = POLLIN },
+		{ .fd = pvmi_transport_uring.wait_fd(), .events = POLLIN },
 	};
 
 	poll(p, 3, 100);
-	pvmi_uring_reap();
+	pvmi_transport_uring.woken();
 }
 
 /* A frame of `len' bytes tagged `tag' from pipe `tx' to pipe `rx',
@@ -447,11 +450,11 @@ START_TEST(test_a_send_too_big_for_the_socket_finishes_in_the_kernel)
 	for (i = 0; i < 1000 && r == 0; i++) {
 		struct pollfd p[2] = {
 			{ .fd = a, .events = POLLOUT },
-			{ .fd = pvmi_uring_fd(), .events = POLLIN },
+			{ .fd = pvmi_transport_uring.wait_fd(), .events = POLLIN },
 		};
 
 		poll(p, 2, 10);
-		pvmi_uring_reap();
+		pvmi_transport_uring.woken();
 		r = pa.tp->send(&pa, &t);
 	}
 	ck_assert_int_eq(r, 1);
@@ -727,7 +730,7 @@ START_TEST(test_close_with_requests_in_flight)
 	free(body);
 	close(b);
 	ck_assert_int_eq(open_fds(), fds);
-	pvmi_uring_release();
+	pvmi_transport_uring.release();
 	ck_assert_int_eq(open_fds(), fds - 1);	/* the ring went */
 }
 END_TEST
@@ -736,8 +739,8 @@ END_TEST
 START_TEST(test_env_zero_forces_sockets)
 {
 	setenv("COPVM_URING", "0", 1);
-	ck_assert_int_eq(pvmi_uring_usable(), 0);
-	ck_assert_int_eq(pvmi_uring_fd(), -1);
+	ck_assert_int_eq(pvmi_transport_uring.probe(1), 0);
+	ck_assert_int_eq(pvmi_transport_uring.wait_fd(), -1);
 }
 END_TEST
 
@@ -751,8 +754,8 @@ START_TEST(test_unset_means_the_ring_where_it_works)
 	if (works)
 		io_uring_queue_exit(&probe);
 	unsetenv("COPVM_URING");
-	ck_assert_int_eq(pvmi_uring_usable(), works);
-	ck_assert_int_eq(pvmi_uring_fd() >= 0, works);
+	ck_assert_int_eq(pvmi_transport_uring.probe(1), works);
+	ck_assert_int_eq(pvmi_transport_uring.wait_fd() >= 0, works);
 }
 END_TEST
 
@@ -783,8 +786,8 @@ static int refuse_io_uring(int err)
 #endif
 }
 
-/* What pvmi_uring_usable() writes on stderr, into `buf'; returns its
- * answer. */
+/* What the transport's probe(1) writes on stderr, into `buf'; returns
+ * its answer. */
 static int usable_quietly(char *buf, size_t size)
 {
 	int pfd[2], saved, r;
@@ -794,7 +797,7 @@ static int usable_quietly(char *buf, size_t size)
 	fflush(stderr);
 	saved = dup(2);
 	dup2(pfd[1], 2);
-	r = pvmi_uring_usable();
+	r = pvmi_transport_uring.probe(1);
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
@@ -821,7 +824,7 @@ static void refused(int err, const char *env)
 		return;
 	}
 	ck_assert_int_eq(usable_quietly(said, sizeof(said)), 0);
-	ck_assert_int_eq(pvmi_uring_fd(), -1);
+	ck_assert_int_eq(pvmi_transport_uring.wait_fd(), -1);
 	if (env && strcmp(env, "1") == 0)
 		ck_assert_ptr_nonnull(strstr(said, "plain sockets"));
 	else
@@ -854,18 +857,18 @@ START_TEST(test_fork_child_gets_its_own_ring)
 
 	if (!have_ring())
 		return;
-	parent_fd = pvmi_uring_fd();
+	parent_fd = pvmi_transport_uring.wait_fd();
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
-		int ok = pvmi_uring_fd() == -1;	/* foreign: not ours */
+		int ok = pvmi_transport_uring.wait_fd() == -1;	/* foreign: not ours */
 
-		ok = ok && pvmi_uring_usable() && pvmi_uring_fd() >= 0;
+		ok = ok && pvmi_transport_uring.probe(1) && pvmi_transport_uring.wait_fd() >= 0;
 		_exit(ok ? 0 : 1);
 	}
 	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
 	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	ck_assert_int_eq(pvmi_uring_fd(), parent_fd);
+	ck_assert_int_eq(pvmi_transport_uring.wait_fd(), parent_fd);
 }
 END_TEST
 

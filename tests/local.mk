@@ -61,11 +61,17 @@ if HAVE_CHECK
 check_PROGRAMS += tests/check_stream
 TESTS += tests/check_stream
 tests_check_stream_SOURCES = tests/check_stream.c lib/transport/stream.c \
+	lib/transport/stream.h lib/transport/registry.h \
 	lib/transport/sock.c lib/transport/transport.h \
 	lib/bufcache.c lib/bufcache.h
 tests_check_stream_CFLAGS = $(TEST_CFLAGS)
 tests_check_stream_LDADD = common/libcommon.la $(CHECK_LIBS)
 endif
+
+# transport.h declares only the table and its types; every table is
+# registered once (lib/transport/registry.c).
+TESTS += tests/transport-header.sh
+EXTRA_DIST += tests/transport-header.sh
 
 # The virtual circuit of every destination (lib/route.c), compiled in
 # from its source against stand-ins for the modules below it.

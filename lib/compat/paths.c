@@ -15,7 +15,7 @@
 #include "proto.h"
 #include "pvmi.h"
 #include "pvmd_start.h"
-#include "transport/transport.h"
+#include "rundir_path.h"
 
 #ifndef COPVM_PVM_ROOT
 #define COPVM_PVM_ROOT		"/usr/local/lib/copvm"

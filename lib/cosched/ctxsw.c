@@ -17,7 +17,7 @@
 #include "cosched_page.h"
 #include <sys/socket.h>
 
-#include "transport/transport.h"
+#include "rundir_path.h"
 
 #define ROUNDS		200
 /* Used when the measurement cannot be made. */

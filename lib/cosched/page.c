@@ -19,7 +19,7 @@
 #include "cosched_page.h"
 #include <sys/socket.h>
 
-#include "transport/transport.h"
+#include "rundir_path.h"
 
 /* Correspondent pages kept mapped. */
 #define PEER_CACHE	32

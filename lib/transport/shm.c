@@ -3,27 +3,10 @@
  * shared-memory ring (shm_ring.h), with the unix socket kept as the
  * control and liveness channel and as the fallback.
  *
- * A circuit opens, is accepted and starts exactly as a unix one.  Then:
- *   1. The receiver (accepting side) writes its greeting on the socket:
- *      an invitation carrying its wake eventfd (SCM_RIGHTS) when rings
- *      are on here, else a refusal.  A sender that does not use rings
- *      never reads it (the bytes stay unread in its socket buffer).
- *   2. The sender, at a frame boundary, looks for the greeting without
- *      blocking.  On an invitation it creates its ring (it is the ring's
- *      producer), and sends a PVMI_KIND_RING frame with the segment's
- *      memfd and its own wake eventfd attached (the offer).  Frames
- *      still go on the socket.  A refusal, no greeting after PROBE_SENDS
- *      sends (an old peer), or any setup failure (memfd, seals,
- *      eventfd) leaves the circuit on the socket, silently.
- *   3. The receiver, reading socket frames as stream.c does, maps the
- *      offered ring and answers yes on the socket, or no when it cannot
- *      (mmap, fd or size limits; the circuit then stays on the socket).
- *   4. The sender reads the answer at a frame boundary.  On yes it sends
- *      a second RING frame (the switch), and every frame after that one
- *      goes through the ring; on no it lets its ring go.  The receiver
- *      reads the socket until the switch and from then on only the
- *      ring, so order is kept; the socket's end (EOF) then only tells
- *      that the sender is gone.
+ * A circuit opens, is accepted and starts exactly as a unix one, and
+ * moves onto a ring by a handshake on the socket (shm_setup.c).  This
+ * file is the data path: the frames on the socket before the switch
+ * (stream.c), in the ring after it, and the waits.
  *
  * Frames in the ring: a frame that fits one record goes whole (header
  * and body, one record: REC_WHOLE); a larger one goes as its header
@@ -39,297 +22,33 @@
  * ring, as they would go into a dead socket's buffer).
  *
  * Waiting: the pipe's wait fd (p->fd) stays the socket.  The task has
- * one wake eventfd (pvmi_shm_wake_fd) for all its rings; conn_unix.c
- * polls it.  Before the pump blocks it arms every ring it reads (arm());
- * a sender writes the eventfd only when the ring is armed, so a spinning
- * receiver costs it no system call.  A sender whose ring is full waits
- * up to ROOM_WAIT_NS for room (spinning for the coscheduling model's
- * bound, then sleeping on the eventfd and the reader's pidfd) and then
- * returns 0, so conn.c reads its own input in between: two tasks sending
- * large messages to each other cannot deadlock.  While it waits, its own
- * receiving rings are armed too, and input for it ends the wait at once:
- * the peer may be waiting for that input to be read before it reads.
+ * one wake eventfd (pvmi_shm_wake_fd, the table's wait_fd) for all its
+ * rings; conn.c polls it.  Before the pump blocks it arms every ring it
+ * reads (arm()); a sender writes the eventfd only when the ring is
+ * armed, so a spinning receiver costs it no system call.  A sender
+ * whose ring is full waits up to ROOM_WAIT_NS for room (spinning for
+ * the budget its owner passes down through the sink, spin_ns, then
+ * sleeping on the eventfd and the reader's pidfd) and then returns 0,
+ * so conn.c reads its own input in between: two tasks sending large
+ * messages to each other cannot deadlock.  While it waits, its own
+ * receiving rings are armed too, and input for it ends the wait at
+ * once: the peer may be waiting for that input to be read before it
+ * reads.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "bufcache.h"
-#include "cosched/cosched.h"
-#include "transport/shm_ring.h"
-#include "transport/transport.h"
+#include "cosched_page.h"
+#include "transport/shm_pipe.h"
+#include "transport/stream.h"
 
-/* The receiver's greeting: 8 bytes, the invitation with one fd. */
-#define GREET_LEN	8
-static const char greet_yes[GREET_LEN] = "copvmR+1";
-static const char greet_no[GREET_LEN] = "copvmR-1";
-/* The receiver's answer to the RING frame: mapped, or could not map. */
-static const char answer_yes[GREET_LEN] = "copvmA+1";
-static const char answer_no[GREET_LEN] = "copvmA-1";
-/* The RING frame's tag: SHM_RING_VERSION offers the ring, SWITCH_TAG
- * (after a yes) says that the frames after it are in the ring. */
-#define SWITCH_TAG	0
-
-/* Sends without a greeting before a sender stops looking (old peer). */
-#define PROBE_SENDS	256
-/* Ring bytes of one circuit (one direction). */
-#define RING_BYTES	(1U << 20)
-/* Largest frame sent as one record (header and body together). */
-#define WHOLE_MAX	(16U << 10)
-/* How long one send() waits for room before it lets conn.c pump. */
-#define ROOM_WAIT_NS	1000000L
-/* How often a sender looks whether its receiver's socket ended. */
-#define LIVENESS_NS	10000000L
-
-/* Smallest body sent single-copy when COPVM_SHM_SINGLECOPY is on. */
-#define COPY_MIN	(64U << 10)
-
-/* Record tags: what a record of the ring holds.  REC_COPY names the
- * sender's body buffer, which the receiver reads with process_vm_readv
- * (single copy); refused, the body follows as REC_BODY pieces. */
-enum { REC_WHOLE = 1, REC_HEAD = 2, REC_BODY = 3, REC_COPY = 4 };
-
-enum sender_mode {
-	S_PROBE,	/* no greeting read yet: frames on the socket */
-	S_SOCKET,	/* refused or failed: the socket for good */
-	S_OFFER,	/* ring made, the RING frame not (all) sent yet */
-	S_ANSWER,	/* offer sent, no answer read yet: the socket */
-	S_SWITCH,	/* mapped: the switch frame not (all) sent yet */
-	S_RING,		/* frames through the ring */
-};
-
-/* A pipe's own state (p->priv). */
-struct shm_pipe {
-	struct shm_ring ring;
-	int have_ring;
-	pid_t pid;			/* the process that set the ring up */
-	int peer_wake;			/* the peer's eventfd, or -1 */
-	/* sender */
-	int mode;			/* enum sender_mode */
-	int probes;
-	int mid;			/* a socket frame partly written */
-	long checked;			/* when receiver_gone() last looked */
-	size_t copy_min;		/* bodies from this go single-copy,
-					 * 0: never */
-	int copying;			/* a REC_COPY waits for its answer */
-	unsigned char offer[PVMI_FRAME_HDR_LEN];
-	size_t offer_sent;
-	/* receiver */
-	const struct pvmi_pipe_sink *up;	/* the owner's sink */
-	void *up_arg;
-	int armed;
-	int draining;			/* mapped; socket frames until the
-					 * switch frame */
-	struct pvmi_frame f;		/* frame being put together */
-	unsigned char *body;
-	size_t got;
-	unsigned char *stage;		/* one REC_WHOLE record */
-	struct pvmi_pipe *pipe;		/* ours, while on the readers list */
-	int room_armed;			/* armed by arm_readers() */
-	struct shm_pipe *next_reader;
-};
-
-/* Receiving pipes with a ring.  A sender waiting for room arms them, so
- * that input for this task ends the wait too: the peer it waits for may
- * be waiting for us to read (two tasks exchanging large messages). */
-static struct shm_pipe *readers;
-
-/* fds that came with socket bytes, kept until the RING frame is read. */
-#define STASH_MAX	32
-static struct {
-	int sock, fds[2], n;
-} stash[STASH_MAX];
-
-static int wake_fd = -1;
-static pid_t wake_pid;		/* the process wake_fd belongs to */
-
-/* Non-zero unless COPVM_SHM=0 (transport.h); read once per process. */
-int pvmi_shm_enabled(void)
-{
-	static int on = -1;
-	static pid_t on_pid;
-	const char *e;
-
-	if (on < 0 || on_pid != getpid()) {
-		/* read again in a fork, which may have set its own */
-		e = getenv("COPVM_SHM");
-		on = !(e && e[0] == '0' && e[1] == '\0');
-		on_pid = getpid();
-	}
-	return on;
-}
-
-/* The test hook COPVM_SHM_FAULT (docs/shm.md): "map" makes this task
- * fail to map every ring offered to it, "create" to make its own, as
- * when mmap, memfd_create or a size limit refuses.  Read per process. */
-static int shm_fault(const char *what)
-{
-	const char *e = getenv("COPVM_SHM_FAULT");
-
-	return e && !strcmp(e, what);
-}
-
-/* Smallest body to send single-copy, 0 for never: COPVM_SHM_SINGLECOPY
- * "1" on, "0" off, unset the default (docs/shm.md). */
-static size_t copy_min(void)
-{
-	const char *e = getenv("COPVM_SHM_SINGLECOPY");
-
-	if (e && !strcmp(e, "1"))
-		return COPY_MIN;
-	return 0;
-}
-
-/* This task's wake eventfd, made on first use (transport.h). */
-int pvmi_shm_wake_fd(void)
-{
-	pid_t me = getpid();
-
-	if (wake_fd >= 0 && wake_pid != me) {
-		/* a fork of a task: the parent's doorbell is not ours */
-		close(wake_fd);
-		wake_fd = -1;
-	}
-	if (wake_fd < 0) {
-		wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-		wake_pid = me;
-	}
-	return wake_fd;
-}
-
-/* Closes the wake eventfd when the task leaves (transport.h). */
-void pvmi_shm_wake_release(void)
-{
-	if (wake_fd >= 0)
-		close(wake_fd);
-	wake_fd = -1;
-}
-
-/* Empties the wake eventfd once poll() found it readable (transport.h). */
-void pvmi_shm_wake_clear(void)
-{
-	uint64_t n;
-
-	if (wake_fd >= 0 && read(wake_fd, &n, sizeof(n)) < 0)
-		(void)n;
-}
-
-/* Writes `len' bytes and, when `fd' >= 0, that fd with them. */
-static ssize_t send_with_fds(int sock, const void *buf, size_t len,
-			     const int *fds, int nfd)
-{
-	union {
-		char buf[CMSG_SPACE(2 * sizeof(int))];
-		struct cmsghdr align;
-	} ctl;
-	struct iovec iov = { (void *)buf, len };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
-	struct cmsghdr *c;
-	ssize_t n;
-
-	if (nfd > 0) {
-		memset(&ctl, 0, sizeof(ctl));
-		mh.msg_control = ctl.buf;
-		mh.msg_controllen = CMSG_SPACE(nfd * sizeof(int));
-		c = CMSG_FIRSTHDR(&mh);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(nfd * sizeof(int));
-		memcpy(CMSG_DATA(c), fds, nfd * sizeof(int));
-	}
-	do
-		n = sendmsg(sock, &mh, MSG_DONTWAIT | MSG_NOSIGNAL);
-	while (n < 0 && errno == EINTR);
-	return n;
-}
-
-/* Reads up to `len' bytes; fds that come along go to fds[] (up to 2,
- * the rest closed) and their count to *nfd. */
-static ssize_t recv_with_fds(int sock, void *buf, size_t len, int *fds,
-			     int *nfd)
-{
-	union {
-		char buf[CMSG_SPACE(4 * sizeof(int))];
-		struct cmsghdr align;
-	} ctl;
-	struct iovec iov = { buf, len };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
-			     .msg_control = ctl.buf,
-			     .msg_controllen = sizeof(ctl.buf) };
-	struct cmsghdr *c;
-	ssize_t n;
-	int i, k, *in;
-
-	*nfd = 0;
-	do
-		n = recvmsg(sock, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
-		return n;
-	for (c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
-		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
-			continue;
-		in = (int *)CMSG_DATA(c);
-		k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-		for (i = 0; i < k; i++) {
-			if (*nfd < 2)
-				fds[(*nfd)++] = in[i];
-			else
-				close(in[i]);
-		}
-	}
-	return n;
-}
-
-/* Says ring or no ring to a newly accepted circuit (transport.h). */
-void pvmi_shm_greet(int fd, int offer)
-{
-	int w = offer ? pvmi_shm_wake_fd() : -1;
-
-	if (w >= 0)
-		send_with_fds(fd, greet_yes, GREET_LEN, &w, 1);
-	else
-		send_with_fds(fd, greet_no, GREET_LEN, NULL, 0);
-}
-
-static void stash_drop(int sock)
-{
-	int i, j;
-
-	for (i = 0; i < STASH_MAX; i++) {
-		if (stash[i].n && stash[i].sock == sock) {
-			for (j = 0; j < stash[i].n; j++)
-				close(stash[i].fds[j]);
-			stash[i].n = 0;
-		}
-	}
-}
-
-/* The socket read of a receiving pipe: keeps the fds of a RING frame. */
-static ssize_t shm_sock_read(int fd, void *buf, size_t len)
-{
-	int fds[2], nfd, i;
-	ssize_t n = recv_with_fds(fd, buf, len, fds, &nfd);
-
-	if (nfd == 0)
-		return n;
-	stash_drop(fd);
-	for (i = 0; i < STASH_MAX && stash[i].n; i++)
-		;
-	if (i == STASH_MAX) {
-		while (nfd)
-			close(fds[--nfd]);
-		return n;
-	}
-	stash[i].sock = fd;
-	stash[i].n = nfd;
-	memcpy(stash[i].fds, fds, sizeof(fds));
-	return n;
-}
+/* Receiving pipes with a ring (shm_pipe.h). */
+struct shm_pipe *pvmi_shm_readers;
 
 static int frame_sink(void *arg, const struct pvmi_frame *f,
 		      unsigned char *body);
@@ -362,56 +81,6 @@ static struct shm_pipe *state(struct pvmi_pipe *p)
 
 /* ---- the receiver ---- */
 
-/* Maps the ring a RING frame brought and answers the sender: yes (it
- * then sends the switch frame), or no when the ring cannot be mapped or
- * its fds did not come (the circuit stays on the socket).  0, or -1
- * when the offer breaks the protocol (the pipe ends). */
-static int take_ring(struct pvmi_pipe *p, struct shm_pipe *s)
-{
-	int i, rc;
-
-	if (s->have_ring)
-		return -1;
-	for (i = 0; i < STASH_MAX; i++)
-		if (stash[i].n == 2 && stash[i].sock == p->fd)
-			break;
-	if (i == STASH_MAX) {
-		/* the fds were lost (no room in the stash, fd limit) */
-		send_with_fds(p->fd, answer_no, GREET_LEN, NULL, 0);
-		return 0;
-	}
-	if (!s->stage)
-		s->stage = malloc(WHOLE_MAX);
-	if (!s->stage)
-		rc = -ENOMEM;
-	else if (shm_fault("map"))
-		rc = -ENOMEM;
-	else
-		rc = shm_ring_attach(&s->ring, stash[i].fds[0]);
-	close(stash[i].fds[0]);
-	stash[i].n = 0;
-	if (rc < 0) {
-		close(stash[i].fds[1]);
-		send_with_fds(p->fd, answer_no, GREET_LEN, NULL, 0);
-		return 0;
-	}
-	s->peer_wake = stash[i].fds[1];
-	s->have_ring = 1;
-	s->draining = 1;
-	s->pipe = p;
-	s->next_reader = readers;
-	readers = s;
-	s->pid = getpid();
-	shm_ring_connect(&s->ring, pvmi_shm_wake_fd(), s->peer_wake);
-	shm_ring_set_spin(&s->ring, 0);
-	/* read single-copy offers unless the test hook says refuse */
-	shm_ring_set_single_copy(&s->ring, shm_fault("copy") ? 0 : 1);
-	/* The 8 bytes always fit (nothing else goes this way).  A failure
-	 * means the sender is gone: it never switches, and what it sent is
-	 * still to be read from the socket. */
-	send_with_fds(p->fd, answer_yes, GREET_LEN, NULL, 0);
-	return 0;
-}
 
 /* Non-zero once frames come from the ring rather than the socket. */
 static int ring_on(const struct shm_pipe *s)
@@ -429,7 +98,7 @@ static int frame_sink(void *arg, const struct pvmi_frame *f,
 		return s->up->frame(s->up_arg, f, body);
 	pvmi_buf_free(body);
 	if (f->tag != SWITCH_TAG)
-		return take_ring(p, s);
+		return pvmi_shm_take_ring(p, s);
 	if (!s->draining)
 		return -1;
 	s->draining = 0;
@@ -624,104 +293,9 @@ static int shm_arm(struct pvmi_pipe *p, int on)
 
 /* ---- the sender ---- */
 
-/* Makes the ring after an invitation that brought the peer's eventfd;
- * 0, or -1 (the circuit stays on the socket). */
-static int make_ring(struct shm_pipe *s, int peer_wake)
-{
-	struct pvmi_frame f = { .magic = PVMI_FRAME_MAGIC,
-				.kind = PVMI_KIND_RING,
-				.tag = SHM_RING_VERSION };
 
-	if (pvmi_shm_wake_fd() < 0 || shm_fault("create") ||
-	    shm_ring_create(&s->ring, RING_BYTES))
-		return -1;
-	s->have_ring = 1;
-	s->pid = getpid();
-	s->peer_wake = peer_wake;
-	s->copy_min = copy_min();
-	shm_ring_connect(&s->ring, pvmi_shm_wake_fd(), peer_wake);
-	shm_ring_set_doorbell_ends_wait(&s->ring, 1);
-	pvmi_frame_encode(&f, s->offer);
-	s->offer_sent = 0;
-	return 0;
-}
 
-/* Looks for the receiver's greeting (sender, at a frame boundary). */
-static void probe(struct pvmi_pipe *p, struct shm_pipe *s)
-{
-	char g[GREET_LEN];
-	int fds[2], nfd;
-	ssize_t n = recv_with_fds(p->fd, g, GREET_LEN, fds, &nfd);
 
-	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-		if (++s->probes >= PROBE_SENDS)
-			s->mode = S_SOCKET;
-		return;
-	}
-	s->mode = S_SOCKET;
-	if (n == GREET_LEN && !memcmp(g, greet_yes, GREET_LEN) &&
-	    nfd == 1 && !make_ring(s, fds[0])) {
-		s->mode = S_OFFER;
-		return;
-	}
-	while (nfd)
-		close(fds[--nfd]);
-}
-
-/* Sends (the rest of) a RING frame, the offer with the ring's fds or
- * the switch; 1 once it is all sent, 0 when the socket is full, or a
- * negative errno. */
-static int send_ring_frame(struct pvmi_pipe *p, struct shm_pipe *s)
-{
-	int fds[2] = { shm_ring_fd(&s->ring), pvmi_shm_wake_fd() };
-	int nfd = s->mode == S_OFFER && !s->offer_sent ? 2 : 0;
-	ssize_t n;
-
-	while (s->offer_sent < PVMI_FRAME_HDR_LEN) {
-		n = send_with_fds(p->fd, s->offer + s->offer_sent,
-				  PVMI_FRAME_HDR_LEN - s->offer_sent, fds, nfd);
-		if (n < 0)
-			return (errno == EAGAIN || errno == EWOULDBLOCK) ? 0 :
-									-errno;
-		s->offer_sent += n;
-		nfd = 0;
-	}
-	if (s->mode == S_OFFER) {
-		s->mode = S_ANSWER;
-	} else {
-		/* the receiver holds the segment now: the memory goes with
-		 * the last mapping */
-		shm_ring_drop_fd(&s->ring);
-		s->mode = S_RING;
-	}
-	return 1;
-}
-
-/* Looks for the receiver's answer to the offer (at a frame boundary):
- * yes starts the switch, no lets the ring go and keeps the socket. */
-static void read_answer(struct pvmi_pipe *p, struct shm_pipe *s)
-{
-	struct pvmi_frame f = { .magic = PVMI_FRAME_MAGIC,
-				.kind = PVMI_KIND_RING, .tag = SWITCH_TAG };
-	char a[GREET_LEN];
-	int fds[2], nfd;
-	ssize_t n = recv_with_fds(p->fd, a, GREET_LEN, fds, &nfd);
-
-	while (nfd)
-		close(fds[--nfd]);
-	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
-		return;
-	if (n == GREET_LEN && !memcmp(a, answer_yes, GREET_LEN)) {
-		pvmi_frame_encode(&f, s->offer);
-		s->offer_sent = 0;
-		s->mode = S_SWITCH;
-		return;
-	}
-	/* no, or the socket ended: the ring is not used */
-	shm_ring_close(&s->ring);
-	s->have_ring = 0;
-	s->mode = S_SOCKET;
-}
 
 /* Bytes of `tx' not yet sent. */
 static size_t tx_left(const struct pvmi_tx *tx)
@@ -757,7 +331,7 @@ static int arm_readers(int on)
 	struct shm_pipe *r;
 	int any = 0;
 
-	for (r = readers; r; r = r->next_reader) {
+	for (r = pvmi_shm_readers; r; r = r->next_reader) {
 		if (!on) {
 			if (r->room_armed)
 				shm_arm(r->pipe, 0);
@@ -773,17 +347,27 @@ static int arm_readers(int on)
 	return any;
 }
 
-/* One record into the ring, waiting a little for room: 1 sent, 0 no
- * room yet (or input to read first), or a negative errno. */
-static int ring_put(struct shm_pipe *s, uint32_t tag, const void *buf,
-		    size_t len)
+/* How long a send on `p' may spin for room: the budget its owner
+ * passes down through the sink (transport.h), else the ring's default. */
+static long spin_budget(struct pvmi_pipe *p, struct shm_pipe *s)
+{
+	const struct pvmi_pipe_sink *up = s->up ? s->up : p->sink;
+	void *arg = s->up ? s->up_arg : p->arg;
+
+	if (!up || !up->spin_ns)
+		return SHM_RING_DEFAULT_SPIN_NS;
+	return up->spin_ns(arg, SHM_RING_DEFAULT_SPIN_NS);
+}
+
+/* One record into the ring of `p', waiting a little for room: 1 sent,
+ * 0 no room yet (or input to read first), or a negative errno. */
+static int ring_put(struct pvmi_pipe *p, struct shm_pipe *s, uint32_t tag,
+		    const void *buf, size_t len)
 {
 	int rc = shm_ring_send(&s->ring, tag, buf, len, SHM_NO_WAIT);
 
 	if (rc == -EAGAIN) {
-		long spin = pvmi_cosched_spin_ns(SHM_RING_DEFAULT_SPIN_NS);
-
-		shm_ring_set_spin(&s->ring, spin);
+		shm_ring_set_spin(&s->ring, spin_budget(p, s));
 		if (!arm_readers(1))
 			rc = shm_ring_send(&s->ring, tag, buf, len,
 					   ROOM_WAIT_NS);
@@ -797,7 +381,8 @@ static int ring_put(struct shm_pipe *s, uint32_t tag, const void *buf,
 }
 
 /* Moves frame `tx' into the ring as far as there is room. */
-static int ring_send(struct shm_pipe *s, struct pvmi_tx *tx)
+static int ring_send(struct pvmi_pipe *p, struct shm_pipe *s,
+		     struct pvmi_tx *tx)
 {
 	size_t left = tx_left(tx), piece, off;
 	struct iovec *v;
@@ -813,7 +398,7 @@ static int ring_send(struct shm_pipe *s, struct pvmi_tx *tx)
 			       tx->iov[i].iov_len);
 			off += tx->iov[i].iov_len;
 		}
-		rc = ring_put(s, REC_WHOLE, stage, left);
+		rc = ring_put(p, s, REC_WHOLE, stage, left);
 		if (rc == 1)
 			tx->next = tx->count;
 		return rc;
@@ -842,7 +427,7 @@ static int ring_send(struct shm_pipe *s, struct pvmi_tx *tx)
 				return 0;
 			if (rc == 0) {
 				s->copying = 1;
-				return ring_send(s, tx);
+				return ring_send(p, s, tx);
 			}
 			if (rc != -EOPNOTSUPP)
 				return rc;
@@ -853,12 +438,12 @@ static int ring_send(struct shm_pipe *s, struct pvmi_tx *tx)
 		}
 		if (tx->next == 0) {
 			/* the header: one record, never split */
-			rc = ring_put(s, REC_HEAD, v->iov_base, v->iov_len);
+			rc = ring_put(p, s, REC_HEAD, v->iov_base, v->iov_len);
 			piece = v->iov_len;
 		} else {
 			piece = v->iov_len < s->ring.chunk ? v->iov_len :
 							     s->ring.chunk;
-			rc = ring_put(s, REC_BODY, v->iov_base, piece);
+			rc = ring_put(p, s, REC_BODY, v->iov_base, piece);
 		}
 		if (rc != 1)
 			return rc;
@@ -895,11 +480,11 @@ static int shm_send(struct pvmi_pipe *p, struct pvmi_tx *tx)
 	if (!s)
 		return -ENOMEM;
 	if (s->mode == S_PROBE && !s->mid)
-		probe(p, s);
+		pvmi_shm_greeting(p, s);
 	if (s->mode == S_ANSWER && !s->mid)
-		read_answer(p, s);
+		pvmi_shm_read_answer(p, s);
 	if ((s->mode == S_OFFER || s->mode == S_SWITCH) && !s->mid) {
-		rc = send_ring_frame(p, s);
+		rc = pvmi_shm_send_ring_frame(p, s);
 		if (rc <= 0 && s->offer_sent)
 			return rc;	/* finish the RING frame first */
 		if (rc < 0)
@@ -908,7 +493,7 @@ static int shm_send(struct pvmi_pipe *p, struct pvmi_tx *tx)
 	if (s->mode == S_RING) {
 		if (tx->next == 0 && receiver_gone(p, s))
 			return -EPIPE;
-		return ring_send(s, tx);
+		return ring_send(p, s, tx);
 	}
 	rc = pvmi_stream_send(p, tx);
 	s->mid = rc == 0;
@@ -920,9 +505,9 @@ static void shm_close(struct pvmi_pipe *p)
 	struct shm_pipe *s = p->priv;
 
 	if (p->fd >= 0)
-		stash_drop(p->fd);
+		pvmi_shm_stash_drop(p->fd);
 	if (s) {
-		struct shm_pipe **r = &readers;
+		struct shm_pipe **r = &pvmi_shm_readers;
 
 		while (*r && *r != s)
 			r = &(*r)->next_reader;
@@ -943,8 +528,16 @@ static void shm_close(struct pvmi_pipe *p)
 	pvmi_stream_close(p);
 }
 
+
 const struct pvmi_transport pvmi_transport_shm = {
 	.name = "shm",
+	.reach = PVMI_REACH_HOST,
+	.xport = COSCHED_XPORT_SHM,
+	.probe = pvmi_shm_probe,
+	.wait_fd = pvmi_shm_wake_fd,
+	.woken = pvmi_shm_woken,
+	.release = pvmi_shm_release,
+	.accepted = pvmi_shm_accepted,
 	/* opened, listened and accepted with unix's calls (conn_unix.c) */
 	.send = shm_send,
 	.progress = shm_progress,
@@ -952,5 +545,5 @@ const struct pvmi_transport pvmi_transport_shm = {
 	.arm = shm_arm,
 	.close = shm_close,
 	.writev = pvmi_sock_writev,
-	.read = shm_sock_read,
+	.read = pvmi_shm_sock_read,
 };

@@ -1,9 +1,9 @@
 /*
- * shm_ring.c - the data path and the waits of the shared-memory ring:
- * publishing records (header last), taking them, chunking long messages,
- * the spin-then-block wait with the armed flags, and the ends of a peer.
- * The protocol and the layout are in shm_ring.h; the segment's making and
- * checking in shm_seg.c.
+ * shm_ring.c - the data path of the shared-memory ring: setting a ring
+ * up and down, publishing records (header last), taking them, chunking
+ * long messages, single-copy offers.  The protocol and the layout are in
+ * shm_ring.h; the waits and the doorbell in shm_ring_wait.c; the
+ * segment's making and checking in shm_seg.c.
  *
  * Memory orders: a record's seq is stored with release after its payload
  * and other fields, and loaded with acquire; tail is stored with release
@@ -14,8 +14,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
@@ -23,34 +21,9 @@
 #include <unistd.h>
 
 #include "shm_layout.h"
-#include "shm_ring.h"
-
-#if defined(__x86_64__) || defined(__i386__)
-#define cpu_relax()	__builtin_ia32_pause()
-#else
-#define cpu_relax()	do { } while (0)
-#endif
-
-/* Polls of the ring between two looks at the clock while spinning. */
-#define SPIN_POLLS_PER_CLOCK	16
-/* Without a pidfd, how often a block looks whether the peer exists. */
-#define LIVENESS_SLICE_NS	100000000L
+#include "shm_ring_impl.h"
 
 #define REC_BYTES	((uint32_t)sizeof(struct shm_rec))
-
-#define load_acquire(p)		__atomic_load_n((p), __ATOMIC_ACQUIRE)
-#define load_relaxed(p)		__atomic_load_n((p), __ATOMIC_RELAXED)
-#define store_release(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
-#define store_relaxed(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELAXED)
-#define full_barrier()		__atomic_thread_fence(__ATOMIC_SEQ_CST)
-
-static long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000L + ts.tv_nsec;
-}
 
 /* The ring bytes a record of `len' payload bytes takes. */
 static uint32_t rec_bytes(uint32_t len)
@@ -160,28 +133,13 @@ void shm_ring_drop_fd(struct shm_ring *r)
 	}
 }
 
-/* Learns the peer's pid from the header (the producer learns it at the
- * consumer's attach) and opens its pidfd. */
-static void learn_peer(struct shm_ring *r)
-{
-	int fd;
-
-	if (r->peer_pid == 0 && r->producer)
-		r->peer_pid = load_acquire(&r->hdr->consumer_pid);
-	if (r->peer_pid > 0 && r->peer_pidfd < 0) {
-		fd = shm_seg_pidfd(r->peer_pid);
-		if (fd >= 0)
-			r->peer_pidfd = fd;
-	}
-}
-
 int shm_ring_connect(struct shm_ring *r, int wake_fd, int peer_wake_fd)
 {
 	if (!r || !r->hdr)
 		return -EINVAL;
 	r->wake_fd = wake_fd;
 	r->peer_wake_fd = peer_wake_fd;
-	learn_peer(r);
+	shmr_learn_peer(r);
 	return 0;
 }
 
@@ -214,19 +172,6 @@ static void ring_release(struct shm_ring *r)
 	ring_reset(r);
 }
 
-static void write_wake(int fd)
-{
-	uint64_t one = 1;
-	ssize_t n;
-
-	if (fd < 0)
-		return;
-	/* EAGAIN (counter full) means the sleeper is being woken anyway */
-	do
-		n = write(fd, &one, sizeof(one));
-	while (n < 0 && errno == EINTR);
-}
-
 void shm_ring_close(struct shm_ring *r)
 {
 	if (!r || !r->hdr)
@@ -234,7 +179,7 @@ void shm_ring_close(struct shm_ring *r)
 	store_release(r->producer ? &r->hdr->producer_closed :
 				    &r->hdr->consumer_closed, 1);
 	full_barrier();
-	write_wake(r->peer_wake_fd);
+	shmr_write_wake(r->peer_wake_fd);
 	ring_release(r);
 }
 
@@ -242,154 +187,6 @@ void shm_ring_forget(struct shm_ring *r)
 {
 	if (r && r->hdr)
 		ring_release(r);
-}
-
-/* ---- peers ---- */
-
-int shm_ring_peer_alive(struct shm_ring *r)
-{
-	struct pollfd p;
-
-	if (!r || !r->hdr)
-		return 0;
-	learn_peer(r);
-	if (r->peer_pidfd >= 0) {
-		p.fd = r->peer_pidfd;
-		p.events = POLLIN;
-		return poll(&p, 1, 0) == 1 ? 0 : 1;
-	}
-	if (r->peer_pid > 0 && kill(r->peer_pid, 0) < 0 && errno == ESRCH)
-		return 0;
-	return 1;
-}
-
-int shm_ring_peer_fd(const struct shm_ring *r)
-{
-	return r ? r->peer_pidfd : -1;
-}
-
-/* After our side moved (a record published, space freed): wakes the
- * peer if, and only if, it armed itself to sleep. */
-static void wake_if_armed(struct shm_ring *r, uint32_t *armed)
-{
-	full_barrier();
-	if (load_relaxed(armed) &&
-	    __atomic_exchange_n(armed, 0, __ATOMIC_ACQ_REL)) {
-		write_wake(r->peer_wake_fd);
-		r->wakes_sent++;
-	}
-}
-
-/* ---- waiting ---- */
-
-typedef int (*ready_fn)(struct shm_ring *r, uint32_t arg);
-
-/* Sleeps in poll() on our eventfd and the peer's pidfd until a wake-up,
- * the peer's death or `deadline' (-1: none).  1 after a wake-up on our
- * eventfd, else 0, -ETIMEDOUT, or -ECONNRESET when the peer is gone. */
-static int block(struct shm_ring *r, long deadline)
-{
-	struct pollfd p[2];
-	struct timespec ts, *tsp = NULL;
-	long slice = -1, t;
-	uint64_t count;
-	int n = 0, wake = -1, peer = -1, rc, rang = 0;
-
-	learn_peer(r);
-	if (r->wake_fd >= 0) {
-		wake = n;
-		p[n].fd = r->wake_fd;
-		p[n++].events = POLLIN;
-	}
-	if (r->peer_pidfd >= 0) {
-		peer = n;
-		p[n].fd = r->peer_pidfd;
-		p[n++].events = POLLIN;
-	} else {
-		slice = LIVENESS_SLICE_NS;
-	}
-	/* without our own eventfd no one can wake us: nap briefly */
-	if (wake < 0)
-		slice = 1000000L;
-	t = now_ns();
-	if (deadline >= 0) {
-		if (t >= deadline)
-			return -ETIMEDOUT;
-		if (slice < 0 || deadline - t < slice)
-			slice = deadline - t;
-	}
-	if (slice >= 0) {
-		ts.tv_sec = slice / 1000000000L;
-		ts.tv_nsec = slice % 1000000000L;
-		tsp = &ts;
-	}
-	r->blocks++;
-	rc = ppoll(p, (nfds_t)n, tsp, NULL);
-	if (rc < 0 && errno != EINTR)
-		return -errno;
-	if (wake >= 0 && rc > 0 && (p[wake].revents & POLLIN)) {
-		/* a doorbell: whoever reads it looks at everything again */
-		if (read(r->wake_fd, &count, sizeof(count)) < 0)
-			(void)count;
-		rang = 1;
-	}
-	if (peer >= 0 && rc > 0 && (p[peer].revents & POLLIN))
-		return -ECONNRESET;
-	if (peer < 0 && r->peer_pid > 0 && kill(r->peer_pid, 0) < 0 &&
-	    errno == ESRCH)
-		return -ECONNRESET;
-	if (deadline >= 0 && now_ns() >= deadline)
-		return -ETIMEDOUT;
-	return rang;
-}
-
-/* Waits until `ready' holds: spins for the spin bound, then arms, checks
- * again, and blocks.  0, -EAGAIN (`timeout_ns' 0, or a wake-up that did
- * not make it hold when `doorbell_ends'), -ETIMEDOUT, or -ECONNRESET
- * once the peer is gone and `ready' still does not hold. */
-static int wait_until(struct shm_ring *r, ready_fn ready, uint32_t arg,
-		      uint32_t *armed, long timeout_ns, int doorbell_ends)
-{
-	long start, deadline, end, t;
-	unsigned int n = 0;
-	int rc;
-
-	if (ready(r, arg))
-		return 0;
-	if (timeout_ns == 0)
-		return -EAGAIN;
-	start = now_ns();
-	deadline = timeout_ns < 0 ? -1 : start + timeout_ns;
-	if (r->spin_ns > 0) {
-		end = start + r->spin_ns;
-		for (;;) {
-			cpu_relax();
-			if (ready(r, arg))
-				return 0;
-			if (++n % SPIN_POLLS_PER_CLOCK)
-				continue;
-			t = now_ns();
-			if (t >= end || (deadline >= 0 && t >= deadline))
-				break;
-		}
-	}
-	for (;;) {
-		store_relaxed(armed, 1);
-		full_barrier();
-		if (ready(r, arg)) {
-			store_relaxed(armed, 0);
-			return 0;
-		}
-		rc = block(r, deadline);
-		store_relaxed(armed, 0);
-		/* what was published before the peer died is still taken */
-		if (ready(r, arg))
-			return 0;
-		if (rc < 0)
-			return rc;
-		if (rc > 0 && doorbell_ends)
-			return -EAGAIN;
-	}
 }
 
 /* ---- the producer ---- */
@@ -447,14 +244,14 @@ static void put_record(struct shm_ring *r, uint32_t tag, uint32_t flags,
 	r->seq = next_seq(r->seq);
 	r->pos += size;
 	store_release(&r->hdr->head, r->pos);
-	wake_if_armed(r, &r->hdr->cons_armed);
+	shmr_wake_if_armed(r, &r->hdr->cons_armed);
 }
 
 /* Waits for room for `need' bytes; 0, or -EPIPE when the consumer is
  * closed or gone, or the wait's error. */
 static int wait_room(struct shm_ring *r, uint32_t need, long timeout_ns)
 {
-	int rc = wait_until(r, room_or_closed, need, &r->hdr->prod_armed,
+	int rc = shmr_wait_until(r, room_or_closed, need, &r->hdr->prod_armed,
 			    timeout_ns,
 			    timeout_ns >= 0 && r->doorbell_ends_wait);
 
@@ -492,7 +289,7 @@ static int send_single_copy(struct shm_ring *r, uint32_t tag,
 		   len, 0, &d, sizeof(d));
 	at = r->pos;
 	/* the buffer must stay ours to read until the answer: no timeout */
-	rc = wait_until(r, consumed_or_closed, at, &r->hdr->prod_armed,
+	rc = shmr_wait_until(r, consumed_or_closed, at, &r->hdr->prod_armed,
 			SHM_WAIT_FOREVER, 0);
 	if ((int32_t)(load_acquire(&r->hdr->tail) - at) < 0)
 		return -EPIPE;
@@ -535,7 +332,7 @@ int shm_ring_copy_answer(struct shm_ring *r, long timeout_ns)
 	if (!r || !r->hdr || !r->producer || !r->copy_at)
 		return -EINVAL;
 	at = r->copy_at;
-	rc = wait_until(r, consumed_or_closed, at, &r->hdr->prod_armed,
+	rc = shmr_wait_until(r, consumed_or_closed, at, &r->hdr->prod_armed,
 			timeout_ns, timeout_ns >= 0 && r->doorbell_ends_wait);
 	if (rc == -EAGAIN || rc == -ETIMEDOUT)
 		return 0;
@@ -617,7 +414,7 @@ static struct shm_rec *wait_record(struct shm_ring *r, long timeout_ns,
 	struct shm_rec *rec;
 	int rc;
 
-	rc = wait_until(r, record_or_closed, 0, &r->hdr->cons_armed,
+	rc = shmr_wait_until(r, record_or_closed, 0, &r->hdr->cons_armed,
 			timeout_ns, 0);
 	rec = front(r);
 	if (rec)
@@ -688,7 +485,7 @@ static void take_record(struct shm_ring *r, uint32_t len, void *dst)
 	r->pos += rec_bytes(len);
 	r->seq = next_seq(r->seq);
 	store_release(&r->hdr->tail, r->pos);
-	wake_if_armed(r, &r->hdr->prod_armed);
+	shmr_wake_if_armed(r, &r->hdr->prod_armed);
 }
 
 /* A copy of the front record's header, so that what is checked is what

@@ -6,9 +6,9 @@
 #include <unistd.h>
 
 #include "pvmi.h"
-#include "transport/transport.h"
+#include "transport/stream.h"
 
-/* A nonblocking listening socket bound to `sa' (transport.h). */
+/* A nonblocking listening socket bound to `sa' (stream.h). */
 int pvmi_sock_listen(int domain, const struct sockaddr *sa, socklen_t len,
 		     int *fd)
 {
@@ -24,7 +24,7 @@ int pvmi_sock_listen(int domain, const struct sockaddr *sa, socklen_t len,
 	return PvmOk;
 }
 
-/* Writes from `iov' without blocking or SIGPIPE (transport.h). */
+/* Writes from `iov' without blocking or SIGPIPE (stream.h). */
 ssize_t pvmi_sock_writev(int fd, const struct iovec *iov, int iovcnt)
 {
 	struct msghdr mh = { .msg_iov = (struct iovec *)iov,
@@ -33,7 +33,7 @@ ssize_t pvmi_sock_writev(int fd, const struct iovec *iov, int iovcnt)
 	return sendmsg(fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
 }
 
-/* Reads up to `len' bytes without blocking (transport.h). */
+/* Reads up to `len' bytes without blocking (stream.h). */
 ssize_t pvmi_sock_read(int fd, void *buf, size_t len)
 {
 	return recv(fd, buf, len, MSG_DONTWAIT);

@@ -18,19 +18,7 @@
 #include <unistd.h>
 
 #include "bufcache.h"
-#include "transport/transport.h"
-
-/* Makes `p' a pipe over `fd' (transport.h). */
-void pvmi_pipe_init(struct pvmi_pipe *p, int fd,
-		    const struct pvmi_transport *tp,
-		    const struct pvmi_pipe_sink *sink, void *arg)
-{
-	memset(p, 0, sizeof(*p));
-	p->fd = fd;
-	p->tp = tp;
-	p->sink = sink;
-	p->arg = arg;
-}
+#include "transport/stream.h"
 
 /* Hands a complete frame to the sink, which takes `body'. */
 static int deliver(struct pvmi_pipe *p, unsigned char *body)
@@ -94,7 +82,7 @@ static int staged(struct pvmi_pipe *p)
 }
 
 /* Where the next bytes of pipe `p' go: the body being read in place, or
- * the free end of the staging buffer (transport.h).  0, or -ENOMEM. */
+ * the free end of the staging buffer (stream.h).  0, or -ENOMEM. */
 int pvmi_stream_target(struct pvmi_pipe *p, unsigned char **buf, size_t *len)
 {
 	if (!p->rx && !(p->rx = malloc(PVMI_STREAM_RX)))
@@ -119,7 +107,7 @@ int pvmi_stream_target(struct pvmi_pipe *p, unsigned char **buf, size_t *len)
 }
 
 /* `n' bytes were placed where pvmi_stream_target() said: hands on the
- * frames they complete (transport.h).  0 or a negative errno. */
+ * frames they complete (stream.h).  0 or a negative errno. */
 int pvmi_stream_took(struct pvmi_pipe *p, size_t n)
 {
 	if (p->body) {
@@ -137,7 +125,7 @@ int pvmi_stream_took(struct pvmi_pipe *p, size_t n)
 	return staged(p);
 }
 
-/* Reads what is waiting and hands on complete frames (transport.h). */
+/* Reads what is waiting and hands on complete frames (stream.h). */
 int pvmi_stream_progress(struct pvmi_pipe *p)
 {
 	int any = 0, rc;
@@ -173,7 +161,7 @@ int pvmi_stream_progress(struct pvmi_pipe *p)
 	}
 }
 
-/* Counts `n' more bytes of `tx' as written (transport.h). */
+/* Counts `n' more bytes of `tx' as written (stream.h). */
 void pvmi_tx_advance(struct pvmi_tx *tx, size_t n)
 {
 	struct iovec *iov = tx->iov;
@@ -194,7 +182,7 @@ void pvmi_tx_advance(struct pvmi_tx *tx, size_t n)
 		tx->next++;
 }
 
-/* Writes as much of `tx' as the stream takes now (transport.h). */
+/* Writes as much of `tx' as the stream takes now (stream.h). */
 int pvmi_stream_send(struct pvmi_pipe *p, struct pvmi_tx *tx)
 {
 	struct iovec *iov = tx->iov;
@@ -216,7 +204,7 @@ int pvmi_stream_send(struct pvmi_pipe *p, struct pvmi_tx *tx)
 	return 1;
 }
 
-/* Frees the pipe's buffers and closes its fd (transport.h). */
+/* Frees the pipe's buffers and closes its fd (stream.h). */
 void pvmi_stream_close(struct pvmi_pipe *p)
 {
 	if (p->fd >= 0)

@@ -21,8 +21,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "cosched_page.h"
 #include "pvmi.h"
-#include "transport/transport.h"
+#include "transport/stream.h"
 
 #define TCP_SOCKBUF	(4 << 20)
 
@@ -35,7 +36,7 @@ static void tune(int fd)
 	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
 }
 
-/* Starts a nonblocking connect to `addr' port `port' (transport.h). */
+/* Starts a nonblocking connect to `addr' port `port' (stream.h). */
 int pvmi_tcp_connect(const char *addr, int port, int *fd)
 {
 	struct sockaddr_in sa;
@@ -60,7 +61,7 @@ int pvmi_tcp_connect(const char *addr, int port, int *fd)
 	return PvmOk;
 }
 
-/* A listening socket on every address, any port (transport.h). */
+/* A listening socket on every address, any port (stream.h). */
 int pvmi_tcp_listen(int tid, int *fd)
 {
 	struct sockaddr_in sa;
@@ -71,7 +72,7 @@ int pvmi_tcp_listen(int tid, int *fd)
 	return pvmi_sock_listen(AF_INET, (struct sockaddr *)&sa, sizeof(sa), fd);
 }
 
-/* The port listening socket `lfd' answers on, or 0 (transport.h). */
+/* The port listening socket `lfd' answers on, or 0 (stream.h). */
 int pvmi_tcp_port(int lfd)
 {
 	struct sockaddr_in sa;
@@ -83,7 +84,7 @@ int pvmi_tcp_port(int lfd)
 	return ntohs(sa.sin_port);
 }
 
-/* Accepts one waiting peer, tuned, or -1 (transport.h). */
+/* Accepts one waiting peer, tuned, or -1 (stream.h). */
 int pvmi_tcp_accept(int lfd)
 {
 	int s = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
@@ -93,13 +94,15 @@ int pvmi_tcp_accept(int lfd)
 	return s;
 }
 
-/* Nothing to remove: a TCP endpoint has no name (transport.h). */
+/* Nothing to remove: a TCP endpoint has no name (stream.h). */
 void pvmi_tcp_unlisten(int tid)
 {
 }
 
 const struct pvmi_transport pvmi_transport_tcp = {
 	.name = "tcp",
+	.reach = PVMI_REACH_NET,
+	.xport = COSCHED_XPORT_TCP,
 	.open = NULL,
 	.connect = pvmi_tcp_connect,
 	.listen = pvmi_tcp_listen,

@@ -15,8 +15,10 @@
  *     route, no receive queue, no pump) and never user code.
  *   - Nothing here blocks, except open() (see there) and the send() of
  *     shm.c, which waits up to 1 ms for room in a full ring (on its
- *     doorbell) before it returns 0.  Waiting is the caller's business: it looks with poll_ready() where the transport
- *     has it, then blocks in poll() on the pipes' wait fds.
+ *     doorbell, spinning for the budget the sink gives) before it
+ *     returns 0.  Waiting is the caller's business: it looks with
+ *     poll_ready() where the transport has it, then blocks in poll() on
+ *     the pipes' wait fds and the transports' (wait_fd()).
  *   - Who owns a message: send() takes a frame whose header and body the
  *     caller keeps valid and unchanged until send() returns 1; after that
  *     the transport holds no reference and the caller may reuse or free
@@ -40,6 +42,12 @@
  * completion, and one whose one system call can submit the frames of
  * many pipes (io_uring) provides queue() and submit(), with which a
  * multicast (pvm_mcast) starts all its copies before it waits for any.
+ *
+ * A transport is one file exporting one table (below), registered in
+ * registry.c, which picks the transport of a new circuit
+ * (registry.h).  What a transport keeps for the whole process (shm's
+ * wake eventfd, io_uring's ring) it sets up in probe() and shows the
+ * caller only through the table's process-wide operations.
  */
 #ifndef COPVM_TRANSPORT_H
 #define COPVM_TRANSPORT_H
@@ -70,6 +78,11 @@ struct pvmi_pipe_sink {
 	 * read that completed a frame; the rest stays in the socket or the
 	 * ring, where poll() and poll_ready still see it. */
 	int (*paused)(void *arg);
+	/* Optional: the spin budget of a send that waits for room, in ns:
+	 * how long it may spin before it sleeps, given the transport's own
+	 * bound `lin_ns'.  The owner answers (its coscheduling model); NULL
+	 * means lin_ns.  No system call; called only when a send must wait. */
+	long (*spin_ns)(void *arg, long lin_ns);
 };
 
 /* One circuit.  The owner sets sink, arg and gated; the rest belongs to
@@ -101,8 +114,53 @@ struct pvmi_tx {
 	int next;			/* first iovec not yet all sent */
 };
 
+/* Which peers a transport reaches (struct pvmi_transport, reach). */
+enum pvmi_reach {
+	PVMI_REACH_HOST = 1,	/* tasks of this host */
+	PVMI_REACH_NET = 2,	/* tasks of other hosts */
+};
+
 struct pvmi_transport {
 	const char *name;
+	int reach;			/* enum pvmi_reach; 0: chosen by
+					 * name only (registry.c) */
+	int xport;			/* what the coscheduling page shows
+					 * for it (COSCHED_XPORT_*,
+					 * common/cosched_page.h) */
+
+	/*
+	 * The transport as a whole, for the process (each may be NULL:
+	 * nothing of the kind).
+	 */
+	/* May this transport carry circuits here?  With `setup' == 0 it
+	 * only reads its switches (environment, build) and has no side
+	 * effect; with `setup' != 0 it also sets up what the process needs
+	 * for it (once, and again after release()) and says whether that
+	 * worked.  1 yes, 0 no; a refusal is silent unless the user asked
+	 * for this transport.  Never blocks.  NULL: always yes. */
+	int (*probe)(int setup);
+	/* The fd that tells of work for the transport as a whole (shm's
+	 * wake eventfd, io_uring's completion ring) for the caller to poll
+	 * with its pipes' fds, -1 when it has none; asked when a pipe of
+	 * the transport is made, after probe(1). */
+	int (*wait_fd)(void);
+	/* Before a pump round looks at the pipes: brings their in-memory
+	 * state up to date (io_uring: moves completions to their pipes) so
+	 * that poll_ready() and arm() need only read it.  1 when it moved
+	 * something the round must not block on, else 0.  No blocking. */
+	int (*prepare)(void);
+	/* wait_fd() was readable: takes what woke it (empties the
+	 * eventfd, reaps the completions).  Never blocks. */
+	void (*woken)(void);
+	/* Everything closed (no pipe of the transport is left): frees the
+	 * process-wide state; a forked child forgets its parent's the same
+	 * way.  Never fails. */
+	void (*release)(void);
+	/* A circuit of this transport's reach was accepted on `fd', to be
+	 * carried by `carrier': a transport that negotiates on the circuit
+	 * says its first word here (shm: an invitation to use a ring when
+	 * it is the carrier, else a refusal).  Never blocks. */
+	void (*accepted)(int fd, const struct pvmi_transport *carrier);
 
 	/*
 	 * Endpoints: they deal in fds, from which the caller makes pipes
@@ -170,7 +228,7 @@ struct pvmi_transport {
 	 * a pump that looked at pipe A, then at B, then blocks, must not
 	 * find that looking at B took A's input out of sight of poll().  A
 	 * transport with a queue shared by its pipes moves that queue into
-	 * its pipes' state in its endpoint's prepare() (conn.h). */
+	 * its pipes' state in its prepare() (above). */
 	int (*poll_ready)(struct pvmi_pipe *p);
 	/* Before the caller blocks in poll() (on == 1): asks to be woken
 	 * through a wait fd the caller already polls, and returns 1 when
@@ -204,89 +262,7 @@ extern const struct pvmi_transport pvmi_transport_tcp;
 /* Tasks of other hosts over the same TCP circuits, driven by io_uring
  * (uring.c): connected, listened and accepted as tcp; the frames are
  * sent and received through this process's ring.  Use it only once
- * pvmi_uring_usable() said yes. */
+ * its probe(1) said yes. */
 extern const struct pvmi_transport pvmi_transport_uring;
-
-/* Makes `p' a pipe of transport `tp' over fd `fd', handing frames to
- * `sink' with `arg'.  Never fails (state is allocated on first use). */
-void pvmi_pipe_init(struct pvmi_pipe *p, int fd,
-		    const struct pvmi_transport *tp,
-		    const struct pvmi_pipe_sink *sink, void *arg);
-
-/* stream.c: the framing over a byte stream, shared by unix.c and tcp.c
- * as their send, progress and close. */
-#define PVMI_STREAM_RX	65536	/* staging buffer for small frames */
-int pvmi_stream_send(struct pvmi_pipe *p, struct pvmi_tx *tx);
-int pvmi_stream_progress(struct pvmi_pipe *p);
-void pvmi_stream_close(struct pvmi_pipe *p);
-/* stream.c, for transports that read without read() (uring.c): where
- * the next bytes of `p' go (*buf, at most *len bytes; 0 or -ENOMEM),
- * and the news that `n' bytes were put there, which hands on the frames
- * they complete (0 or a negative errno). */
-int pvmi_stream_target(struct pvmi_pipe *p, unsigned char **buf,
-		       size_t *len);
-int pvmi_stream_took(struct pvmi_pipe *p, size_t n);
-/* stream.c: counts `n' more bytes of `tx' as written, advancing
- * tx->next and the iovecs. */
-void pvmi_tx_advance(struct pvmi_tx *tx, size_t n);
-
-/* tcp.c: the endpoint calls of the TCP transports (tcp, uring), as
- * struct pvmi_transport describes them. */
-int pvmi_tcp_connect(const char *addr, int port, int *fd);
-int pvmi_tcp_listen(int tid, int *fd);
-int pvmi_tcp_port(int lfd);
-int pvmi_tcp_accept(int lfd);
-void pvmi_tcp_unlisten(int tid);
-
-/* sock.c: writev and read for any stream socket, nonblocking, no
- * SIGPIPE, the same for both socket transports. */
-ssize_t pvmi_sock_writev(int fd, const struct iovec *iov, int iovcnt);
-ssize_t pvmi_sock_read(int fd, void *buf, size_t len);
-/* A nonblocking listening stream socket of `domain' bound to `sa'; puts
- * it in *fd and returns PvmOk, or PvmSysErr. */
-int pvmi_sock_listen(int domain, const struct sockaddr *sa, socklen_t len,
-		     int *fd);
-
-/* shm.c: non-zero unless COPVM_SHM=0 (read once per process). */
-int pvmi_shm_enabled(void);
-/* shm.c: the receiver's first word on an accepted same-host circuit:
- * an invitation to use a ring (with this task's wake fd) when `offer'
- * is set and the ring can work here, else a refusal.  Never blocks. */
-void pvmi_shm_greet(int fd, int offer);
-/* shm.c: this task's wake fd (an eventfd every ring it reads or writes
- * rings when the task armed itself), created on first use; -1 when it
- * cannot be made.  The caller polls it and calls pvmi_shm_wake_clear()
- * when it is readable. */
-int pvmi_shm_wake_fd(void);
-void pvmi_shm_wake_clear(void);
-/* shm.c: closes the wake fd once no ring uses it (the task left). */
-void pvmi_shm_wake_release(void);
-
-/* uring.c: non-zero when TCP circuits should use pvmi_transport_uring:
- * COPVM_URING is not 0 (unset means "auto") and this process's ring
- * could be set up (tried once per process and after
- * pvmi_uring_release()).  A refusal
- * (ENOSYS, EPERM, EINVAL, a missing operation) is silent unless
- * COPVM_URING=1 asked for the ring. */
-int pvmi_uring_usable(void);
-/* uring.c: the ring's fd, readable when completions wait (the caller
- * polls it and then calls pvmi_uring_reap()), or -1 when there is no
- * ring. */
-int pvmi_uring_fd(void);
-/* uring.c: moves every waiting completion to the pipe it belongs to;
- * no system call.  Returns how many it moved. */
-int pvmi_uring_reap(void);
-/* uring.c: tears the ring down once no pipe uses it (everything
- * closes); a forked child forgets its parent's ring the same way. */
-void pvmi_uring_release(void);
-/* uring.c: how many io_uring_enter calls this process made to submit
- * requests (0 without a ring); tests and benchmarks count them. */
-unsigned long pvmi_uring_submits(void);
-/* uring.c: how many zero-copy sends (IORING_OP_SENDMSG_ZC, frames of at
- * least COPVM_URING_ZC bytes) this process submitted. */
-unsigned long pvmi_uring_zc_sends(void);
-
-/* The per-user directory "$PVM_TMP/copvm-<uid>"; a static string. */
-const char *pvmi_rundir(void);
 
 #endif /* COPVM_TRANSPORT_H */

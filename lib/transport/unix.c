@@ -16,29 +16,14 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "cosched_page.h"
 #include "proto.h"
 #include "pvmi.h"
 #include "rundir_check.h"
-#include "transport/transport.h"
+#include "transport/stream.h"
 
 /* Socket buffers sized so a 1 MiB message needs few wake-ups. */
 #define UNIX_SOCKBUF	(1 << 20)
-
-/* The per-user directory (transport.h). */
-const char *pvmi_rundir(void)
-{
-	static char dir[256];
-	const char *tmp;
-
-	if (!dir[0]) {
-		tmp = getenv("PVM_TMP");
-		if (!tmp || !*tmp)
-			tmp = "/tmp";
-		snprintf(dir, sizeof(dir), PVMI_DIR_FMT, tmp,
-			 (unsigned)getuid());
-	}
-	return dir;
-}
 
 static int task_addr(int tid, struct sockaddr_un *sa)
 {
@@ -130,6 +115,8 @@ static void unix_unlisten(int tid)
 
 const struct pvmi_transport pvmi_transport_unix = {
 	.name = "unix",
+	.reach = PVMI_REACH_HOST,
+	.xport = COSCHED_XPORT_UNIX,
 	.open = unix_open,
 	.connect = NULL,
 	.listen = unix_listen,

@@ -12,7 +12,8 @@
  * EINVAL for flags it does not know), the kernel must keep completions it
  * cannot queue (FEAT_NODROP) and read a request's arguments at submission
  * (FEAT_SUBMIT_STABLE), must know sendmsg and cancel, and a no-op
- * must go round.  Otherwise conn_tcp.c uses plain sockets (tcp.c) and
+ * must go round.  Otherwise the probe says no, circuits use plain
+ * sockets (tcp.c, the next transport registry.c has for them) and
  * nobody hears of it, unless COPVM_URING=1 asked for the ring.  The
  * circuits' sockets are registered as fixed files when the kernel lets us
  * (saves a file lookup per request).
@@ -42,16 +43,16 @@
  * a kernel before 6.1 refuses them, and gets a plain ring): the work that
  * finishes a send which had to wait for room runs when this task next
  * looks, not by interrupting it.  The kernel raises IORING_SQ_TASKRUN
- * when work waits, and pvmi_uring_reap() then enters the kernel
+ * when work waits, and reap() then enters the kernel
  * (io_uring_get_events) before it reaps.
  * Only the task that made the ring submits to it: a forked child makes
  * its own (mark_foreign), and PVM calls are not made from threads.
  * Completions are reaped from the shared completion queue with no system
- * call (pvmi_uring_reap(), which conn.c's pump runs first in every round
- * through the ring endpoint's prepare).
+ * call (reap(), which conn.c's pump runs first in every round
+ * through the table's prepare).
  *
  * Waiting: the pipe's wait fd is the socket; the ring's fd, readable
- * while completions wait, is polled as an endpoint of conn_tcp.c, and a
+ * while completions wait, is the table's wait_fd, polled by conn.c, and a
  * sender waiting for its send also polls the socket for room.  Nothing
  * here spins.
  *
@@ -73,7 +74,9 @@
 
 #include <liburing.h>
 
-#include "transport/transport.h"
+#include "cosched_page.h"
+#include "transport/stream.h"
+#include "transport/uring.h"
 
 #define RING_SQ		256	/* submission queue entries */
 #define RING_CQ		4096	/* completion queue: 2 per pipe, and more */
@@ -215,25 +218,40 @@ static int setup(void)
 	return 0;
 }
 
-/* Decides whether TCP circuits use the ring (transport.h). */
-int pvmi_uring_usable(void)
+static void uring_release(void);
+
+/* Reads COPVM_URING and COPVM_URING_ZC, once per process. */
+static void read_mode(void)
 {
 	const char *e;
+
+	if (mode >= 0)
+		return;
+	e = getenv("COPVM_URING");
+	if (e && strcmp(e, "0") == 0)
+		mode = 0;
+	else
+		mode = e && strcmp(e, "1") == 0 ? 1 : 2;
+	e = getenv("COPVM_URING_ZC");
+	zc_min = e ? (size_t)strtoull(e, NULL, 0) : 0;
+}
+
+/* Whether TCP circuits use the ring (transport.h, probe): COPVM_URING is
+ * not 0 (unset means "auto") and, with `set_up', this process's ring
+ * could be set up (tried once per process and after release).  A
+ * refusal (ENOSYS, EPERM, EINVAL, a missing operation) is silent unless
+ * COPVM_URING=1 asked for the ring. */
+static int uring_probe(int set_up)
+{
 	int r;
 
-	if (mode < 0) {
-		e = getenv("COPVM_URING");
-		if (e && strcmp(e, "0") == 0)
-			mode = 0;
-		else
-			mode = e && strcmp(e, "1") == 0 ? 1 : 2;
-		e = getenv("COPVM_URING_ZC");
-		zc_min = e ? (size_t)strtoull(e, NULL, 0) : 0;
-	}
+	read_mode();
 	if (mode == 0)
 		return 0;
+	if (!set_up)
+		return 1;
 	if (foreign)
-		pvmi_uring_release();
+		uring_release();
 	if (state == 0) {
 		r = setup();
 		state = r == 0 ? 1 : -1;
@@ -245,14 +263,16 @@ int pvmi_uring_usable(void)
 	return state == 1;
 }
 
-/* The ring's fd, or -1 (transport.h). */
-int pvmi_uring_fd(void)
+/* The ring's fd, readable while completions wait, or -1 when there is
+ * no ring of ours (transport.h, wait_fd). */
+static int uring_fd(void)
 {
 	return ours() ? ring.ring_fd : -1;
 }
 
-/* Moves every completion to its request (transport.h). */
-int pvmi_uring_reap(void)
+/* Moves every waiting completion to the pipe it belongs to; no system
+ * call.  Returns how many it moved. */
+static int reap(void)
 {
 	struct io_uring_cqe *cqe;
 	unsigned int head, n = 0;
@@ -281,8 +301,9 @@ int pvmi_uring_reap(void)
 	return (int)n;
 }
 
-/* Tears the ring down once no pipe uses it (transport.h). */
-void pvmi_uring_release(void)
+/* Tears the ring down once no pipe uses it (transport.h, release); a
+ * forked child forgets its parent's ring the same way. */
+static void uring_release(void)
 {
 	if (state != 1 || (!foreign && npipes > 0))
 		return;
@@ -305,7 +326,7 @@ static int flush(void)
 		if ((r != -EINTR && r != -EBUSY && r != -EAGAIN) ||
 		    ++tries > 100)
 			return r;
-		pvmi_uring_reap();	/* -EBUSY: completions to take */
+		reap();	/* -EBUSY: completions to take */
 	}
 	return 0;
 }
@@ -369,7 +390,7 @@ static int kick(void)
 {
 	int rc = flush();
 
-	pvmi_uring_reap();
+	reap();
 	return rc;
 }
 
@@ -435,7 +456,7 @@ static int uring_send(struct pvmi_pipe *p, struct pvmi_tx *tx)
 	u = state_of(p);
 	if (!u)
 		return -ENOMEM;
-	pvmi_uring_reap();
+	reap();
 	for (;;) {
 		if (u->tx.done) {
 			u->tx.done = 0;
@@ -493,13 +514,13 @@ static int uring_submit(void)
 }
 
 /* io_uring_enter calls that submitted requests, since the process
- * started (transport.h; tests and benchmarks count them). */
+ * started (uring.h; tests and benchmarks count them). */
 unsigned long pvmi_uring_submits(void)
 {
 	return submits;
 }
 
-/* Zero-copy sends this process submitted (transport.h; tests count
+/* Zero-copy sends this process submitted (uring.h; tests count
  * them). */
 unsigned long pvmi_uring_zc_sends(void)
 {
@@ -526,13 +547,13 @@ static int settle(struct uring_pipe *u, int fd)
 	struct io_uring_cqe *cqe;
 	int r, waits = 0;
 
-	pvmi_uring_reap();
+	reap();
 	cancel(&u->tx);
 	while (u->tx.busy) {
 		if (flush() < 0)
 			return -1;
 		r = io_uring_wait_cqe_timeout(&ring, &cqe, &ts);
-		pvmi_uring_reap();
+		reap();
 		if (r == -ETIME) {
 			if (++waits == 1)
 				shutdown(fd, SHUT_RDWR);
@@ -568,8 +589,31 @@ static void uring_close(struct pvmi_pipe *p)
 	pvmi_stream_close(p);
 }
 
+/* A pump round starts: the completions go to their pipes; 1 when there
+ * were some (transport.h, prepare: a send's completion is waited for
+ * with the socket's POLLOUT, which may not come while the peer reads
+ * nothing, so the round must not block once it is off the ring). */
+static int uring_prepare(void)
+{
+	return reap() > 0;
+}
+
+/* The ring's fd was readable: its completions go to their pipes
+ * (transport.h, woken). */
+static void uring_woken(void)
+{
+	reap();
+}
+
 const struct pvmi_transport pvmi_transport_uring = {
 	.name = "uring",
+	.reach = PVMI_REACH_NET,
+	.xport = COSCHED_XPORT_URING,
+	.probe = uring_probe,
+	.wait_fd = uring_fd,
+	.prepare = uring_prepare,
+	.woken = uring_woken,
+	.release = uring_release,
 	.open = NULL,
 	.connect = pvmi_tcp_connect,
 	.listen = pvmi_tcp_listen,

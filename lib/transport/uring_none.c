@@ -1,22 +1,26 @@
 /*
- * transport/uring_none.c - what uring.c provides, for a build without
- * liburing: TCP circuits always use plain sockets (tcp.c), and
- * COPVM_URING=1 only earns a warning (the default, "auto", none).
+ * transport/uring_none.c - the io_uring transport's table for a build
+ * without liburing: its probe always says no, so TCP circuits use plain
+ * sockets (tcp.c), and COPVM_URING=1 only earns a warning (the default,
+ * "auto", none).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "transport/transport.h"
+#include "cosched_page.h"
+#include "transport/stream.h"
+#include "transport/uring.h"
 
-/* Never: there is no ring in this build (transport.h). */
-int pvmi_uring_usable(void)
+/* Never: there is no ring in this build (transport.h, probe); warns once
+ * when COPVM_URING=1 asked for it. */
+static int uring_probe(int setup)
 {
 	static int warned;
 	const char *e = getenv("COPVM_URING");
 
-	if (!warned && e && strcmp(e, "1") == 0) {
+	if (setup && !warned && e && strcmp(e, "1") == 0) {
 		warned = 1;
 		fprintf(stderr, "libpvm [pid%d]: COPVM_URING=%s but this "
 			"copvm was built without liburing: plain sockets\n",
@@ -25,39 +29,25 @@ int pvmi_uring_usable(void)
 	return 0;
 }
 
-/* No ring, no fd (transport.h). */
-int pvmi_uring_fd(void)
-{
-	return -1;
-}
-
-/* Nothing to reap (transport.h). */
-int pvmi_uring_reap(void)
-{
-	return 0;
-}
-
-/* Nothing to release (transport.h). */
-void pvmi_uring_release(void)
-{
-}
-
-/* No ring, no submission (transport.h). */
+/* No ring, no submission (uring.h). */
 unsigned long pvmi_uring_submits(void)
 {
 	return 0;
 }
 
-/* No ring, no zero-copy send. */
+/* No ring, no zero-copy send (uring.h). */
 unsigned long pvmi_uring_zc_sends(void)
 {
 	return 0;
 }
 
-/* Never chosen (pvmi_uring_usable() says no); the tcp transport's
- * calls, should anyone take it. */
+/* Never chosen (the probe says no); the tcp transport's calls, should
+ * anyone take it. */
 const struct pvmi_transport pvmi_transport_uring = {
 	.name = "tcp",
+	.reach = PVMI_REACH_NET,
+	.xport = COSCHED_XPORT_TCP,
+	.probe = uring_probe,
 	.connect = pvmi_tcp_connect,
 	.listen = pvmi_tcp_listen,
 	.port = pvmi_tcp_port,
