@@ -10,6 +10,9 @@ group_libgpvm3_la_SOURCES = \
 	group/client.c \
 	group/groups.c \
 	group/collective.c
+# Hidden by default, on top of the version script: GPVMI_EXPORT
+# (group/gpvmi.h) marks what is exported.
+group_libgpvm3_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 group_libgpvm3_la_LIBADD = lib/libpvm3.la
 group_libgpvm3_la_LDFLAGS = -version-info 3:6:0 \
 	-Wl,--version-script=$(top_srcdir)/group/libgpvm3.map
