@@ -39,7 +39,7 @@ group-uninstall-links:
 .PHONY: group-install-links group-uninstall-links
 
 # barrier_bench: pvm_barrier timing for 2, 4 and 8 tasks (run by
-# tests/integ/bench-barrier.sh; the same source builds against stock).
+# bench/bench-barrier.sh; the same source builds against stock).
 # -no-install: a real executable the daemon can spawn by name.
 noinst_PROGRAMS += group/barrier_bench
 group_barrier_bench_SOURCES = group/barrier_bench.c
