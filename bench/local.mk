@@ -155,7 +155,9 @@ uninstall-bench-netns:
 	rm -f '$(DESTDIR)$(pkglibexecdir)/netns.sh' '$(DESTDIR)$(pkglibexecdir)/netns-rsh'
 .PHONY: install-bench-netns uninstall-bench-netns
 
-# The coscheduling probe's cost per message (docs/results/cosched/).
+# ctx_cost: pvm_newcontext's cost as contexts pile up
+# (docs/results/ctx_cost.txt).  probe_cost: the coscheduling probe's cost
+# per message (docs/results/models/probe_cost.txt).
 noinst_PROGRAMS += bench/ctx_cost
 bench_ctx_cost_SOURCES = bench/ctx_cost.c
 bench_ctx_cost_CPPFLAGS = $(BENCH_CPPFLAGS)

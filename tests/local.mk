@@ -62,3 +62,8 @@ endif
 
 # Issue 13 differential tests of packing and psend/precv.
 include $(top_srcdir)/tests/diff_pack.mk
+
+# The documentation: no Markdown file links to a file that does not
+# exist (tests/integ/doc-links.sh; skipped outside a git checkout).
+TESTS += tests/integ/doc-links.sh
+EXTRA_DIST += tests/integ/doc-links.sh
