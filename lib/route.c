@@ -56,6 +56,7 @@
 #include <string.h>
 
 #include "auth.h"
+#include "be.h"
 #include "bufcache.h"
 #include "codec.h"
 #include "conn.h"
@@ -316,14 +317,6 @@ static int send_tcp(struct circuit *c, struct pvmi_frame *f,
 		return PvmOk;
 	rc = pvmi_conn_tcp_send(l, f, hdr, m);
 	return rc == PvmNoTask ? PvmOk : rc;
-}
-
-static void put_be32(unsigned char *p, uint32_t v)
-{
-	p[0] = (unsigned char)(v >> 24);
-	p[1] = (unsigned char)(v >> 16);
-	p[2] = (unsigned char)(v >> 8);
-	p[3] = (unsigned char)v;
 }
 
 /* The header of frame `f' on circuit `c', prebuilt once and patched
