@@ -14,7 +14,7 @@
  *
  * Every program ends its output with lines
  *	RESULT <name> <value>
- * one per figure, which tests/integ/bench-cluster.sh collects; the rest of
+ * one per figure, which bench/bench-cluster.sh collects; the rest of
  * the output is for people and follows the PARKBENCH layout where one is
  * documented.
  */

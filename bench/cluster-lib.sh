@@ -1,5 +1,5 @@
 # cluster-lib.sh - the emulated non-dedicated cluster behind
-# tests/integ/bench-cluster.sh (sourced by bash after
+# bench/bench-cluster.sh (sourced by bash after
 # tests/integ/netns/netns.sh).
 #
 # A node is a network namespace made by netns.sh (node1..nodeN, private
@@ -36,7 +36,7 @@
 # (the harness itself does not have it): bc_restore finds and kills
 # strays by it, and the smoke test checks that none is left.
 #
-# Needs: BC_W (work directory); the paths tests/integ/bench-cluster.sh
+# Needs: BC_W (work directory); the paths bench/bench-cluster.sh
 # sets for the build tree or an installed tree (BC_PROGS, BC_PVMHOSTS,
 # BC_PVMD, BC_PVMGS, BC_LIBPATH); BC_NODES; and netns.sh's NETNS_MAP once
 # netns_up has run.

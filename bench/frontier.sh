@@ -115,7 +115,7 @@ RSH=$srcdir/bench/rsh
 echo "node1 node2" | tr ' ' '\n' >"$W/hostfile"
 
 raw=$W/rawpingpong
-${CC:-cc} -O2 -o "$raw" -I"$srcdir/examples" "$srcdir/tests/integ/netns/rawpingpong.c" ||
+${CC:-cc} -O2 -o "$raw" -I"$srcdir/examples" "$srcdir/bench/rawpingpong.c" ||
 	{ echo "frontier: cannot build rawpingpong" >&2; exit 1; }
 
 # ---- measuring ----

@@ -1,7 +1,7 @@
 # The benchmark suite (docs/benchmarks.md): the PARKBENCH low-level
 # benchmarks COMMS1, COMMS2 and SYNCH1, the synthetic sinring, sintree and
 # master-slave, the local workload calcula and calcula2, and what the
-# emulated-cluster harness (tests/integ/bench-cluster.sh) needs besides.
+# emulated-cluster harness (bench/bench-cluster.sh) needs besides.
 #
 # The programs live in examples/ but are built here.  The PVM ones are
 # linked against copvm's libpvm3 (and libgpvm3 for SYNCH1) and run on
@@ -119,7 +119,7 @@ bench_installed_pvmhosts_LDADD = $(bench_pvmhosts_LDADD)
 # installed: bench/rsh has the name); paths.sh tells the installed
 # harness where configure put the daemon and the libraries.
 dist_pkglibexec_SCRIPTS = bench/rsh bench/cluster-lib.sh bench/report.pl \
-	tests/integ/bench-cluster.sh
+	bench/bench-cluster.sh
 bin_SCRIPTS += bench/copvm-bench bench/copvm-cluster-bench
 benchdatadir = $(pkglibexecdir)
 benchdata_DATA = bench/paths.sh
@@ -155,7 +155,9 @@ uninstall-bench-netns:
 	rm -f '$(DESTDIR)$(pkglibexecdir)/netns.sh' '$(DESTDIR)$(pkglibexecdir)/netns-rsh'
 .PHONY: install-bench-netns uninstall-bench-netns
 
-# The coscheduling probe's cost per message (docs/results/cosched/).
+# ctx_cost: pvm_newcontext's cost as contexts pile up
+# (docs/results/ctx_cost.txt).  probe_cost: the coscheduling probe's cost
+# per message (docs/results/models/probe_cost.txt).
 noinst_PROGRAMS += bench/ctx_cost
 bench_ctx_cost_SOURCES = bench/ctx_cost.c
 bench_ctx_cost_CPPFLAGS = $(BENCH_CPPFLAGS)
@@ -193,3 +195,16 @@ bench_soak_SOURCES = bench/soak.c
 bench_soak_LDADD = lib/libpvm3.la
 bench_soak_LDFLAGS = -no-install
 EXTRA_DIST += bench/soak-faults.sh
+
+# The benchmark scripts run by hand, never by `make check' (their
+# timings are for reading, not asserting; docs/benchmarks.md): stock PVM
+# against copvm on one host (bench-pingpong.sh, bench-barrier.sh, their
+# table pingpong-report.pl) and across emulated hosts (bench-mh-*.sh,
+# which use tests/integ/netns/), and the raw TCP and io_uring ping-pongs
+# with no PVM that the scripts compile on the fly.
+EXTRA_DIST += bench/bench-pingpong.sh bench/bench-barrier.sh \
+	bench/pingpong-report.pl \
+	bench/bench-mh-pingpong.sh bench/bench-mh-barrier.sh \
+	bench/bench-mh-syscalls.sh bench/bench-mh-mcast.sh \
+	bench/bench-mh-ringvariants.sh \
+	bench/rawpingpong.c bench/ringpingpong.c

@@ -7,7 +7,7 @@
 # hours and needs a quiet machine (nothing else running: every other
 # process is load on the emulated nodes).
 #
-# Each phase is one tests/integ/bench-cluster.sh run in its own
+# Each phase is one bench/bench-cluster.sh run in its own
 # directory under OUT; the model phases (k0135, k24) are then put together
 # into OUT/all, whose results.md bench/report.pl writes.
 #
@@ -24,7 +24,7 @@ reps=${REPS:-3}
 work=${WORK:-1}
 systems=${SYSTEMS:-stock,lin,imp,hpdt,dyn0.5,dyn1,pre0,pre0.5,pre1,pre0.5r50,dcs,exp}
 benches=comms1,comms2,synch1,sintree,mslave
-B=tests/integ/bench-cluster.sh
+B=bench/bench-cluster.sh
 [ -x "$B" ] || { echo "models-report: run it from the top build directory" >&2; exit 1; }
 mkdir -p "$out" || exit 1
 

@@ -2,7 +2,7 @@
 # pingpong-vs-mpi.sh - same-host ping-pong side by side in one run: stock
 # PVM against copvm with its shared-memory rings (the default), stock
 # against copvm on unix sockets (COPVM_SHM=0), each through
-# tests/integ/bench-pingpong.sh, then Open MPI over its shared memory
+# bench/bench-pingpong.sh, then Open MPI over its shared memory
 # (bench/mpi_pingpong.c, MPI_Send/MPI_Recv, the same sizes and round
 # trips).  Medians of RUNS runs per side.  A benchmark, not a test: for a
 # quiet machine; its output goes into docs/results.
@@ -22,7 +22,7 @@ while getopts n:r: opt; do
 done
 top=$PWD
 src=$(cd "$(dirname "$0")/.." && pwd)
-pp=$src/tests/integ/bench-pingpong.sh
+pp=$src/bench/bench-pingpong.sh
 [ -x "$top/examples/pingpong" ] || { echo "run it from the build directory after make" >&2; exit 1; }
 
 echo "== $(date -u '+%F %T') UTC, $(uname -r), $(nproc) CPUs, load: $(cut -d' ' -f1-3 /proc/loadavg)"

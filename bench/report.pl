@@ -1,7 +1,7 @@
 #!/usr/bin/perl
 # report.pl - the report of an emulated-cluster run: reads runs.csv,
 # metrics.csv and settings.txt from a results directory (written by
-# tests/integ/bench-cluster.sh) and writes results.md and the PNG plots
+# bench/bench-cluster.sh) and writes results.md and the PNG plots
 # (through gnuplot) into it.
 #
 # Per benchmark, number of nodes, system and number of local jobs per

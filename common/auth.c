@@ -13,6 +13,7 @@
 #include <sys/random.h>
 
 #include "auth.h"
+#include "be.h"
 #include "sha256.h"
 
 #define HELLO_MAGIC	"CPVH"
@@ -25,20 +26,6 @@ enum {
 	ST_DONE,
 	ST_FAILED,
 };
-
-static void put_be32(unsigned char *p, uint32_t v)
-{
-	p[0] = (unsigned char)(v >> 24);
-	p[1] = (unsigned char)(v >> 16);
-	p[2] = (unsigned char)(v >> 8);
-	p[3] = (unsigned char)v;
-}
-
-static uint32_t get_be32(const unsigned char *p)
-{
-	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) |
-	       ((uint32_t)p[2] << 8) | (uint32_t)p[3];
-}
 
 /* Fills `n' bytes with kernel randomness; 0 or -1. */
 int pvmi_random(void *p, size_t n)

@@ -15,24 +15,11 @@
 #include <string.h>
 
 #include "pvm3.h"
+#include "be.h"
 #include "wire.h"
 #include "codec.h"
 
 #define WBUF_MIN_CAP	256
-
-static void put_be32(unsigned char *p, uint32_t v)
-{
-	p[0] = (unsigned char)(v >> 24);
-	p[1] = (unsigned char)(v >> 16);
-	p[2] = (unsigned char)(v >> 8);
-	p[3] = (unsigned char)v;
-}
-
-static uint32_t get_be32(const unsigned char *p)
-{
-	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) |
-	       ((uint32_t)p[2] << 8) | (uint32_t)p[3];
-}
 
 static size_t pad4(size_t n)
 {

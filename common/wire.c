@@ -8,20 +8,7 @@
  * the caller must drop it rather than try to resynchronise.
  */
 #include "wire.h"
-
-static void put_be32(unsigned char *p, uint32_t v)
-{
-	p[0] = (unsigned char)(v >> 24);
-	p[1] = (unsigned char)(v >> 16);
-	p[2] = (unsigned char)(v >> 8);
-	p[3] = (unsigned char)v;
-}
-
-static uint32_t get_be32(const unsigned char *p)
-{
-	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) |
-	       ((uint32_t)p[2] << 8) | (uint32_t)p[3];
-}
+#include "be.h"
 
 /* Writes `f' as PVMI_FRAME_HDR_LEN big-endian bytes into `out'; the
  * magic is taken from `f' as given, so callers set it. */

@@ -12,7 +12,7 @@
  * last the 99th percentile.
  *
  * It is plain PVM 3.4: the same source builds against stock PVM, which is
- * how tests/integ/bench-pingpong.sh compares the two.
+ * how bench/bench-pingpong.sh compares the two.
  *
  * usage: pingpong [-r reps] [-s size,size,...] [-i] [-p program] [-H host]
  *   -r reps   round trips for sizes up to 1 KiB (default 1000); larger

@@ -11,7 +11,7 @@
  * until the others have exited before it exits, so runs can follow each
  * other on one virtual machine.  Only the PVM 3.4 API is used, so the
  * same source builds against stock PVM (cc barrier_bench.c -lgpvm3
- * -lpvm3); tests/integ/bench-barrier.sh runs both side by side.
+ * -lpvm3); bench/bench-barrier.sh runs both side by side.
  *
  * usage: barrier_bench [-n tasks] [-i iters] [-w warmup]
  */

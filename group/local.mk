@@ -10,6 +10,9 @@ group_libgpvm3_la_SOURCES = \
 	group/client.c \
 	group/groups.c \
 	group/collective.c
+# Hidden by default, on top of the version script: GPVMI_EXPORT
+# (group/gpvmi.h) marks what is exported.
+group_libgpvm3_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 group_libgpvm3_la_LIBADD = lib/libpvm3.la
 group_libgpvm3_la_LDFLAGS = -version-info 3:6:0 \
 	-Wl,--version-script=$(top_srcdir)/group/libgpvm3.map
@@ -36,7 +39,7 @@ group-uninstall-links:
 .PHONY: group-install-links group-uninstall-links
 
 # barrier_bench: pvm_barrier timing for 2, 4 and 8 tasks (run by
-# tests/integ/bench-barrier.sh; the same source builds against stock).
+# bench/bench-barrier.sh; the same source builds against stock).
 # -no-install: a real executable the daemon can spawn by name.
 noinst_PROGRAMS += group/barrier_bench
 group_barrier_bench_SOURCES = group/barrier_bench.c

@@ -49,6 +49,10 @@ lib_libpvm3_la_SOURCES += lib/transport/uring_none.c
 endif
 EXTRA_DIST += lib/transport/uring.c lib/transport/uring_none.c docs/uring.md \
 	docs/results/uring.md
+# Hidden by default, on top of the version script: only what PVMI_EXPORT
+# marks (lib/pvmi.h) can be exported, and calls between the library's
+# own files need no PLT.
+lib_libpvm3_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 # The shared-memory ring (lib/transport/shm.mk); its names stay local
 # (libpvm3.map lists none of them).
 lib_libpvm3_la_LIBADD = common/libcommon.la lib/transport/libshmring.la \

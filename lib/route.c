@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "auth.h"
+#include "be.h"
 #include "bufcache.h"
 #include "codec.h"
 #include "conn.h"
@@ -369,14 +370,6 @@ static int send_link(struct circuit *c, struct pvmi_frame *f,
 	if (l)
 		rc = pvmi_conn_send(l, f, hdr, m);
 	return outcome(c, rc);
-}
-
-static void put_be32(unsigned char *p, uint32_t v)
-{
-	p[0] = (unsigned char)(v >> 24);
-	p[1] = (unsigned char)(v >> 16);
-	p[2] = (unsigned char)(v >> 8);
-	p[3] = (unsigned char)v;
 }
 
 /* The header of frame `f' on circuit `c', prebuilt once and patched

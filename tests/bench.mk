@@ -26,7 +26,6 @@ frontier_smoke_log = tests/integ/frontier-smoke.sh.log
 $(frontier_smoke_log): $(bench_smoke_log)
 
 EXTRA_DIST += $(BENCH_TESTS) \
-	tests/integ/bench-cluster.sh \
 	docs/benchmarks.md
 
 # `make check-bench' runs only these tests.

@@ -1,7 +1,7 @@
 # Tests of dynamic groups (group/, docs/groups.md): Check suites against a
 # private pvmd (tests/vm_fixture.c) with COPVM_PVMGS naming the built
 # group server, and integration tests running Debian's group examples on
-# stock PVM and on copvm.  tests/integ/bench-barrier.sh is run by hand.
+# stock PVM and on copvm.  bench/bench-barrier.sh is run by hand.
 if HAVE_CHECK
 GROUP_TEST_CPPFLAGS = $(VM_TEST_CPPFLAGS) -I$(top_srcdir)/group \
 	-DPVMGS_PATH='"$(abs_top_builddir)/group/pvmgs"'
@@ -29,5 +29,4 @@ GROUP_INTEG_TESTS = \
 # `make check-integ' take the integration tests from.
 INTEG_TESTS += $(GROUP_INTEG_TESTS)
 EXTRA_DIST += tests/integ/group-lib.sh \
-	tests/integ/bench-barrier.sh \
 	docs/groups.md

@@ -42,13 +42,11 @@ INTEG_TESTS = \
 	tests/integ/src-examples.sh
 TESTS += $(INTEG_TESTS)
 
-# Built by the tests themselves (errlist.c against stock PVM, -no-pie) or
-# run by hand (the benchmark), but shipped.
+# Built by the tests themselves (errlist.c against stock PVM, -no-pie),
+# but shipped.
 EXTRA_DIST += $(INTEG_TESTS) \
 	tests/integ/lib.sh \
 	tests/integ/normalize.pl \
-	tests/integ/bench-pingpong.sh \
-	tests/integ/pingpong-report.pl \
 	tests/tools/errlist.c \
 	docs/testing.md \
 	docs/stock-behaviour.md \

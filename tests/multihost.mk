@@ -68,13 +68,6 @@ EXTRA_DIST += $(MH_TESTS) \
 	tests/integ/netns/netns.sh \
 	tests/integ/netns/mh.sh \
 	tests/integ/netns/rsh \
-	tests/integ/bench-mh-pingpong.sh \
-	tests/integ/bench-mh-barrier.sh \
-	tests/integ/bench-mh-syscalls.sh \
-	tests/integ/bench-mh-mcast.sh \
-	tests/integ/bench-mh-ringvariants.sh \
-	tests/integ/netns/rawpingpong.c \
-	tests/integ/netns/ringpingpong.c \
 	docs/multihost.md docs/results/partition.md
 
 # `make check-mh' runs only these tests, with the default backend of

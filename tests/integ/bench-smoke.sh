@@ -9,13 +9,14 @@
 #    every coscheduling model: lin, imp, hpdt, dyn, pre, dcs, exp), known
 #    status words, numbers where numbers belong, and every run of every
 #    system succeeded; metrics.csv has RESULT figures of the successful
-#    runs; settings.txt names the kernel and each model's COPVM_MODEL;
-#    dedicated.csv has the times of calcula2 alone; every copvm run left
-#    its trace file; results.md has the summaries (execution time, Gain
-#    over LIN with a row per system, Gain over stock, best model), a
-#    section per benchmark and the trace section (a timeline or "no trace
-#    lines"); the PNG plots exist and are PNG files.  The same results
-#    with lin renamed copvm give the classic stock/copvm report.
+#    runs; settings.txt names the command, the kernel and each model's
+#    COPVM_MODEL; dedicated.csv has the times of calcula2 alone; every
+#    copvm run left its trace file; results.md has the summaries
+#    (execution time, Gain over LIN with a row per system, Gain over
+#    stock, best model), a section per benchmark and the trace section
+#    (a timeline or "no trace lines"); the PNG plots exist and are PNG
+#    files.  The same results with lin renamed copvm give the classic
+#    stock/copvm report.
 # 2. Two parallel jobs (-J 2) with busy local jobs at a 50% duty cycle
 #    (-L busy -d 50): each run has both jobs' times and their mean, the
 #    report has a row per job, the local jobs ran as calcula -d 50 -n.
@@ -31,7 +32,7 @@
 # must stay under 6).
 set -u
 top_srcdir=$(cd "${srcdir:-.}" && pwd)
-HARNESS=$top_srcdir/tests/integ/bench-cluster.sh
+HARNESS=$top_srcdir/bench/bench-cluster.sh
 SYSCTL=/proc/sys/kernel/sched_autogroup_enabled
 failed=0
 
@@ -162,6 +163,8 @@ else
 	done
 fi
 grep -q '^kernel: ' "$out/settings.txt" 2>/dev/null || fail "settings.txt names no kernel"
+grep -q '^command: .*bench-cluster\.sh .*-q' "$out/settings.txt" 2>/dev/null ||
+	fail "settings.txt names no command"
 for sys in lin imp hpdt dyn pre dcs exp; do
 	grep -q "^system $sys: COPVM_MODEL=$sys COPVM_BACKEND=auto" "$out/settings.txt" 2>/dev/null ||
 		fail "settings.txt gives no COPVM_MODEL=$sys for $sys"

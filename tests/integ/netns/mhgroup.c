@@ -1,6 +1,6 @@
 /*
  * mhgroup - dynamic groups across emulated hosts: the program of
- * tests/integ/mh-group.sh and of tests/integ/bench-mh-barrier.sh.
+ * tests/integ/mh-group.sh and of bench/bench-mh-barrier.sh.
  *
  * Plain PVM 3.4 (pvm3.h, -lgpvm3 -lpvm3): `make check' builds it against
  * copvm, the scripts build the same source against Debian's libraries,

@@ -7,7 +7,7 @@
 # for each copvm backend.  Not part of `make check': timings on shared
 # machines are for reading, not asserting.
 #
-# usage: tests/integ/bench-mh-mcast.sh [-n runs] [-r reps] [-b nrept] [-d]
+# usage: bench/bench-mh-mcast.sh [-n runs] [-r reps] [-b nrept] [-d]
 #   (from the top build directory, after `make check' has built
 #   tests/integ/netns/mhmcast; needs root; perf for the system calls)
 #   -n runs   runs of the three systems (default 5); run i starts with
@@ -30,7 +30,7 @@
 # group/pvmgs.  The system calls: `perf stat' on mhmcast (node1) counts
 # raw_syscalls:sys_enter and io_uring_enter over a run of -r rounds (its
 # start spread over them), three runs per backend and size, median.
-srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+srcdir=${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$srcdir/tests/integ/netns/mh.sh"
 
 runs=5

@@ -5,7 +5,7 @@
 # stock/copvm (above 1: copvm is faster).  Not part of `make check':
 # timings on shared machines are for reading, not asserting.
 #
-# usage: tests/integ/bench-barrier.sh [-n runs] [-i iters] [-t "2 4 8"]
+# usage: bench/bench-barrier.sh [-n runs] [-i iters] [-t "2 4 8"]
 #   (from the top build directory, after `make')
 #   -n runs   alternate stock and copvm runs this many times (default 5)
 #   -i iters  barriers timed per run (default 2000)
@@ -13,7 +13,7 @@
 # The stock binary is the same source built against /usr/include/pvm3.h
 # and Debian's -lgpvm3 -lpvm3, with Debian's pvmgs; copvm's uses ours.
 # Each side has its own daemon and group server, started once.
-srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+srcdir=${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$srcdir/tests/integ/lib.sh"
 . "$srcdir/tests/integ/group-lib.sh"
 

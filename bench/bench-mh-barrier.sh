@@ -6,7 +6,7 @@
 # copvm is faster).  Not part of `make check': timings on shared machines
 # are for reading, not asserting.
 #
-# usage: tests/integ/bench-mh-barrier.sh [-n runs] [-i iters] [-t "2 4 8"]
+# usage: bench/bench-mh-barrier.sh [-n runs] [-i iters] [-t "2 4 8"]
 #   (from the top build directory, after `make check' has built
 #   tests/integ/netns/mhgroup; needs root)
 #   -n runs   alternate stock and copvm runs this many times (default 5)
@@ -19,7 +19,7 @@
 # fresh machine of four hosts per side and halts it.  The stock binary is
 # the same source built against Debian's pvm3.h, -lgpvm3 and -lpvm3, with
 # Debian's pvmgs; copvm's uses our libraries and group/pvmgs.
-srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+srcdir=${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$srcdir/tests/integ/netns/mh.sh"
 
 runs=5

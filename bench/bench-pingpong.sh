@@ -5,14 +5,14 @@
 # and the ratio stock/copvm (above 1: copvm is faster).  Not part of
 # `make check': timings on shared machines are for reading, not asserting.
 #
-# usage: tests/integ/bench-pingpong.sh [-n runs] [-r reps] [-i]
+# usage: bench/bench-pingpong.sh [-n runs] [-r reps] [-i]
 #   (from the top build directory, after `make')
 #   -n runs   alternate stock and copvm runs this many times (default 5)
 #   -r reps   passed to pingpong (round trips for small sizes)
 #   -i        route through the daemons (pingpong -i)
 # The stock binary is the same source built against /usr/include/pvm3.h
 # and Debian's -lpvm3; each side has its own daemon, started once.
-srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+srcdir=${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$srcdir/tests/integ/lib.sh"
 
 runs=5
@@ -58,5 +58,5 @@ echo "copvm: $(head -n 1 "$W/copvm/out/run1.out")"
 # Columns of pingpong: bytes reps median_us mean_us p90_us MB/s.
 cat "$W"/stock/out/run*.out | awk '!/^#/ && $1 ~ /^[0-9]+$/ { print "stock", $0 }' >"$W/all"
 cat "$W"/copvm/out/run*.out | awk '!/^#/ && $1 ~ /^[0-9]+$/ { print "copvm", $0 }' >>"$W/all"
-perl "$top_srcdir/tests/integ/pingpong-report.pl" "$runs" <"$W/all"
+perl "$top_srcdir/bench/pingpong-report.pl" "$runs" <"$W/all"
 integ_finish

@@ -4,7 +4,7 @@
 # hosts (network namespaces, tests/integ/netns/netns.sh): the measurement
 # behind lib/transport/uring.c's split (the ring sends, the socket
 # receives) and COPVM_URING_ZC's default (docs/results/uring.md, session
-# 9).  tests/integ/netns/ringpingpong.c explains the modes: s (sockets),
+# 9).  bench/ringpingpong.c explains the modes: s (sockets),
 # u (copvm's ring before session 9), m (multishot recv), r (ring recv),
 # h (ring send), z and Z (zero-copy sends).  The client runs on node1
 # pinned to CPU 0, the echo on node2 pinned to CPU 1; the modes take turns
@@ -12,14 +12,14 @@
 # mean round trip, and its ratio to the sockets' (s).  Not part of `make
 # check': timings are for reading, not asserting.
 #
-# usage: tests/integ/bench-mh-ringvariants.sh [-n rounds] [-s sizes] [-m modes]
+# usage: bench/bench-mh-ringvariants.sh [-n rounds] [-s sizes] [-m modes]
 #   (as root, from the top source or build directory; needs liburing-dev)
 #   -n rounds  default 7
 #   -s sizes   comma list of message sizes in bytes (default 8,65536,1048576)
 #   -m modes   letters (default sumrh)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/netns/netns.sh"
+. "$here/../tests/integ/netns/netns.sh"
 
 rounds=7 sizes=8,65536,1048576 modes=sumrh
 while getopts n:s:m: o; do
@@ -33,7 +33,7 @@ done
 netns_check
 W=$(mktemp -d /tmp/ringvariants.XXXXXX)
 trap 'netns_teardown; rm -rf "$W"' EXIT
-${CC:-cc} -O2 -o "$W/ringpingpong" "$here/netns/ringpingpong.c" -luring ||
+${CC:-cc} -O2 -o "$W/ringpingpong" "$here/ringpingpong.c" -luring ||
 	{ echo "cannot build ringpingpong (liburing-dev?)" >&2; exit 1; }
 netns_up 2 "$W" || { echo "cannot make the hosts" >&2; exit 1; }
 n1=$(netns_name 1) n2=$(netns_name 2)

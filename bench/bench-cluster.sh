@@ -23,7 +23,7 @@
 # Whatever happens (end, error, Ctrl-C, SIGTERM), the namespaces, the
 # sysctl and every process it started are cleaned up.
 #
-# usage: tests/integ/bench-cluster.sh [-q] [-n nodes|auto] [-b benchmarks]
+# usage: bench/bench-cluster.sh [-q] [-n nodes|auto] [-b benchmarks]
 #            [-k ks] [-s systems] [-P Ps] [-B backend] [-J jobs] [-r reps]
 #            [-w seconds] [-d duty] [-L kind] [-T] [-t seconds] [-o dir] [-K]
 #   (as root, from the top build directory after `make', or installed:
@@ -70,19 +70,21 @@
 # 1 on an error of the harness, 77 when not root or namespaces are
 # unavailable.
 set -u
+# The command line, for settings.txt (a report names its command).
+BC_CMDLINE="$0$(printf ' %q' "$@")"
 
 # Where the programs and the scripts are, in this order:
 #  1. COPVM_BENCH_LIBEXEC, if set: an installed copvm's libexec directory
 #     (PREFIX/libexec/copvm: the programs, these scripts and paths.sh);
-#  2. run from a source tree (tests/integ/ beside bench/): the build tree
+#  2. run from a source tree (bench/ beside tests/integ/netns/): the build tree
 #     (INTEG_BUILDDIR, else the current directory, else the source tree);
 #  3. else this script's own directory: the installed harness
 #     (copvm-cluster-bench runs PREFIX/libexec/copvm/bench-cluster.sh).
 # An installed tree staged with DESTDIR works too: paths.sh's configured
 # directories are taken under the same DESTDIR as the libexec directory.
 bc_here=$(cd "$(dirname "$0")" && pwd)
-if [ -z "${COPVM_BENCH_LIBEXEC:-}" ] && [ -e "$bc_here/../../bench/cluster-lib.sh" ]; then
-	BC_SRC=$(cd "${srcdir:-$bc_here/../..}" && pwd)
+if [ -z "${COPVM_BENCH_LIBEXEC:-}" ] && [ -e "$bc_here/../tests/integ/netns/netns.sh" ]; then
+	BC_SRC=$(cd "${srcdir:-$bc_here/..}" && pwd)
 	BC_B=$(cd "${INTEG_BUILDDIR:-.}" && pwd)
 	[ -x "$BC_B/examples/comms1" ] || [ ! -x "$BC_SRC/examples/comms1" ] || BC_B=$BC_SRC
 	BC_LAYOUT="build tree $BC_B"
@@ -378,6 +380,7 @@ bc_log "bench-cluster: ET_dedicated ${ded[*]} s (all: $ded_all)"
 
 {
 	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "command: $BC_CMDLINE"
 	echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1), $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"
 	echo "kernel: $(uname -sr), $(sed -n 's/^PRETTY_NAME=//p' /etc/os-release | tr -d '"')"
 	echo "stock PVM: Debian pvm $(dpkg-query -W -f '${Version}' pvm 2>/dev/null), libraries from $BC_STOCK_LIBDIR"

@@ -6,7 +6,7 @@
 # the ratio stock/copvm (above 1: copvm is faster).  Not part of `make
 # check': timings on shared machines are for reading, not asserting.
 #
-# usage: tests/integ/bench-mh-pingpong.sh [-n runs] [-r reps] [-i] [-u] [-t]
+# usage: bench/bench-mh-pingpong.sh [-n runs] [-r reps] [-i] [-u] [-t]
 #   (from the top build directory, after `make'; needs root)
 #   -n runs   alternate stock and copvm runs this many times (default 5)
 #   -r reps   passed to pingpong (round trips for small sizes)
@@ -14,14 +14,14 @@
 #   -u        also copvm with its direct routes over io_uring
 #             (COPVM_URING=1; side "uring"; copvm is then COPVM_URING=0)
 #   -t        also a raw TCP ping-pong over the same veth pair, both ends
-#             spinning (tests/integ/netns/rawpingpong.c; side "raw")
+#             spinning (bench/rawpingpong.c; side "raw")
 # The extra sides run in the same rounds, after stock and copvm, and get
 # a second table.
 # Each run starts a fresh two-host machine (node1, node2) and halts it:
 # pingpong's plain spawn then puts the echoing child on node2 on both
 # systems (the round robin starts at the host after the spawner's).  The
 # stock binary is the same source built against Debian's pvm3.h and -lpvm3.
-srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+srcdir=${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$srcdir/tests/integ/netns/mh.sh"
 
 runs=5
@@ -51,7 +51,7 @@ ${CC:-cc} -O2 -o "$stock_pp" "$top_srcdir/examples/pingpong.c" -I/usr/include -l
 raw=$W/rawpingpong
 if [[ " ${sides[*]} " = *" raw "* ]]; then
 	${CC:-cc} -O2 -o "$raw" -I"$top_srcdir/examples" \
-		"$top_srcdir/tests/integ/netns/rawpingpong.c" ||
+		"$top_srcdir/bench/rawpingpong.c" ||
 		die "cannot build rawpingpong"
 fi
 [[ " ${sides[*]} " = *" uring "* ]] && export COPVM_URING=0
@@ -101,5 +101,5 @@ cat "$W"/copvm/out/urun*.out 2>/dev/null |
 	awk '!/^#/ && $1 ~ /^[0-9]+$/ { print "uring", $0 }' >>"$W/all"
 cat "$W"/copvm/out/raw*.out 2>/dev/null |
 	awk '!/^#/ && $1 ~ /^[0-9]+$/ { print "raw", $0 }' >>"$W/all"
-perl "$top_srcdir/tests/integ/pingpong-report.pl" "$runs" <"$W/all"
+perl "$top_srcdir/bench/pingpong-report.pl" "$runs" <"$W/all"
 integ_finish

@@ -9,9 +9,9 @@
 # `strace -c -f' run per backend at 8 B gives the breakdown by call.
 # Not part of `make check'.
 #
-# usage: tests/integ/bench-mh-syscalls.sh
+# usage: bench/bench-mh-syscalls.sh
 #   (from the top build directory, after `make'; needs root, perf, strace)
-srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+srcdir=${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$srcdir/tests/integ/netns/mh.sh"
 
 mh_init bench-mh-syscalls 2
