@@ -45,7 +45,3 @@ tests_check_pvmd_ring_LDADD = common/libcommon.la $(LIBURING_LIBS) $(CHECK_LIBS)
 endif
 endif
 
-# The daemon's modules form layers: no import circle of more than two
-# files among its objects (tools/import-graph.sh, issue 24).
-TESTS += tests/integ/daemon-imports.sh
-EXTRA_DIST += tests/integ/daemon-imports.sh
