@@ -9,10 +9,10 @@
 #     and its types: at file scope it may hold macros, typedefs, struct,
 #     union and enum types and `extern const struct pvmi_transport NAME;'
 #     tables, and no function (prototype or inline) and no other data.
-# It reports, without failing, the import circles among the objects of
-# lib/ and of daemon/ as built: A imports B when A uses a symbol that B
-# defines (nm); every strongly connected component of more than two files
-# is printed.  Needs a build for that part (it says so otherwise).
+#  4. the objects of lib/ or of daemon/, as built, hold an import circle
+#     of more than two files: A imports B when A uses a symbol that B
+#     defines (nm, tools/import-graph.sh).  Needs a build for that part
+#     (it says so otherwise).
 #
 # usage: tests/integ/layout.sh   (from the top build directory; srcdir
 #        names the source tree when it is elsewhere)
@@ -82,11 +82,12 @@ if [ -e "$th" ]; then
 		}' <"$th")
 fi
 
-# 4. Import circles (a report, not a failure yet).  The object of each
-# source of lib/ (with its subfolders) and of daemon/: whichever of the
-# names automake and libtool give it is the newest.
-circles() {
-	local part=$1 prefixes=$2 src base dir o best objs=()
+# 4. Import circles: tools/import-graph.sh over the object of each source
+# of lib/ (with its subfolders) and of daemon/, whichever of the names
+# automake and libtool give it is the newest (not the copies that unit
+# tests compile).
+objects_of() {
+	local part=$1 prefixes=$2 src base dir o best
 	while read -r src; do
 		dir=$(dirname "${src#"$top"/}") base=$(basename "$src" .c)
 		best=
@@ -96,50 +97,21 @@ circles() {
 				[ -z "$best" ] || [ "$o" -nt "$best" ] && best=$o
 			done
 		done
-		[ -n "$best" ] && objs+=("$dir/$base.c=$best")
+		[ -n "$best" ] && echo "$best"
 	done < <(find "$top/$part" -name '*.c' -type f | sort)
+}
+circles() {
+	local part=$1 objs
+	mapfile -t objs < <(objects_of "$part" "$2")
 	if [ ${#objs[@]} -eq 0 ]; then
 		echo "note: no objects of $part/ in $build (build first): no circles computed"
 		return
 	fi
-	for o in "${objs[@]}"; do
-		nm "${o#*=}" 2>/dev/null | awk -v f="${o%%=*}" '
-			$1 == "U" { print f, "U", $2; next }
-			NF == 3 && $2 ~ /^[TDBRCGSVW]$/ { print f, "D", $3 }'
-	done | perl -e '
-		my $part = shift; my (%def, %use, %edge, @files, %seen);
-		while (<STDIN>) {
-			my ($f, $k, $s) = split;
-			push @files, $f unless $seen{$f}++;
-			if ($k eq "D") { $def{$s} //= $f } else { push @{$use{$f}}, $s }
-		}
-		for my $f (@files) {
-			for my $s (@{$use{$f} || []}) {
-				my $g = $def{$s};
-				$edge{$f}{$g} = 1 if defined $g && $g ne $f;
-			}
-		}
-		# Tarjan: strongly connected components.
-		my ($i, @stack, %idx, %low, %on, @scc) = (0);
-		my $visit; $visit = sub {
-			my $v = shift;
-			$idx{$v} = $low{$v} = $i++; push @stack, $v; $on{$v} = 1;
-			for my $w (sort keys %{$edge{$v} || {}}) {
-				if (!exists $idx{$w}) { $visit->($w); $low{$v} = $low{$w} if $low{$w} < $low{$v} }
-				elsif ($on{$w}) { $low{$v} = $idx{$w} if $idx{$w} < $low{$v} }
-			}
-			if ($low{$v} == $idx{$v}) {
-				my @c; my $w;
-				do { $w = pop @stack; $on{$w} = 0; push @c, $w } while ($w ne $v);
-				push @scc, [sort @c];
-			}
-		};
-		$visit->($_) for grep { !exists $idx{$_} } @files;
-		my @big = sort { @$b <=> @$a } grep { @$_ > 2 } @scc;
-		printf "%s/: %d objects, %d import circle(s) of more than 2 files\n", $part, scalar @files, scalar @big;
-		for my $c (@big) {
-			printf "  circle of %d: %s\n", scalar @$c, join(" ", map { s{^\Q$part\E/}{}r } @$c);
-		}' "$part"
+	if "$top/tools/import-graph.sh" -e "${objs[@]}"; then
+		echo "$part/: ${#objs[@]} objects, no import circle of more than 2 files"
+	else
+		fail "import circles among the objects of $part/ (above)"
+	fi
 }
 if command -v nm >/dev/null; then
 	circles lib "libpvm3_la- lib_libpvm3_la-"
