@@ -177,6 +177,8 @@ struct pvmd_state {
 	int tcp_port;			/* our TCP listener, 0: none yet */
 	char addr[64];			/* our address as others reach it */
 	char exe[4096];			/* this program, the default dx= */
+	int root_defaulted;		/* PVM_ROOT was unset: the default
+					 * ep= also has Debian's PVM's bin */
 };
 
 extern struct pvmd_state pvmd;
