@@ -378,7 +378,7 @@ static const char *listen_addr(const struct start *st, char *out,
 /* Starts one host of batch `b'; 0 when under way, else its error code. */
 static int start_host(struct batch *b, int slot, const char *line)
 {
-	char config[2048], bind_addr[64];
+	char config[4096], bind_addr[64];
 	struct start *st, *o;
 	int n, rc;
 

@@ -251,8 +251,10 @@ static void setup_env(void)
 
 	if (!getenv("PVM_ARCH"))
 		setenv("PVM_ARCH", PVMI_ARCH_NAME, 1);
-	if (!getenv("PVM_ROOT"))
+	if (!getenv("PVM_ROOT")) {
 		setenv("PVM_ROOT", COPVM_PVM_ROOT, 1);
+		pvmd.root_defaulted = 1;
+	}
 	if (!h || !*h) {
 		pw = getpwuid(pvmd.uid);
 		h = pw && pw->pw_dir ? pw->pw_dir : "/";

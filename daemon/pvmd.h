@@ -177,6 +177,8 @@ struct pvmd_state {
 	int tcp_port;			/* our TCP listener, 0: none yet */
 	char addr[64];			/* our address as others reach it */
 	char exe[4096];			/* this program, the default dx= */
+	int root_defaulted;		/* PVM_ROOT was unset: the default
+					 * ep= also has Debian's PVM's bin */
 };
 
 extern struct pvmd_state pvmd;
@@ -684,7 +686,7 @@ void pvmd_addhost_halt_all(void);
 
 /* gang.c: EXP, explicit coscheduling (COPVM_MODEL=exp) */
 /* Room for pvmd_cosched_env_lines(). */
-#define PVMD_COSCHED_ENV_MAX	1024
+#define PVMD_COSCHED_ENV_MAX	2048
 /* Reads the EXP settings from the environment and starts EXP if
  * COPVM_MODEL is "exp"; logs the mode and its parameters. */
 void pvmd_gang_init(void);

@@ -8,8 +8,10 @@
  * The program is found as stock's default ep= does: a name with a '/' is
  * used as is (relative names from $HOME, the daemon's directory), any
  * other name is looked up in $HOME/pvm3/bin/$PVM_ARCH and then in
- * $PVM_ROOT/bin/$PVM_ARCH, or in the hostfile's ep= list for this host
- * (':' separated, $VAR and ${VAR} expanded, relative to $HOME).
+ * $PVM_ROOT/bin/$PVM_ARCH (and, when the daemon found PVM_ROOT unset, in
+ * Debian's /usr/lib/pvm3/bin/$PVM_ARCH last), or in the hostfile's ep=
+ * list for this host (':' separated, $VAR and ${VAR} expanded, relative
+ * to $HOME).
  *
  * Each task gets its tid and its listening socket before it exists: the
  * socket is bound and listening before fork(), so a message sent to the
@@ -48,6 +50,13 @@
 #include "pvmd.h"
 
 #define DEFAULT_EP	"$HOME/pvm3/bin/$PVM_ARCH:$PVM_ROOT/bin/$PVM_ARCH"
+/* Without a PVM_ROOT of the user's, the directory where Debian's PVM
+ * applications keep their workers too: stock's daemon, started by
+ * Debian's console, has PVM_ROOT=/usr/lib/pvm3. */
+#ifndef COPVM_STOCK_PVM_ROOT
+#define COPVM_STOCK_PVM_ROOT	"/usr/lib/pvm3"
+#endif
+#define DEFAULT_EP_NO_ROOT	DEFAULT_EP ":" COPVM_STOCK_PVM_ROOT "/bin/$PVM_ARCH"
 #define PATH_BUF	4096
 
 static pid_t daemon_pid;		/* the parent its children expect */
@@ -114,7 +123,8 @@ static int expand(const char *in, size_t n, char *out, size_t size)
 /* Returns the malloc'd path of the program to start, or NULL. */
 static char *resolve(const char *file)
 {
-	const char *ep = pvmd.opts.ep ? pvmd.opts.ep : DEFAULT_EP;
+	const char *ep = pvmd.opts.ep ? pvmd.opts.ep :
+			 pvmd.root_defaulted ? DEFAULT_EP_NO_ROOT : DEFAULT_EP;
 	const char *p, *colon;
 	char dir[PATH_BUF], path[PATH_BUF];
 	size_t n;

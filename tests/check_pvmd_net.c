@@ -560,6 +560,35 @@ static void stop_master_tmo(void)
 	stop_master();
 }
 
+/* Every setting a slave must get from its master, and a value of each. */
+static const char *const forwarded[][2] = {
+	{ "COPVM_MODEL", "dcs" }, { "COPVM_P", "0.25" },
+	{ "COPVM_INTERVAL_MS", "7" }, { "COPVM_BACKEND", "self" },
+	{ "COPVM_SHARE", "0.02" }, { "COPVM_F_RT", "3" },
+	{ "COPVM_DCS_E", "2" }, { "COPVM_DCS_C_US", "5" },
+	{ "COPVM_DCS_TQ_US", "700" }, { "COPVM_SHM", "0" },
+	{ "COPVM_URING", "0" },
+};
+
+/* The master with every coscheduling setting in its environment. */
+static void start_master_env(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+		setenv(forwarded[i][0], forwarded[i][1], 1);
+	start_master();
+}
+
+static void stop_master_env(void)
+{
+	size_t i;
+
+	stop_master();
+	for (i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+		unsetenv(forwarded[i][0]);
+}
+
 /* The master's TCP port, from its log. */
 static int master_port(void)
 {
@@ -581,7 +610,7 @@ static int master_port(void)
 /* Waits for the fake remote shell's stdin copy; returns it (static). */
 static const char *shell_stdin(void)
 {
-	static char buf[1024];
+	static char buf[4096];
 	char path[800];
 	long long end = now_ms() + 5000;
 	ssize_t n = 0;
@@ -709,6 +738,33 @@ START_TEST(master_starts_a_slave)
 }
 END_TEST
 
+/* The settings reach the slave on its standard input, whatever the
+ * remote shell does with the environment (ssh starts a clean one). */
+START_TEST(master_forwards_every_cosched_setting)
+{
+	struct pvmi_wbuf w = { 0 };
+	char line[128];
+	const char *in;
+	size_t i;
+	int fd, me;
+
+	fd = task_connect(&me);
+	pvmi_w_int(&w, 1);
+	pvmi_w_str(&w, "fakehost ip=127.0.0.1");
+	send_raw(fd, PVMI_KIND_REQUEST, PVMI_OP_ADDHOSTS, w.data, w.len);
+	pvmi_w_free(&w);
+	in = shell_stdin();
+	for (i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++) {
+		snprintf(line, sizeof(line), "\nenv %s %s\n", forwarded[i][0],
+			 forwarded[i][1]);
+		ck_assert_msg(strstr(in, line) != NULL, "no%s in: %s", line, in);
+	}
+	/* paths of the master's host stay there */
+	ck_assert_ptr_eq(strstr(in, "COPVM_AGENT_SOCK"), NULL);
+	close(fd);
+}
+END_TEST
+
 START_TEST(master_declares_silent_slave_dead)
 {
 	struct pvmi_wbuf w = { 0 };
@@ -806,6 +862,12 @@ static Suite *net_suite(void)
 	tcase_add_test(tc, slave_beats_while_heard);
 	tcase_add_test(tc, slave_halts_when_master_silent);
 	suite_add_tcase(s, tc);
+	tc = tcase_create("master_env");
+	tcase_add_checked_fixture(tc, start_master_env, stop_master_env);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, master_forwards_every_cosched_setting);
+	suite_add_tcase(s, tc);
+
 	tc = tcase_create("master_silence");
 	tcase_add_checked_fixture(tc, start_master_tmo, stop_master_tmo);
 	tcase_set_timeout(tc, 30);

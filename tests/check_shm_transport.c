@@ -6,8 +6,9 @@
  * one receiver in order per sender, a peer with rings off, a sender
  * killed in the middle of a chunked message, no fd or segment left
  * after pvm_exit(), and a program that waits on pvm_getfds()' fds being
- * woken by ring messages, and a sender letting go of the ring of a
- * receiver that was killed.
+ * woken by ring messages, a sender letting go of the ring of a
+ * receiver that was killed, and the messages of a task that exited
+ * coming before the notify of its exit.
  *
  * Loop tests run twice: i == 0 with rings on (the default), i == 1 with
  * COPVM_SHM=0.  Each Check test runs in its own process, which reads the
@@ -484,6 +485,54 @@ START_TEST(sends_to_a_killed_receiver_end_its_ring)
 }
 END_TEST
 
+/* Sends one int, and after the parent's go four more, then exits: those
+ * four go on the socket after its ring offer (the parent, not reading,
+ * never answered it), the fds' message first. */
+static int offer_then_exit_child(int parent)
+{
+	int i;
+
+	vm_send_int(parent, TAG_DATA, 0);
+	if (vm_recv_int(parent, TAG_ECHO) != 1)
+		return 1;
+	for (i = 1; i <= 4; i++)
+		vm_send_int(parent, TAG_DATA, i);
+	return 0;
+}
+
+START_TEST(messages_sent_before_exit_come_before_its_notify)
+{
+	struct timespec ts = { 0, 300 * 1000 * 1000 };
+	int me, kid, i, tag, src, v;
+	pid_t pid;
+
+	set_mode(_i);
+	me = pvm_mytid();
+	kid = vm_fork_task(offer_then_exit_child, me, &pid);
+	ck_assert_int_ge(pvm_notify(PvmTaskExit, TAG_EXIT, 1, &kid), 0);
+	ck_assert_int_eq(vm_recv_int(kid, TAG_DATA), 0);
+	vm_send_int(kid, TAG_ECHO, 1);
+	/* not reading while it sends and leaves: its four messages and the
+	 * daemon's notify all wait for us */
+	vm_wait_ok(pid);
+	nanosleep(&ts, NULL);
+	/* stock's order: what a task sent before it exited comes first */
+	for (i = 1; i <= 5; i++) {
+		ck_assert_int_gt(pvm_recv(-1, -1), 0);
+		ck_assert_int_ge(pvm_bufinfo(pvm_getrbuf(), NULL, &tag, &src), 0);
+		if (i == 5) {
+			ck_assert_int_eq(tag, TAG_EXIT);
+			break;
+		}
+		ck_assert_int_eq(tag, TAG_DATA);
+		ck_assert_int_eq(src, kid);
+		ck_assert_int_eq(pvm_upkint(&v, 1, 1), PvmOk);
+		ck_assert_int_eq(v, i);
+	}
+	pvm_exit();
+}
+END_TEST
+
 static Suite *shm_transport_suite(void)
 {
 	Suite *s = suite_create("shm_transport");
@@ -504,6 +553,8 @@ static Suite *shm_transport_suite(void)
 	tcase_add_loop_test(tc, a_program_polling_getfds_hears_of_ring_messages,
 			    0, 2);
 	tcase_add_test(tc, sends_to_a_killed_receiver_end_its_ring);
+	tcase_add_loop_test(tc, messages_sent_before_exit_come_before_its_notify,
+			    0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }

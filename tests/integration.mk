@@ -27,6 +27,7 @@ INTEG_TESTS = \
 	tests/integ/errlist.sh \
 	tests/integ/ex-hello.sh \
 	tests/integ/ex-master1.sh \
+	tests/integ/spawn-debian-path.sh \
 	tests/integ/ex-spmd.sh \
 	tests/integ/ex-timing.sh \
 	tests/integ/ex-inherit1.sh \

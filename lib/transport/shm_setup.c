@@ -222,25 +222,43 @@ void pvmi_shm_stash_drop(int sock)
 	}
 }
 
-/* The socket read of a receiving pipe: keeps the fds of a RING frame. */
-ssize_t pvmi_shm_sock_read(int fd, void *buf, size_t len)
+/* Keeps the fds that came with socket `fd''s bytes for its RING frame
+ * (closes them when the stash is full). */
+static void stash_keep(int fd, const int *fds, int nfd)
 {
-	int fds[2], nfd, i;
-	ssize_t n = recv_with_fds(fd, buf, len, fds, &nfd);
+	int i;
 
-	if (nfd == 0)
-		return n;
 	pvmi_shm_stash_drop(fd);
 	for (i = 0; i < STASH_MAX && stash[i].n; i++)
 		;
 	if (i == STASH_MAX) {
 		while (nfd)
 			close(fds[--nfd]);
-		return n;
+		return;
 	}
 	stash[i].sock = fd;
 	stash[i].n = nfd;
-	memcpy(stash[i].fds, fds, sizeof(fds));
+	memcpy(stash[i].fds, fds, nfd * sizeof(*fds));
+}
+
+/* The socket read of a receiving pipe: keeps the fds of a RING frame.
+ * The kernel ends a read at the bytes that carried fds; it reads on
+ * then, so that a short read still means the socket is empty, as
+ * stream.c takes it: else the frames behind the RING frame would wait
+ * for the next poll, behind a notify the daemon sent after them. */
+ssize_t pvmi_shm_sock_read(int fd, void *buf, size_t len)
+{
+	int fds[2], nfd;
+	ssize_t n = recv_with_fds(fd, buf, len, fds, &nfd), more;
+
+	if (nfd == 0)
+		return n;
+	stash_keep(fd, fds, nfd);
+	if (n > 0 && (size_t)n < len) {
+		more = pvmi_shm_sock_read(fd, (char *)buf + n, len - n);
+		if (more > 0)
+			n += more;
+	}
 	return n;
 }
 
