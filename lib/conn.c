@@ -40,6 +40,7 @@
 
 #include "bufcache.h"
 #include "conn.h"
+#include "cosched/arrival.h"
 #include "cosched/cosched.h"
 #include "pvmi.h"
 #include "transport/registry.h"
@@ -198,6 +199,7 @@ static void tp_note(const struct pvmi_transport *tp)
 		tps[ntps++].tp = tp;
 	}
 	tps[i].fd = tp->wait_fd ? tp->wait_fd() : -1;
+	pvmi_cosched_input_added(tps[i].fd);
 }
 
 /* Adds a link; NULL when out of memory (the caller closes `fd'). */
@@ -227,6 +229,8 @@ struct link *pvmi_link_add(int fd, int role, int peer,
 	l->hooks = hooks;
 	l->serial = ++next_serial;
 	links[nlinks++] = l;
+	if (role != LINK_OUT)	/* input reaches us on it */
+		pvmi_cosched_input_added(fd);
 	return l;
 }
 
@@ -251,6 +255,8 @@ void pvmi_link_drop(struct link *l)
 	}
 	if (l->watch && *l->watch == l)
 		*l->watch = NULL;
+	if (l->role != LINK_OUT)
+		pvmi_cosched_input_gone(l->pipe.fd);
 	l->pipe.tp->close(&l->pipe);
 	free(l);
 }
@@ -317,9 +323,11 @@ void pvmi_conn_close_all(int unlink_tid)
 		endpoints[i]->listed = 0;
 	}
 	nendpoints = 0;
-	for (i = 0; i < ntps; i++)
+	for (i = 0; i < ntps; i++) {
+		pvmi_cosched_input_gone(tps[i].fd);
 		if (tps[i].tp->release)
 			tps[i].tp->release();
+	}
 	ntps = 0;
 }
 

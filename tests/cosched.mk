@@ -19,6 +19,16 @@ tests_check_cosched_CPPFLAGS = $(VM_TEST_CPPFLAGS)
 tests_check_cosched_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_cosched_LDADD = $(VM_TEST_LDADD)
 endif
+# The watched input files (lib/cosched/arrival.c), compiled in from its
+# source against a stand-in backend.
+if HAVE_CHECK
+check_PROGRAMS += tests/check_cosched_arrival
+TESTS += tests/check_cosched_arrival
+tests_check_cosched_arrival_SOURCES = tests/check_cosched_arrival.c \
+	lib/cosched/arrival.c
+tests_check_cosched_arrival_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_cosched_arrival_LDADD = $(CHECK_LIBS)
+endif
 # The probe (lib/cosched/freq.c), compiled in from its source against
 # stand-ins for the engine and the task state.
 if HAVE_CHECK

@@ -68,6 +68,9 @@ struct cosched_backend_ops {
 	 * `nice' for at most `box_ns'; COPVM_BOOST_NONE ends the watch, as
 	 * closing the file soon does.  0 or -errno. */
 	int (*watch)(int fd, int level, int nice, uint64_t box_ns);
+	/* Optional: how many boosts `watch' put in force for this task so
+	 * far (0 when it cannot tell). */
+	uint64_t (*arrivals)(void);
 	/* Undoes every boost this task applied or asked for, and
 	 * unregisters; safe to call when attach failed. */
 	void (*detach)(void);

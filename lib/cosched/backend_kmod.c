@@ -192,6 +192,18 @@ static int kmod_watch(int fd, int level, int nice, uint64_t box_ns)
 	return dev_ioctl(dev, PVM_COSCHED_IOC_WATCH, &w);
 }
 
+static uint64_t kmod_arrivals(void)
+{
+	struct pvm_cosched_stats st;
+
+	if (kmod_fd < 0)
+		return 0;
+	memset(&st, 0, sizeof(st));
+	if (dev_ioctl(kmod_fd, PVM_COSCHED_IOC_STATS, &st) < 0)
+		return 0;
+	return st.my_arrivals;
+}
+
 /* Closing the file makes the module undo everything this task set. */
 static void kmod_detach(void)
 {
@@ -210,5 +222,6 @@ const struct cosched_backend_ops cosched_backend_kmod = {
 	.apply = kmod_apply,
 	.boost_peer = kmod_boost_peer,
 	.watch = kmod_watch,
+	.arrivals = kmod_arrivals,
 	.detach = kmod_detach,
 };

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "arrival.h"
 #include "backend.h"
 #include "copvm.h"
 #include "cosched.h"
@@ -132,6 +133,23 @@ static int nice_for(int level, double f)
 				  &thresholds);
 }
 
+/* Hands the task's input files to the backend to watch (arrival.c)
+ * while the model boosts on arrival and the backend can do it in the
+ * kernel, with the boost a wake would give itself; else no watch. */
+static void arrivals_update(void)
+{
+	int level = COPVM_BOOST_NONE;
+
+	if (pvmi_cosched_page && rules()->boost == COSCHED_BOOSTS_ON_WAKE &&
+	    caps.arrival && backend->watch)
+		level = clamp_level(COPVM_BOOST_RT);
+	if (level == COPVM_BOOST_NONE)
+		pvmi_cosched_arrivals_set(NULL, 0, 0, 0);
+	else
+		pvmi_cosched_arrivals_set(backend->watch, level,
+					  nice_for(level, 0), dcs_tq_ns);
+}
+
 /* Puts this task at `level' for a box from `now'; records it. */
 static void apply_self(int level, int nice, uint64_t box, uint64_t now)
 {
@@ -199,10 +217,13 @@ void pvmi_cosched_model_changed(void)
 	if (rules()->wait == COSCHED_WAIT_TWO_CTXSW && !ctxsw_ns)
 		ctxsw_ns = pvmi_cosched_ctxsw_ns();
 	/* A backend is probed only when the model starts needing one. */
-	if (wants_none == (backend == &cosched_backend_none))
+	if (wants_none == (backend == &cosched_backend_none)) {
+		arrivals_update();
 		return;
+	}
 	if (pg->boost != COPVM_BOOST_NONE)
 		apply_self(COPVM_BOOST_NONE, 0, 0, mono_ns());
+	pvmi_cosched_arrivals_set(NULL, 0, 0, 0);
 	backend->detach();
 	backend = choose_backend();
 	if (backend->attach(pg, pvmi_cosched_set.share_ppm) < 0)
@@ -210,6 +231,7 @@ void pvmi_cosched_model_changed(void)
 	if (backend == &cosched_backend_none)
 		memset(&caps, 0, sizeof(caps));
 	pg->backend = backend->id;
+	arrivals_update();
 }
 
 /* Applies what the console or copvm-cosched asked for through the page. */
@@ -464,10 +486,10 @@ void pvmi_cosched_waited(long spun_ns, int hit, long blocked_ns)
 
 /* Appends the page's wait counters to the trace, or to the file of
  * COPVM_WAIT_STATS, as the task leaves. */
-static void trace_waits(const struct cosched_page *pg)
+static void trace_waits(const struct cosched_page *pg, uint64_t arrivals)
 {
 	const char *path = getenv(COSCHED_WAITS_ENV);
-	char line[200];
+	char line[300];
 	int n, fd = trace_fd;
 
 	if (path && *path)
@@ -482,6 +504,11 @@ static void trace_waits(const struct cosched_page *pg)
 		     (unsigned long long)(pg->spun_ns / 1000),
 		     (unsigned long long)pg->blocks,
 		     (unsigned long long)(pg->block_ns / 1000));
+	if (n > 0 && backend->arrivals)	/* the kernel's boosts on arrival */
+		n += snprintf(line + n, sizeof(line) - n,
+			      "%llu %d %x arrivals %llu\n",
+			      (unsigned long long)mono_ns(), (int)getpid(),
+			      (unsigned)page_tid, (unsigned long long)arrivals);
 	if (n > 0 && write(fd, line, (size_t)n) < 0 && fd == trace_fd)
 		trace_fd = -1;
 	if (fd != trace_fd)
@@ -604,6 +631,7 @@ void pvmi_cosched_attach(void)
 	pvmi_cosched_next_roll = pvmi_cosched_coarse_ns() + interval_ns();
 	pvmi_cosched_page = pg;
 	__atomic_store_n(&pg->magic, COSCHED_PAGE_MAGIC, __ATOMIC_RELEASE);
+	arrivals_update();
 	/* A model that boosts always does so from enrolment on. */
 	if (rules()->boost == COSCHED_BOOSTS_ALWAYS)
 		decide(now);
@@ -612,13 +640,16 @@ void pvmi_cosched_attach(void)
 void pvmi_cosched_detach(void)
 {
 	struct cosched_page *pg = pvmi_cosched_page;
+	uint64_t arrivals;
 
 	if (!pg)
 		return;
 	if (pg->boost != COPVM_BOOST_NONE)
 		apply_self(COPVM_BOOST_NONE, 0, 0, mono_ns());
+	arrivals = backend->arrivals ? backend->arrivals() : 0;
+	pvmi_cosched_arrivals_set(NULL, 0, 0, 0);
+	trace_waits(pg, arrivals);
 	backend->detach();
-	trace_waits(pg);
 	pvmi_cosched_page = NULL;
 	pvmi_cosched_page_release(pg, page_tid, 1);
 	pvmi_cosched_peer_pages_drop();

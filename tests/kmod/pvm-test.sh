@@ -4,7 +4,10 @@
 # (pingpong, which spawns its echoing child) on copvm's pvmd with the
 # `kmod' coscheduling backend, then the module's counters, which must
 # show boosts put in force, and copvm-cosched, which must show the tasks
-# on the kmod backend.  Prints `KMOD-PVM: PASS|FAIL ...'.
+# on the kmod backend; then the same program under DCS, whose tasks hand
+# their input files to the module (WATCH): the module must have boosted
+# them on arrival (each task writes that count as it leaves, in its
+# COPVM_WAIT_STATS line).  Prints `KMOD-PVM: PASS|FAIL ...'.
 export PVM_ALLOW_ROOT=1 PVM_TMP=/tmp/pvm HOME=/root
 export COPVM_PVMD=@PVMD@ COPVM_BACKEND=kmod
 mkdir -p "$PVM_TMP"
@@ -44,9 +47,29 @@ fi
 after=$(/bin/kmod-suite --stats | tee /dev/stderr |
 	sed -n 's/.* applied=\([0-9]*\).*/\1/p')
 @PVMHALT@ >/dev/null 2>&1
-if [ "${after:-0}" -gt "${before:-0}" ]; then
-	echo "KMOD-PVM: PASS applied=$((after - before))"
-else
+if [ "${after:-0}" -le "${before:-0}" ]; then
 	echo "KMOD-PVM: FAIL no boost applied through the module"
 	exit 1
 fi
+# DCS: boosts on arrival, given in the kernel (a new daemon, whose
+# tasks get the model and the stats file).
+sleep 1
+rm -f /tmp/waits
+COPVM_MODEL=dcs COPVM_WAIT_STATS=/tmp/waits timeout 120 @PINGPONG@ \
+	-r 3000 -s 8 > /tmp/pingpong-dcs.out 2>&1
+rc=$?
+@PVMHALT@ >/dev/null 2>&1
+cat /tmp/waits 2>/dev/null
+arrivals=$(awk '$4 == "arrivals" { n++; s += $5 } END { print n + 0, s + 0 }' \
+	/tmp/waits 2>/dev/null)
+set -- $arrivals
+if [ "$rc" -ne 0 ]; then
+	cat /tmp/pingpong-dcs.out
+	echo "KMOD-PVM: FAIL pingpong under DCS (exit $rc)"
+	exit 1
+fi
+if [ "${1:-0}" -lt 2 ] || [ "${2:-0}" -lt 1 ]; then
+	echo "KMOD-PVM: FAIL under DCS: ${1:-0} tasks told their arrival boosts, ${2:-0} in all"
+	exit 1
+fi
+echo "KMOD-PVM: PASS applied=$((after - before)) dcs_arrivals=$2"
