@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cosched_model.h"
 #include "pvm3.h"
 #include "console.h"
 
@@ -43,8 +44,8 @@ static const struct con_cmd cmds[] = {
 	  "F, boost, backend, spin bound, message counts and peers, then the\n"
 	  "host's boosts and CPU budget; -r prints key=value lines instead.\n"
 	  "The second asks the task (default: every task of this host) to\n"
-	  "switch at the end of its interval.  Models: lin, imp, hpdt, dyn,\n"
-	  "pre, dcs, exp; P from 0 to 1; interval 1 to 10000 ms.\n"
+	  "switch at the end of its interval.  P from 0 to 1; interval 1 to\n"
+	  "10000 ms; the models follow (the model table's names).\n"
 	  "See copvm-cosched(1) and copvm(7).\n" },
 	{ "delete", 1, -1, con_cmd_delete,
 	  "Remove hosts from the virtual machine",
@@ -177,8 +178,13 @@ const char *con_cmd_name(int i)
 
 static void show_help(const struct con_cmd *c)
 {
+	char models[128];
+
 	printf("%-12s%s\n", c->name, c->brief);
 	fputs(c->usage, stdout);
+	if (c->run == con_cmd_cosched)	/* from the table: never stale */
+		printf("Models: %s.\n",
+		       cosched_model_list(models, sizeof(models)));
 }
 
 /* help [command]: one command's help, or help's own and the list. */

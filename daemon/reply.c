@@ -28,20 +28,27 @@ int pvmd_body_ok(const struct pvmi_rbuf *r)
 	return !r->failed && r->pos == r->len;
 }
 
+/* The header of a frame of this daemon's, of `kind', carrying `w'. */
+static void daemon_frame(struct pvmi_frame *f, int kind, int dst, int tag,
+			 int ctx, const struct pvmi_wbuf *w)
+{
+	memset(f, 0, sizeof(*f));
+	f->magic = PVMI_FRAME_MAGIC;
+	f->len = (uint32_t)w->len;
+	f->src = pvmd.dtid;
+	f->dst = dst;
+	f->tag = tag;
+	f->ctx = ctx;
+	f->enc = PvmDataDefault;
+	f->kind = (uint32_t)kind;
+}
+
 static void send_frame(struct pvmd_conn *c, int kind, int dst, int tag,
 		       int ctx, const struct pvmi_wbuf *w)
 {
 	struct pvmi_frame f;
 
-	memset(&f, 0, sizeof(f));
-	f.magic = PVMI_FRAME_MAGIC;
-	f.len = (uint32_t)w->len;
-	f.src = pvmd.dtid;
-	f.dst = dst;
-	f.tag = tag;
-	f.ctx = ctx;
-	f.enc = PvmDataDefault;
-	f.kind = (uint32_t)kind;
+	daemon_frame(&f, kind, dst, tag, ctx, w);
 	pvmd_conn_send(c, &f, w->data, w->len);
 }
 
@@ -118,15 +125,7 @@ int pvmd_send_user(int dst, int tag, int ctx, struct pvmi_wbuf *w)
 	}
 	if (!pvmd_host_get(PVMI_TID_INDEX(dst)))
 		return -1;
-	memset(&f, 0, sizeof(f));
-	f.magic = PVMI_FRAME_MAGIC;
-	f.len = (uint32_t)w->len;
-	f.src = pvmd.dtid;
-	f.dst = dst;
-	f.tag = tag;
-	f.ctx = ctx;
-	f.enc = PvmDataDefault;
-	f.kind = PVMI_KIND_USER;
+	daemon_frame(&f, PVMI_KIND_USER, dst, tag, ctx, w);
 	pvmd_peer_send(PVMI_TID_INDEX(dst), &f, w->data, w->len);
 	return 0;
 }

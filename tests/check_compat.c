@@ -28,11 +28,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compat/compat.h"
 #include "proto.h"
 #include "pvm3.h"
 #include "vm_fixture.h"
 
-/* Stock exports that pvm3.h does not declare, with stock's shapes. */
+/* Stock exports that pvm3.h does not declare, with stock's shapes, as a
+ * program declares them: lib/compat/compat.h, included above, must
+ * declare each the same way, or this does not compile. */
 char *i_malloc(unsigned n);
 int i_free(char *p);
 char *i_realloc(char *p, unsigned n);
