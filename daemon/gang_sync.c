@@ -95,14 +95,6 @@ uint64_t pvmd_gang_realtime_at(uint64_t master)
 				 skew_ns);
 }
 
-/* The offset in use (master minus ours, ns) and whether a round gave it. */
-int64_t pvmd_gang_offset(int *from_round)
-{
-	if (from_round)
-		*from_round = synced;
-	return offset_ns;
-}
-
 /* The schedule in force into *p; 0, or -1 when there is none. */
 int pvmd_gang_schedule(struct exp_params *p)
 {

@@ -729,9 +729,6 @@ uint64_t pvmd_gang_master_ns(void);
 /* The CLOCK_REALTIME value at which the master's clock reads `master'
  * (where a timerfd of this host is armed). */
 uint64_t pvmd_gang_realtime_at(uint64_t master);
-/* The offset in use (the master's clock minus ours, ns); *from_round
- * (may be NULL) says whether an exchange gave it. */
-int64_t pvmd_gang_offset(int *from_round);
 /* The schedule in force into *p (the master's once heard); 0, or -1
  * when EXP has not started. */
 int pvmd_gang_schedule(struct exp_params *p);
