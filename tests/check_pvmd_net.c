@@ -1003,7 +1003,7 @@ static int stop_phases(int ms, int *phase, int max)
 	int32_t tid, v[5];
 	int fd = slave_task(), n, i, k, np = 0;
 	long long end;
-	char last = 'R', st;
+	char last, st;
 	pid_t p = 0;
 
 	ck_assert_int_eq(spawn(fd, "/bin/sh", PvmTaskHost, "slavehost", 1,
@@ -1023,6 +1023,7 @@ static int stop_phases(int ms, int *phase, int max)
 	ck_assert_int_gt(p, 1);
 	close(fd);
 	msleep(300);
+	last = state_of(p);	/* a task already stopped is no stop seen */
 	for (end = now_ms() + ms; now_ms() < end; usleep(300)) {
 		st = state_of(p);
 		if (st == 'T' && last != 'T' && np < max)
@@ -1071,8 +1072,8 @@ START_TEST(skewed_slave_keeps_in_step_by_messages)
 	/* its task stops where our PS ends, 100 ms into our periods */
 	np = stop_phases(1400, phase, 32);
 	ck_assert_int_ge(np, 4);
-	aligned = near(phase, np, M_PS_MS, 15);
-	fprintf(stderr, "exp sync: %d of %d stops within 15 ms after the "
+	aligned = near(phase, np, M_PS_MS, 20);
+	fprintf(stderr, "exp sync: %d of %d stops within 20 ms after the "
 		"master's PS end; phases (ms):", aligned, np);
 	for (k = 0; k < np; k++)
 		fprintf(stderr, " %d", phase[k]);
@@ -1095,14 +1096,14 @@ START_TEST(skewed_slave_without_the_exchange_is_out_of_step)
 	ck_assert_int_ge(np, 4);
 	off = (M_PS_MS - SKEW_MS % M_IP_MS + M_IP_MS) % M_IP_MS;
 	fprintf(stderr, "exp nosync: %d of %d stops at the master's PS end, "
-		"%d within 30 ms after %d ms; phases (ms):",
-		near(phase, np, M_PS_MS, 15), np, near(phase, np, off, 30),
+		"%d within 50 ms after %d ms; phases (ms):",
+		near(phase, np, M_PS_MS, 15), np, near(phase, np, off, 50),
 		off);
 	for (k = 0; k < np; k++)
 		fprintf(stderr, " %d", phase[k]);
 	fputc('\n', stderr);
 	ck_assert_int_eq(near(phase, np, M_PS_MS, 15), 0);
-	ck_assert_msg(near(phase, np, off, 30) * 4 >= np * 3,
+	ck_assert_msg(near(phase, np, off, 50) * 4 >= np * 3,
 		      "stops not at %d ms", off);
 }
 END_TEST
