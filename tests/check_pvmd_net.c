@@ -17,8 +17,8 @@
  * to that slave.
  * EXP's clock exchange: a slave whose clock is 700 ms ahead (the test
  * hook COPVM_TEST_CLOCK_SKEW_MS) probes its master, the test, finds the
- * offset, takes the master's schedule, and stops its spinning task at the
- * master's PS boundaries; with the exchange off (COPVM_EXP_SYNC=clocks)
+ * offset, takes the master's schedule, probes again when a new host
+ * table comes, and stops its spinning task at the master's PS boundaries; with the exchange off (COPVM_EXP_SYNC=clocks)
  * it stops the task half a period away from them.
  */
 #include <check.h>
@@ -47,6 +47,7 @@ static unsigned char key[PVMI_SECRET_LEN];
 static int slave_tmo;			/* the slave's host timeout, 0: none */
 static const char *const *slave_env;	/* NAME=VALUE set in the slave */
 static int master_lfd = -1, slave_link = -1, slave_port;
+static int test_port;			/* our listener as a master */
 static pid_t spid;
 static char sdir[700];
 
@@ -279,10 +280,34 @@ static void write_config(int fd, int port)
 	xwrite(fd, buf, (size_t)n);
 }
 
+/* Sends the slave the host table: us (the master) and it. */
+static void send_table(void)
+{
+	struct pvmi_wbuf w = { 0 };
+
+	pvmi_w_int(&w, 2);
+	pvmi_w_int(&w, 1);
+	pvmi_w_str(&w, "testmaster");
+	pvmi_w_str(&w, PVMI_ARCH_NAME);
+	pvmi_w_int(&w, 1000);
+	pvmi_w_int(&w, PVMI_DSIG);
+	pvmi_w_str(&w, "");
+	pvmi_w_int(&w, test_port);
+	pvmi_w_int(&w, 2);
+	pvmi_w_str(&w, "slavehost");
+	pvmi_w_str(&w, PVMI_ARCH_NAME);
+	pvmi_w_int(&w, 1234);
+	pvmi_w_int(&w, PVMI_DSIG);
+	pvmi_w_str(&w, "127.0.0.1");
+	pvmi_w_int(&w, slave_port);
+	send_frame(slave_link, PVMI_KIND_DAEMON, 0x40000, SLAVE_DTID,
+		   PVMI_DD_HOSTS, &w);
+	pvmi_w_free(&w);
+}
+
 static void start_slave(void)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET };
-	struct pvmi_wbuf w = { 0 };
 	socklen_t len = sizeof(sa);
 	struct pvmi_frame f;
 	struct pvmi_rbuf r;
@@ -342,25 +367,8 @@ static void start_slave(void)
 	slave_port = pvmi_r_int(&r);
 	ck_assert_int_gt(slave_port, 0);
 	free(body);
-	/* the host table: us (the master) and it */
-	pvmi_w_int(&w, 2);
-	pvmi_w_int(&w, 1);
-	pvmi_w_str(&w, "testmaster");
-	pvmi_w_str(&w, PVMI_ARCH_NAME);
-	pvmi_w_int(&w, 1000);
-	pvmi_w_int(&w, PVMI_DSIG);
-	pvmi_w_str(&w, "");
-	pvmi_w_int(&w, ntohs(sa.sin_port));
-	pvmi_w_int(&w, 2);
-	pvmi_w_str(&w, "slavehost");
-	pvmi_w_str(&w, PVMI_ARCH_NAME);
-	pvmi_w_int(&w, 1234);
-	pvmi_w_int(&w, PVMI_DSIG);
-	pvmi_w_str(&w, "127.0.0.1");
-	pvmi_w_int(&w, slave_port);
-	send_frame(slave_link, PVMI_KIND_DAEMON, 0x40000, SLAVE_DTID,
-		   PVMI_DD_HOSTS, &w);
-	pvmi_w_free(&w);
+	test_port = ntohs(sa.sin_port);
+	send_table();
 }
 
 static void stop_slave(void)
@@ -1069,6 +1077,11 @@ START_TEST(skewed_slave_keeps_in_step_by_messages)
 		      "offset %.3f ms", off_ms);
 	ck_assert(strstr(buf, "EXP: schedule from the master: mode static, "
 			 "IP 200.000 ms, PS 100.000 ms") != NULL);
+	/* a new host table (a host added) brings a round at once, long
+	 * before the next one due (EXP_SYNC_PERIOD_MS, 5 s) */
+	send_table();
+	probes = serve_clock(1000, NULL);
+	ck_assert_int_ge(probes, 4);
 	/* its task stops where our PS ends, 100 ms into our periods */
 	np = stop_phases(1400, phase, 32);
 	ck_assert_int_ge(np, 4);
