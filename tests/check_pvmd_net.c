@@ -18,8 +18,9 @@
  * EXP's clock exchange: a slave whose clock is 700 ms ahead (the test
  * hook COPVM_TEST_CLOCK_SKEW_MS) probes its master, the test, finds the
  * offset, takes the master's schedule, probes again when a new host
- * table comes, and stops its spinning task at the master's PS boundaries; with the exchange off (COPVM_EXP_SYNC=clocks)
- * it stops the task half a period away from them.
+ * table comes, and stops its spinning task at the master's PS
+ * boundaries; with the exchange off (COPVM_EXP_SYNC=clocks) it stops the
+ * task half a period away from them.
  */
 #include <check.h>
 #include <errno.h>
