@@ -17,16 +17,13 @@
  *                offset from the others' by its host number.
  *
  * Synchronization: instead of the thesis's broadcast of a short message
- * per period, periods start at multiples of IP of CLOCK_REALTIME (plus
- * the host's offset in DISTRIBUTED), so hosts whose clocks agree are in
- * phase without any message.  The assumption: the hosts' clocks differ by
- * much less than IP.  NTP on a LAN keeps them within about 1 ms, PTP
- * within microseconds, and the hosts of one machine share one clock; the
- * thesis measured a broadcast skew of 0.1 ms and judged it insignificant
- * against IP = 100 ms.  A skew of s shortens the common PS of two hosts
- * by s; hosts whose skew approaches LS are effectively unsynchronized.
+ * per period, periods start at multiples of IP of the master's
+ * CLOCK_REALTIME (plus the host's offset in DISTRIBUTED); a slave finds
+ * the master's time by a clock exchange (exp_sync.h) and passes it here,
+ * so hosts are in phase to within half the exchange's round trip.  A
+ * skew of s shortens the common PS of two hosts by s.
  *
- * Times are nanoseconds of CLOCK_REALTIME since the epoch.  Loads are in
+ * Times are nanoseconds of the master's CLOCK_REALTIME since the epoch.  Loads are in
  * thousandths of a job, so that a smoothed load keeps its fraction.
  */
 #ifndef COPVM_EXP_MODEL_H

@@ -9,6 +9,7 @@ common_libcommon_la_SOURCES = common/be.h common/wire.c common/wire.h \
 	common/cosched_abi.c common/agent_proto.h kmod/uapi/pvm_cosched.h \
 	common/cosched_bucket.h kmod/pvm_cosched_bucket.h \
 	common/exp_model.c common/exp_model.h common/sched_attr.h \
+	common/exp_sync.c common/exp_sync.h \
 	common/procfile.c common/procfile.h \
 	common/rundir.c common/rundir.h
 common_libcommon_la_LIBADD = -lm

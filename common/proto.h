@@ -219,6 +219,14 @@ enum pvmi_dd_op {
 	/* either way, every fifth of the host timeout on each link (no
 	 * body): the sender's daemon is alive (daemon/peer.c) */
 	PVMI_DD_BEAT,
+	/* slave -> master, EXP's clock exchange (daemon/gang_sync.c):
+	 * int seq, int t0 high, int t0 low (the slave's clock, ns) */
+	PVMI_DD_CLOCK,
+	/* master -> slave, the answer: int seq, then t0, t1 (the master's
+	 * clock when it read the probe) and t2 (when it answered), each as
+	 * int high, int low (ns); then the master's slot schedule: int mode
+	 * (EXP_STATIC...; -1: EXP is off there), int IP, int PS (us) */
+	PVMI_DD_CLOCK_ACK,
 	PVMI_DD_MAX
 };
 

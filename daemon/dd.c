@@ -3,10 +3,11 @@
  *
  * A link to another daemon carries DAEMON frames (DD_*: a host joining,
  * the host table, requests and their replies, notifies, a task gone, a
- * spawn's sibling list, halt, beats) and USER frames, messages between
- * tasks of different hosts.  A USER frame is delivered to the local task
- * it names; its src must belong to the host that sent it.  Each DD_* goes
- * to the module whose state it concerns; anything else breaks the link.
+ * spawn's sibling list, halt, beats, EXP's clock exchange) and USER
+ * frames, messages between tasks of different hosts.  A USER frame is
+ * delivered to the local task it names; its src must belong to the host
+ * that sent it.  Each DD_* goes to the module whose state it concerns;
+ * anything else breaks the link.
  */
 #include <stdlib.h>
 
@@ -27,6 +28,8 @@ static void daemon_frame(struct pvmd_conn *c, const struct pvmi_frame *f,
 		if (!pvmd.slave || c->host != PVMI_MASTER_INDEX ||
 		    pvmd_hosts_apply(r) < 0)
 			pvmd_log("host table from host %d refused", c->host);
+		else
+			pvmd_gang_sync_joined();
 		break;
 	case PVMI_DD_REQUEST:
 		pvmd_remote_request(c, r);
@@ -73,6 +76,14 @@ static void daemon_frame(struct pvmd_conn *c, const struct pvmi_frame *f,
 		}
 		break;
 	case PVMI_DD_BEAT:		/* its bytes were the news */
+		break;
+	case PVMI_DD_CLOCK:
+		if (!pvmd.slave)
+			pvmd_gang_sync_request(c, r);
+		break;
+	case PVMI_DD_CLOCK_ACK:
+		if (pvmd.slave && c->host == PVMI_MASTER_INDEX)
+			pvmd_gang_sync_answer(r);
 		break;
 	default:
 		pvmd_log("unknown daemon op %d from host %d", f->tag,

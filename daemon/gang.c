@@ -6,9 +6,11 @@
  * time into periods of IP (common/exp_model.h): in the PS slot its host's
  * PVM tasks run, in the LS slot they are stopped (SIGSTOP) so that local
  * jobs have the CPU, and continued (SIGCONT) when the next PS begins.
- * Slot boundaries come from a CLOCK_REALTIME timerfd in the event loop,
- * armed at absolute multiples of IP, so hosts with agreeing clocks switch
- * together with no message (DISTRIBUTED shifts each host by its number).
+ * Slot boundaries are multiples of IP of the master's CLOCK_REALTIME
+ * (DISTRIBUTED shifts each host by its number); a slave learns the
+ * master's clock and schedule by a clock exchange (gang_sync.c) and arms
+ * a CLOCK_REALTIME timerfd of the event loop at the matching time of its
+ * own clock, so hosts switch together even when their clocks disagree.
  * BALANCED and DISTRIBUTED size each period's PS from the local load,
  * sampled once per period at its start, when the tasks are stopped.
  *
@@ -83,17 +85,9 @@ static const char *const cosched_env[] = {
 	"COPVM_MODEL", "COPVM_P", "COPVM_INTERVAL_MS", "COPVM_BACKEND",
 	"COPVM_SHARE", "COPVM_F_RT", "COPVM_DCS_E", "COPVM_DCS_C_US",
 	"COPVM_DCS_TQ_US", "COPVM_EXP_MODE", "COPVM_EXP_IP_MS",
-	"COPVM_EXP_PS_MS", "COPVM_SHM", "COPVM_URING", "COPVM_URING_ZC",
+	"COPVM_EXP_PS_MS", "COPVM_EXP_SYNC", "COPVM_SHM", "COPVM_URING", "COPVM_URING_ZC",
 	"COPVM_HOST_TIMEOUT_MS", NULL
 };
-
-static uint64_t realtime_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static int pidfd_signal(int pidfd, int sig)
 {
@@ -354,7 +348,7 @@ static void on_timer(struct pvmd_watch *w, uint32_t events)
 		cur_period = 0;
 		return;			/* idle until a task comes */
 	}
-	now = realtime_ns();
+	now = pvmd_gang_master_ns();
 	exp_slot_at(&params, now, pvmd.index, cur_ps, &s);
 	if (s.period_start != cur_period) {
 		cur_period = s.period_start;
@@ -366,7 +360,7 @@ static void on_timer(struct pvmd_watch *w, uint32_t events)
 		}
 	}
 	apply(s.in_ps);
-	arm(s.end);
+	arm(pvmd_gang_realtime_at(s.end));
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	nbounds++;
 	bound_ns += (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000ll +
@@ -380,6 +374,7 @@ void pvmd_gang_init(void)
 	const char *model = getenv("COPVM_MODEL");
 	char msg[512];
 
+	pvmd_gang_clock_init();
 	if (!model || strcasecmp(model, "exp"))
 		return;
 	if (exp_params_parse(&params, getenv("COPVM_EXP_MODE"),
@@ -402,13 +397,15 @@ void pvmd_gang_init(void)
 	load_milli = 0;
 	catch_fatal();
 	enabled = 1;
+	pvmd_gang_sync_start(&params);
 	pvmd_log("EXP: mode %s, IP %llu ms, PS %s%llu ms, LS %llu ms, "
-		 "periods aligned to CLOCK_REALTIME%s (offset %llu us), "
+		 "periods aligned to %s CLOCK_REALTIME%s (offset %llu us), "
 		 "load from %s", exp_mode_name(params.mode),
 		 (unsigned long long)(params.ip_ns / EXP_MS),
 		 params.mode == EXP_STATIC ? "" : "from load, at first ",
 		 (unsigned long long)(cur_ps / EXP_MS),
 		 (unsigned long long)((params.ip_ns - cur_ps) / EXP_MS),
+		 pvmd.slave ? "the master's" : "our",
 		 params.mode == EXP_DISTRIBUTED ? ", own phase" : "",
 		 (unsigned long long)(exp_phase_offset(&params, pvmd.index) /
 				      1000),
@@ -440,6 +437,7 @@ void pvmd_gang_release(void)
 	while (nents > 0)
 		drop(nents - 1);
 	disarm();
+	pvmd_gang_sync_stop();
 	if (enabled && nbounds)
 		pvmd_log("EXP: released; %llu boundaries, %llu signals, "
 			 "%.1f us per boundary", nbounds, nsignals,
@@ -462,6 +460,19 @@ void pvmd_gang_enable(int on)
 	if (!enabled)
 		pvmd_log("EXP: on");
 	enabled = 1;
+	pvmd_gang_sync_start(&params);
+	cur_period = 0;
+	arm(1);
+}
+
+/* The offset to the master or its schedule changed: takes the schedule
+ * and places the slots anew from the next loop turn. */
+void pvmd_gang_resync(void)
+{
+	if (!enabled || pvmd.halting)
+		return;
+	if (pvmd_gang_schedule(&params) == 0 && params.mode == EXP_STATIC)
+		cur_ps = params.ps_ns;
 	cur_period = 0;
 	arm(1);
 }

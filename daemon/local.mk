@@ -31,6 +31,7 @@ daemon_pvmd_SOURCES = \
 	daemon/addhost.c \
 	daemon/slave.c \
 	daemon/gang.c \
+	daemon/gang_sync.c \
 	daemon/cosched_watch.c
 daemon_pvmd_LDADD = common/libcommon.la
 # The links' writes batched through io_uring (COPVM_URING=1) when

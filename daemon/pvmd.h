@@ -701,11 +701,50 @@ void pvmd_gang_release(void);
 void pvmd_gang_enable(int on);
 /* True while EXP runs. */
 int pvmd_gang_enabled(void);
+/* The offset to the master or its schedule changed: the slots are
+ * placed anew from the next loop turn. */
+void pvmd_gang_resync(void);
 /* Writes an "env NAME VALUE" line per coscheduling setting of our
  * environment (for a slave); the length, or -1 when it does not fit. */
 int pvmd_cosched_env_lines(char *buf, size_t size);
 /* Applies a master's "NAME VALUE" if NAME is a coscheduling setting. */
 void pvmd_cosched_env_set(const char *line);
+
+/* gang_sync.c: EXP's time base and the slaves' clock exchange */
+struct exp_params;
+/* What the exchange reports to the scheduler above it (wiring.c). */
+struct pvmd_gang_sync_hooks {
+	/* the offset to the master or the master's schedule changed */
+	void (*changed)(void);
+};
+/* Gives the module its hooks (before EXP starts). */
+void pvmd_gang_sync_set_hooks(const struct pvmd_gang_sync_hooks *h);
+/* Reads the test hook COPVM_TEST_CLOCK_SKEW_MS (a fixed skew of every
+ * clock read below) and removes it from the environment. */
+void pvmd_gang_clock_init(void);
+/* The scheduler's own clock: CLOCK_REALTIME plus the test skew, ns. */
+uint64_t pvmd_gang_clock_ns(void);
+/* The master's time now, as this host best knows it, ns. */
+uint64_t pvmd_gang_master_ns(void);
+/* The CLOCK_REALTIME value at which the master's clock reads `master'
+ * (where a timerfd of this host is armed). */
+uint64_t pvmd_gang_realtime_at(uint64_t master);
+/* The schedule in force into *p (the master's once heard); 0, or -1
+ * when EXP has not started. */
+int pvmd_gang_schedule(struct exp_params *p);
+/* EXP starts with schedule `p': the master publishes it, a slave starts
+ * its clock rounds (unless COPVM_EXP_SYNC=clocks). */
+void pvmd_gang_sync_start(const struct exp_params *p);
+/* EXP stops: a slave's rounds stop too. */
+void pvmd_gang_sync_stop(void);
+/* Slave: the host table came (joined, or a host added): a round now. */
+void pvmd_gang_sync_joined(void);
+/* The loop's tick: a lost probe is given up, the next round begins. */
+void pvmd_gang_sync_tick(void);
+/* Master: answers a DD_CLOCK of `c''s host (stamps and schedule). */
+void pvmd_gang_sync_request(struct pvmd_conn *c, struct pvmi_rbuf *r);
+/* Slave: takes the master's DD_CLOCK_ACK (a sample, its schedule). */
+void pvmd_gang_sync_answer(struct pvmi_rbuf *r);
 
 /* cosched_watch.c: the backstop of the tasks' self boosts */
 /* Makes and watches the page directory; the tick does the rest. */

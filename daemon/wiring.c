@@ -31,6 +31,7 @@ static void loop_tick(void)
 	pvmd_peer_tick();
 	pvmd_addhost_tick();
 	pvmd_cwatch_tick();
+	pvmd_gang_sync_tick();
 }
 
 static const struct pvmd_loop_hooks loop_hooks = {
@@ -78,6 +79,12 @@ static const struct pvmd_remote_hooks remote_hooks = {
 	.run_op = pvmd_dispatch_op,
 };
 
+/* ---- EXP's clock exchange (gang_sync.c) ---- */
+
+static const struct pvmd_gang_sync_hooks gang_sync_hooks = {
+	.changed = pvmd_gang_resync,
+};
+
 /* Gives every low-level module its hooks (pvmd.h). */
 void pvmd_wire(void)
 {
@@ -86,4 +93,5 @@ void pvmd_wire(void)
 	pvmd_conn_set_hooks(&conn_hooks);
 	pvmd_peer_set_hooks(&peer_hooks);
 	pvmd_remote_set_hooks(&remote_hooks);
+	pvmd_gang_sync_set_hooks(&gang_sync_hooks);
 }

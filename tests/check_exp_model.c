@@ -1,13 +1,16 @@
 /*
  * check_exp_model.c - common/exp_model.c: EXP's slots and boundaries in
  * each mode, the PS adjustment and its clamping, the phases of hosts,
- * the load's smoothing and the parsing of the settings.
+ * the load's smoothing and the parsing of the settings; and
+ * common/exp_sync.c: the offset a slave estimates from its master's
+ * stamps, its min-round-trip filter and the slots it computes with it.
  */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "exp_model.h"
+#include "exp_sync.h"
 
 #define MS	EXP_MS
 /* A realistic CLOCK_REALTIME, a whole number of 100 ms periods. */
@@ -275,6 +278,188 @@ START_TEST(parse_bad_values_fall_back_with_a_message)
 }
 END_TEST
 
+/* ---- the clock exchange (exp_sync.c) ---- */
+
+#define US	1000ull
+
+/* The stamps of one probe sent at slave time `t0' to a master whose
+ * clock is `off' ahead of the slave's: `fwd' on the way there, `held' in
+ * the master, `back' on the way back. */
+static void probe(uint64_t t0, int64_t off, uint64_t fwd, uint64_t held,
+		  uint64_t back, struct exp_sync_sample *s)
+{
+	uint64_t t1 = (uint64_t)((int64_t)(t0 + fwd) + off);
+
+	ck_assert_int_eq(exp_sync_sample(t0, t1, t1 + held,
+					 t0 + fwd + held + back, s), 0);
+}
+
+static int64_t i64abs(int64_t v)
+{
+	return v < 0 ? -v : v;
+}
+
+START_TEST(symmetric_delays_give_the_exact_offset)
+{
+	struct exp_sync_sample s;
+
+	/* the slave's clock 700 ms ahead: the master's is 700 ms behind */
+	probe(T0, -700 * (int64_t)MS, 200 * US, 50 * US, 200 * US, &s);
+	ck_assert_int_eq(s.offset, -700 * (int64_t)MS);
+	ck_assert_uint_eq(s.rtt, 400 * US);
+	probe(T0, 1234567, 10 * US, 0, 10 * US, &s);
+	ck_assert_int_eq(s.offset, 1234567);
+	ck_assert_uint_eq(s.rtt, 20 * US);
+}
+END_TEST
+
+START_TEST(asymmetric_delays_err_by_half_the_difference)
+{
+	int64_t off = -700 * (int64_t)MS;
+	struct exp_sync_sample s;
+
+	/* 1 ms there, 3 ms back: the estimate is 1 ms early, within the
+	 * bound of half the round trip (2 ms) */
+	probe(T0, off, 1 * MS, 100 * US, 3 * MS, &s);
+	ck_assert_uint_eq(s.rtt, 4 * MS);
+	ck_assert_int_eq(s.offset - off, -1 * (int64_t)MS);
+	ck_assert_int_le(i64abs(s.offset - off), (int64_t)(s.rtt / 2));
+	/* all of it one way: the error reaches the bound, no further */
+	probe(T0, off, 4 * MS, 0, 0, &s);
+	ck_assert_int_eq(s.offset - off, 2 * (int64_t)MS);
+	ck_assert_int_le(i64abs(s.offset - off), (int64_t)(s.rtt / 2));
+}
+END_TEST
+
+START_TEST(the_filter_keeps_the_smallest_round_trip)
+{
+	int64_t off = 42 * (int64_t)MS;
+	struct exp_sync_filter f;
+	struct exp_sync_sample s;
+
+	exp_sync_reset(&f);
+	ck_assert_int_eq(f.n, 0);
+	probe(T0, off, 5 * MS, 0, 1 * MS, &s);		/* rtt 6 ms, 2 ms off */
+	ck_assert_int_eq(exp_sync_add(&f, &s), 1);
+	probe(T0, off, 150 * US, 0, 250 * US, &s);	/* rtt 0.4 ms */
+	ck_assert_int_eq(exp_sync_add(&f, &s), 1);
+	probe(T0, off, 3 * MS, 0, 100 * US, &s);	/* rtt 3.1 ms */
+	ck_assert_int_eq(exp_sync_add(&f, &s), 0);
+	probe(T0, off, 200 * US, 0, 200 * US, &s);	/* a tie: kept first */
+	ck_assert_int_eq(exp_sync_add(&f, &s), 0);
+	ck_assert_int_eq(f.n, 1);
+	ck_assert_int_eq(f.seen, 4);
+	ck_assert_uint_eq(f.best.rtt, 400 * US);
+	ck_assert_int_eq(f.best.offset - off, -50 * (int64_t)US);
+	exp_sync_reset(&f);
+	ck_assert_int_eq(f.n, 0);
+	ck_assert_int_eq(f.seen, 0);
+}
+END_TEST
+
+START_TEST(a_sample_with_a_huge_round_trip_is_ignored)
+{
+	int64_t off = -700 * (int64_t)MS;
+	struct exp_sync_filter f;
+	struct exp_sync_sample s;
+
+	exp_sync_reset(&f);
+	/* 900 ms stuck on the way there: 450 ms wrong; refused even as the
+	 * only sample of the round */
+	probe(T0, off, 900 * MS, 0, 100 * US, &s);
+	ck_assert_int_gt(i64abs(s.offset - off), 400 * (int64_t)MS);
+	ck_assert_int_eq(exp_sync_add(&f, &s), 0);
+	ck_assert_int_eq(f.n, 0);
+	ck_assert_int_eq(f.seen, 1);
+	probe(T0, off, 2 * MS, 0, 2 * MS, &s);
+	ck_assert_int_eq(exp_sync_add(&f, &s), 1);
+	/* and after a good one, a huge one changes nothing */
+	probe(T0, off, 100 * US, 0, 600 * MS, &s);
+	ck_assert_int_eq(exp_sync_add(&f, &s), 0);
+	ck_assert_int_eq(f.best.offset, off);
+	ck_assert_uint_eq(f.best.rtt, 4 * MS);
+}
+END_TEST
+
+START_TEST(impossible_stamps_are_refused)
+{
+	struct exp_sync_sample s = { 7, 7 };
+
+	/* the answer read before the probe was sent */
+	ck_assert_int_eq(exp_sync_sample(T0, T0, T0, T0 - 1, &s), -1);
+	/* the master answered before it read */
+	ck_assert_int_eq(exp_sync_sample(T0, T0 + 5, T0 + 4, T0 + 9, &s), -1);
+	/* the master held it longer than the whole round trip */
+	ck_assert_int_eq(exp_sync_sample(T0, T0, T0 + 10, T0 + 5, &s), -1);
+	ck_assert_int_eq(s.offset, 7);
+	ck_assert_uint_eq(s.rtt, 7);
+}
+END_TEST
+
+START_TEST(clock_conversions_round_trip)
+{
+	ck_assert_uint_eq(exp_sync_to_master(T0, -700 * (int64_t)MS),
+			  T0 - 700 * MS);
+	ck_assert_uint_eq(exp_sync_to_local(T0 - 700 * MS,
+					    -700 * (int64_t)MS), T0);
+	ck_assert_uint_eq(exp_sync_to_master(T0, 3), T0 + 3);
+	ck_assert_uint_eq(exp_sync_to_local(T0 + 3, 3), T0);
+	/* before the epoch: 0, not a wrap to the far future */
+	ck_assert_uint_eq(exp_sync_to_master(5, -10), 0);
+}
+END_TEST
+
+/* A slave whose clock is 700 ms ahead (3.5 periods of 200 ms: its own
+ * slots are the master's upside down) finds its offset from four probes
+ * with uneven delays and places every slot as the master does, except
+ * within the estimate's error of a boundary; with no offset it does
+ * not. */
+START_TEST(a_skewed_slave_computes_the_masters_slots)
+{
+	const int64_t skew = 700 * (int64_t)MS;
+	struct exp_params p = mk(EXP_STATIC, 200, 100);
+	static const uint64_t fwd[] = { 3 * MS, 250 * US, 40 * MS, 1 * MS };
+	static const uint64_t back[] = { 1 * MS, 150 * US, 2 * MS, 5 * MS };
+	struct exp_sync_filter f;
+	struct exp_sync_sample s;
+	struct exp_slot ms, ss, us;
+	uint64_t m, err;
+	int i, same = 0, near = 0, unsynced_same = 0, n = 0;
+
+	exp_sync_reset(&f);
+	for (i = 0; i < 4; i++) {
+		probe(T0 + skew + (uint64_t)i * 50 * MS, -skew, fwd[i], 20 * US,
+		      back[i], &s);
+		exp_sync_add(&f, &s);
+	}
+	ck_assert_uint_eq(f.best.rtt, 400 * US);
+	err = (uint64_t)i64abs(f.best.offset + skew);
+	ck_assert_uint_le(err, f.best.rtt / 2);
+	/* every 1.3 ms of master time over 20 periods */
+	for (m = T0; m < T0 + 20 * 200 * MS; m += 1300 * US, n++) {
+		exp_slot_at(&p, m, 1, p.ps_ns, &ms);
+		exp_slot_at(&p, exp_sync_to_master(m + (uint64_t)skew,
+						    f.best.offset), 2,
+			    p.ps_ns, &ss);
+		exp_slot_at(&p, m + (uint64_t)skew, 2, p.ps_ns, &us);
+		if (ss.in_ps == ms.in_ps && ss.period_start ==
+		    ms.period_start) {
+			same++;
+		} else {
+			/* only next to a boundary */
+			ck_assert_uint_le(ms.end - m < m - ms.start ?
+					  ms.end - m : m - ms.start, err);
+			near++;
+		}
+		unsynced_same += us.in_ps == ms.in_ps;
+	}
+	ck_assert_int_ge(same, n - 2);
+	/* the same slave with no offset runs its tasks while the master
+	 * stops its own, and the other way round */
+	ck_assert_int_eq(unsynced_same, 0);
+}
+END_TEST
+
 static Suite *exp_model_suite(void)
 {
 	Suite *s = suite_create("exp_model");
@@ -293,6 +478,15 @@ static Suite *exp_model_suite(void)
 	tc = tcase_create("settings");
 	tcase_add_test(tc, parse_good_values);
 	tcase_add_test(tc, parse_bad_values_fall_back_with_a_message);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("sync");
+	tcase_add_test(tc, symmetric_delays_give_the_exact_offset);
+	tcase_add_test(tc, asymmetric_delays_err_by_half_the_difference);
+	tcase_add_test(tc, the_filter_keeps_the_smallest_round_trip);
+	tcase_add_test(tc, a_sample_with_a_huge_round_trip_is_ignored);
+	tcase_add_test(tc, impossible_stamps_are_refused);
+	tcase_add_test(tc, clock_conversions_round_trip);
+	tcase_add_test(tc, a_skewed_slave_computes_the_masters_slots);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -15,11 +15,18 @@
  * its master beats, and halts when the master falls silent; a master
  * declares a silent slave dead, tells its task, and hands a host's ht=
  * to that slave.
+ * EXP's clock exchange: a slave whose clock is 700 ms ahead (the test
+ * hook COPVM_TEST_CLOCK_SKEW_MS) probes its master, the test, finds the
+ * offset, takes the master's schedule, probes again when a new host
+ * table comes, and stops its spinning task at the master's PS
+ * boundaries; with the exchange off (COPVM_EXP_SYNC=clocks) it stops the
+ * task half a period away from them.
  */
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <arpa/inet.h>
 #include <poll.h>
 #include <signal.h>
@@ -29,6 +36,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "auth.h"
@@ -38,7 +46,9 @@
 
 static unsigned char key[PVMI_SECRET_LEN];
 static int slave_tmo;			/* the slave's host timeout, 0: none */
+static const char *const *slave_env;	/* NAME=VALUE set in the slave */
 static int master_lfd = -1, slave_link = -1, slave_port;
+static int test_port;			/* our listener as a master */
 static pid_t spid;
 static char sdir[700];
 
@@ -271,15 +281,39 @@ static void write_config(int fd, int port)
 	xwrite(fd, buf, (size_t)n);
 }
 
+/* Sends the slave the host table: us (the master) and it. */
+static void send_table(void)
+{
+	struct pvmi_wbuf w = { 0 };
+
+	pvmi_w_int(&w, 2);
+	pvmi_w_int(&w, 1);
+	pvmi_w_str(&w, "testmaster");
+	pvmi_w_str(&w, PVMI_ARCH_NAME);
+	pvmi_w_int(&w, 1000);
+	pvmi_w_int(&w, PVMI_DSIG);
+	pvmi_w_str(&w, "");
+	pvmi_w_int(&w, test_port);
+	pvmi_w_int(&w, 2);
+	pvmi_w_str(&w, "slavehost");
+	pvmi_w_str(&w, PVMI_ARCH_NAME);
+	pvmi_w_int(&w, 1234);
+	pvmi_w_int(&w, PVMI_DSIG);
+	pvmi_w_str(&w, "127.0.0.1");
+	pvmi_w_int(&w, slave_port);
+	send_frame(slave_link, PVMI_KIND_DAEMON, 0x40000, SLAVE_DTID,
+		   PVMI_DD_HOSTS, &w);
+	pvmi_w_free(&w);
+}
+
 static void start_slave(void)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET };
-	struct pvmi_wbuf w = { 0 };
 	socklen_t len = sizeof(sa);
 	struct pvmi_frame f;
 	struct pvmi_rbuf r;
 	unsigned char *body;
-	int in[2], kind, id;
+	int in[2], kind, id, i;
 	char *s, path[800];
 
 	start_daemon();		/* the fixture's dir, env and cleanup */
@@ -300,6 +334,8 @@ static void start_slave(void)
 	if (spid == 0) {
 		signal(SIGTERM, SIG_DFL);
 		setenv("PVM_TMP", sdir, 1);
+		for (i = 0; slave_env && slave_env[i]; i++)
+			putenv((char *)slave_env[i]);
 		dup2(in[0], 0);
 		close(in[1]);
 		dup2(open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600), 1);
@@ -332,25 +368,8 @@ static void start_slave(void)
 	slave_port = pvmi_r_int(&r);
 	ck_assert_int_gt(slave_port, 0);
 	free(body);
-	/* the host table: us (the master) and it */
-	pvmi_w_int(&w, 2);
-	pvmi_w_int(&w, 1);
-	pvmi_w_str(&w, "testmaster");
-	pvmi_w_str(&w, PVMI_ARCH_NAME);
-	pvmi_w_int(&w, 1000);
-	pvmi_w_int(&w, PVMI_DSIG);
-	pvmi_w_str(&w, "");
-	pvmi_w_int(&w, ntohs(sa.sin_port));
-	pvmi_w_int(&w, 2);
-	pvmi_w_str(&w, "slavehost");
-	pvmi_w_str(&w, PVMI_ARCH_NAME);
-	pvmi_w_int(&w, 1234);
-	pvmi_w_int(&w, PVMI_DSIG);
-	pvmi_w_str(&w, "127.0.0.1");
-	pvmi_w_int(&w, slave_port);
-	send_frame(slave_link, PVMI_KIND_DAEMON, 0x40000, SLAVE_DTID,
-		   PVMI_DD_HOSTS, &w);
-	pvmi_w_free(&w);
+	test_port = ntohs(sa.sin_port);
+	send_table();
 }
 
 static void stop_slave(void)
@@ -567,7 +586,7 @@ static const char *const forwarded[][2] = {
 	{ "COPVM_SHARE", "0.02" }, { "COPVM_F_RT", "3" },
 	{ "COPVM_DCS_E", "2" }, { "COPVM_DCS_C_US", "5" },
 	{ "COPVM_DCS_TQ_US", "700" }, { "COPVM_SHM", "0" },
-	{ "COPVM_URING", "0" },
+	{ "COPVM_URING", "0" }, { "COPVM_EXP_SYNC", "clocks" },
 };
 
 /* The master with every coscheduling setting in its environment. */
@@ -839,6 +858,270 @@ START_TEST(master_declares_silent_slave_dead)
 }
 END_TEST
 
+/* ---- EXP's clock exchange, the test as the master ---- */
+
+#define SKEW_MS		700	/* the slave's clock ahead of ours */
+#define M_IP_MS		200	/* the master's schedule */
+#define M_PS_MS		100
+
+static const char *const exp_sync_env[] = {
+	"COPVM_MODEL=exp", "COPVM_EXP_IP_MS=100", "COPVM_EXP_PS_MS=50",
+	"COPVM_TEST_CLOCK_SKEW_MS=700", NULL
+};
+/* The same slave, its own schedule the master's, no exchange. */
+static const char *const exp_nosync_env[] = {
+	"COPVM_MODEL=exp", "COPVM_EXP_IP_MS=200", "COPVM_EXP_PS_MS=100",
+	"COPVM_TEST_CLOCK_SKEW_MS=700", "COPVM_EXP_SYNC=clocks", NULL
+};
+
+static void start_slave_exp(void)
+{
+	slave_env = exp_sync_env;
+	start_slave();
+}
+
+static void start_slave_exp_nosync(void)
+{
+	slave_env = exp_nosync_env;
+	start_slave();
+}
+
+static void stop_slave_exp(void)
+{
+	slave_env = NULL;
+	stop_slave();
+}
+
+static uint64_t rt_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t r_u64(struct pvmi_rbuf *r)
+{
+	uint64_t hi = (uint32_t)pvmi_r_int(r);
+
+	return hi << 32 | (uint32_t)pvmi_r_int(r);
+}
+
+static void w_u64(struct pvmi_wbuf *w, uint64_t v)
+{
+	pvmi_w_int(w, (int32_t)(uint32_t)(v >> 32));
+	pvmi_w_int(w, (int32_t)(uint32_t)v);
+}
+
+/* Plays the master for `ms': answers every DD_CLOCK as the master does
+ * (our CLOCK_REALTIME, the schedule STATIC M_IP_MS/M_PS_MS).  Returns
+ * the probes answered; *ahead_ms (may be NULL) gets the largest gap
+ * seen between a probe's t0 and our clock when it came, in ms. */
+static int serve_clock(int ms, double *ahead_ms)
+{
+	struct pvmi_wbuf w = { 0 };
+	struct pvmi_frame f;
+	struct pvmi_rbuf r;
+	unsigned char *body;
+	long long end = now_ms() + ms;
+	uint64_t t0, t1;
+	int32_t seq;
+	int n = 0, on = 1;
+	double a;
+
+	/* as the daemons' links: a frame's header and body leave at once */
+	setsockopt(slave_link, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
+	while (now_ms() < end) {
+		if (read_frame(slave_link, (int)(end - now_ms()), &f,
+			       &body) != 1)
+			continue;
+		t1 = rt_ns();
+		if (f.kind == PVMI_KIND_DAEMON && f.tag == PVMI_DD_CLOCK) {
+			pvmi_r_init(&r, body, f.len);
+			seq = pvmi_r_int(&r);
+			t0 = r_u64(&r);
+			ck_assert_int_eq(r.failed, 0);
+			a = ((double)t0 - (double)t1) / 1e6;
+			if (ahead_ms && (n == 0 || a > *ahead_ms))
+				*ahead_ms = a;
+			pvmi_w_int(&w, seq);
+			w_u64(&w, t0);
+			w_u64(&w, t1);
+			w_u64(&w, rt_ns());
+			pvmi_w_int(&w, 0);		/* EXP_STATIC */
+			pvmi_w_int(&w, M_IP_MS * 1000);
+			pvmi_w_int(&w, M_PS_MS * 1000);
+			send_frame(slave_link, PVMI_KIND_DAEMON, 0x40000,
+				   SLAVE_DTID, PVMI_DD_CLOCK_ACK, &w);
+			pvmi_w_free(&w);
+			n++;
+		}
+		free(body);
+	}
+	return n;
+}
+
+/* The slave's log, up to `size' bytes, into `buf'. */
+static void slave_log(char *buf, size_t size)
+{
+	char path[900];
+	size_t n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), PVMI_DIR_FMT "/" PVMI_DAEMON_LOG, sdir,
+		 (unsigned)getuid());
+	buf[0] = '\0';
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	n = fread(buf, 1, size - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+}
+
+static char state_of(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return '?';
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return '?';
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : '?';
+}
+
+/* Spawns a spinner on the slave, leaves the table (so that we are not
+ * stopped with it) and watches it for `ms': the phase in the master's
+ * period (our CLOCK_REALTIME modulo M_IP_MS) at which each stop was
+ * seen, into phase[]; returns how many. */
+static int stop_phases(int ms, int *phase, int max)
+{
+	static const char *const spin[] = { "-c", "while :; do :; done",
+					    NULL };
+	struct pvmi_wbuf w = { 0 };
+	struct pvmi_rbuf r;
+	unsigned char *body;
+	int32_t tid, v[5];
+	int fd = slave_task(), n, i, k, np = 0;
+	long long end;
+	char last, st;
+	pid_t p = 0;
+
+	ck_assert_int_eq(spawn(fd, "/bin/sh", PvmTaskHost, "slavehost", 1,
+			       spin, NULL, 0, 0, &tid), 1);
+	/* TASKS of this host: tid, ptid, host, flag, pid, a.out each */
+	pvmi_w_int(&w, SLAVE_DTID);
+	body = call(fd, PVMI_OP_TASKS, &w, &r);
+	n = pvmi_r_int(&r);
+	for (i = 0; i < n && !r.failed; i++) {
+		for (k = 0; k < 5; k++)
+			v[k] = pvmi_r_int(&r);
+		free(pvmi_r_str(&r));
+		if (v[0] == tid)
+			p = v[4];
+	}
+	free(body);
+	ck_assert_int_gt(p, 1);
+	close(fd);
+	msleep(300);
+	last = state_of(p);	/* a task already stopped is no stop seen */
+	for (end = now_ms() + ms; now_ms() < end; usleep(300)) {
+		st = state_of(p);
+		if (st == 'T' && last != 'T' && np < max)
+			phase[np++] = (int)(rt_ns() / 1000000 % M_IP_MS);
+		last = st;
+	}
+	kill(p, SIGKILL);
+	return np;
+}
+
+/* How many of `phase[n]' fall within `slack' ms after `at'. */
+static int near(const int *phase, int n, int at, int slack)
+{
+	int i, k = 0;
+
+	for (i = 0; i < n; i++)
+		k += (phase[i] - at + M_IP_MS) % M_IP_MS < slack;
+	return k;
+}
+
+START_TEST(skewed_slave_keeps_in_step_by_messages)
+{
+	char *buf = malloc(1 << 16), *p;
+	double ahead = 0, off_ms = 0, rtt_ms = 0;
+	int phase[32], np, probes, aligned, k;
+
+	ck_assert_ptr_ne(buf, NULL);
+	/* the slave probes as soon as it has the host table; its clock
+	 * reads SKEW_MS ahead of ours */
+	probes = serve_clock(1500, &ahead);
+	ck_assert_int_ge(probes, 4);
+	ck_assert_msg(ahead > SKEW_MS - 50 && ahead < SKEW_MS + 50,
+		      "probes stamped %.1f ms ahead", ahead);
+	slave_log(buf, 1 << 16);
+	p = strstr(buf, "EXP: clock offset to the master ");
+	ck_assert_msg(p != NULL, "no offset in the slave's log:\n%s", buf);
+	ck_assert_int_eq(sscanf(p, "EXP: clock offset to the master %lf ms "
+				"(round trip %lf", &off_ms, &rtt_ms), 2);
+	fprintf(stderr, "exp sync: skew +%d ms, offset estimated %+.3f ms, "
+		"round trip %.3f ms\n", SKEW_MS, off_ms, rtt_ms);
+	/* -skew within a few ms (the bound is half the round trip) */
+	ck_assert_msg(off_ms > -SKEW_MS - 3 && off_ms < -SKEW_MS + 3,
+		      "offset %.3f ms", off_ms);
+	ck_assert(strstr(buf, "EXP: schedule from the master: mode static, "
+			 "IP 200.000 ms, PS 100.000 ms") != NULL);
+	/* a new host table (a host added) brings a round at once, long
+	 * before the next one due (EXP_SYNC_PERIOD_MS, 5 s) */
+	send_table();
+	probes = serve_clock(1000, NULL);
+	ck_assert_int_ge(probes, 4);
+	/* its task stops where our PS ends, 100 ms into our periods */
+	np = stop_phases(1400, phase, 32);
+	ck_assert_int_ge(np, 4);
+	aligned = near(phase, np, M_PS_MS, 20);
+	fprintf(stderr, "exp sync: %d of %d stops within 20 ms after the "
+		"master's PS end; phases (ms):", aligned, np);
+	for (k = 0; k < np; k++)
+		fprintf(stderr, " %d", phase[k]);
+	fputc('\n', stderr);
+	ck_assert_msg(aligned * 4 >= np * 3, "%d of %d stops in step",
+		      aligned, np);
+	free(buf);
+}
+END_TEST
+
+START_TEST(skewed_slave_without_the_exchange_is_out_of_step)
+{
+	int phase[32], np, off, k;
+
+	/* no probe comes */
+	ck_assert_int_eq(serve_clock(800, NULL), 0);
+	/* the same task stops SKEW_MS early: half a period away from our
+	 * PS end, where our tasks are continued */
+	np = stop_phases(1400, phase, 32);
+	ck_assert_int_ge(np, 4);
+	off = (M_PS_MS - SKEW_MS % M_IP_MS + M_IP_MS) % M_IP_MS;
+	fprintf(stderr, "exp nosync: %d of %d stops at the master's PS end, "
+		"%d within 50 ms after %d ms; phases (ms):",
+		near(phase, np, M_PS_MS, 15), np, near(phase, np, off, 50),
+		off);
+	for (k = 0; k < np; k++)
+		fprintf(stderr, " %d", phase[k]);
+	fputc('\n', stderr);
+	ck_assert_int_eq(near(phase, np, M_PS_MS, 15), 0);
+	ck_assert_msg(near(phase, np, off, 50) * 4 >= np * 3,
+		      "stops not at %d ms", off);
+}
+END_TEST
+
 static Suite *net_suite(void)
 {
 	Suite *s = suite_create("pvmd_net");
@@ -872,6 +1155,16 @@ static Suite *net_suite(void)
 	tcase_add_checked_fixture(tc, start_master_tmo, stop_master_tmo);
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, master_declares_silent_slave_dead);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("exp_sync");
+	tcase_add_checked_fixture(tc, start_slave_exp, stop_slave_exp);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, skewed_slave_keeps_in_step_by_messages);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("exp_nosync");
+	tcase_add_checked_fixture(tc, start_slave_exp_nosync, stop_slave_exp);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, skewed_slave_without_the_exchange_is_out_of_step);
 	suite_add_tcase(s, tc);
 	return s;
 }

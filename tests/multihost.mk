@@ -62,7 +62,8 @@ MH_TESTS = \
 	tests/integ/mh-listen.sh \
 	tests/integ/mh-uring.sh \
 	tests/integ/mh-partition.sh \
-	tests/integ/mh-group-loss.sh
+	tests/integ/mh-group-loss.sh \
+	tests/integ/mh-exp-skew.sh
 TESTS += $(MH_TESTS)
 EXTRA_DIST += $(MH_TESTS) \
 	tests/integ/netns/netns.sh \

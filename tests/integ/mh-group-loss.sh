@@ -13,8 +13,9 @@
 #   - the server on node2: the groups are lost with it; the three get
 #     PvmNoGroup from the barrier, and later calls too;
 #   - the server on node1 again, the hosts under EXP (COPVM_MODEL=exp:
-#     each daemon stops and continues its tasks on a time grid of its
-#     own, with no message between hosts): the same as the first, and
+#     each daemon stops and continues its tasks on the master's time
+#     grid, which a slave only samples now and then): the same as the
+#     first, and
 #     EXP runs on the hosts left and ends cleanly at the halt.
 # Each time the exit and HostDelete notifies come, no call waits for
 # ever, node2's daemon and task exit by themselves, and once the link is
@@ -117,9 +118,10 @@ EOT
 		netns_pids 2 | xargs -r kill -KILL 2>/dev/null
 	fi
 	if [ "$model" = exp ]; then
-		# EXP ran on the hosts left, and goes on after the loss: its
-		# schedule is each host's own (slots on the clock, no message
-		# between hosts), so a lost host leaves no gap to wait for
+		# EXP ran on the hosts left, and goes on after the loss: each
+		# host switches on its own timer (a slave probes the master's
+		# clock only now and then), so a lost host leaves no gap to
+		# wait for
 		for i in 1 3; do
 			grep -q "EXP: mode" "$W/copvm/hosts/node$i/tmp/copvm-0/pvmd.log" ||
 				fail "$name: EXP did not run on node$i"

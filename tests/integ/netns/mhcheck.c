@@ -29,6 +29,9 @@
  *   killreceiver  (mh-uring.sh) we flood a task on node2 that stopped
  *                 itself, until the script kills it: our sends return,
  *                 its exit notify comes
+ *   spin          (mh-exp-skew.sh) enrol, say our pid, then spin on the
+ *                 CPU until killed, for the daemon's EXP to stop and
+ *                 continue
  * Exit status 0, or 1 when something went wrong (said on stderr).
  */
 #include <dirent.h>
@@ -798,6 +801,16 @@ static void do_hold(void)
 	pvm_recv(-1, TAG_DONE);
 }
 
+static void do_spin(void)
+{
+	volatile unsigned long n = 0;
+
+	printf("spinning pid %ld\n", (long)getpid());
+	fflush(stdout);
+	for (;;)
+		n++;
+}
+
 static void do_add(char **names, int n)
 {
 	int infos[16], i, rc;
@@ -861,6 +874,8 @@ int main(int argc, char **argv)
 		do_killreceiver();
 	else if (!strcmp(mode, "add"))
 		do_add(argv + 2, argc - 2);
+	else if (!strcmp(mode, "spin"))
+		do_spin();
 	else
 		bad("unknown mode");
 	pvm_exit();
