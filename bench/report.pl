@@ -27,13 +27,15 @@
 # Trace files (bench-cluster.sh -T: logs/<bench>.<system>.k<k>.r<rep>.trace,
 # lines "<ns> <pid> <tid hex> <event> <level> <target tid hex> <F>"): for
 # one cell (--trace-cell BENCH.kK.rR; default: the first benchmark, the
-# first repetition, the largest k), a timeline per copvm system, one row
-# per task, its boost level as steps and its events as points.
+# first repetition, the largest k), a timeline per copvm system drawn by
+# tools/copvm-trace-plot (copvm-cosched plot): one row per task, its
+# boost level as steps and its events as points, and F over time.
 #
 # usage: report.pl [--no-plots] [--trace-cell BENCH.kK.rR] DIR
 # Only core Perl is used (Debian's perl-base), and gnuplot for the plots.
 use strict;
 use warnings;
+use FindBin;
 
 my $plots = 1;
 my $trace_cell;
@@ -529,6 +531,34 @@ for my $n ($classic ? sort { $a <=> $b } keys %nodes_all : ()) {
 }
 
 # ---- the coscheduling trace of one cell ----
+# copvm-trace-plot (tools/, installed beside this script) draws it: run on
+# `$trace' it writes `$png' (none with --no-plots) and prints its table;
+# returns the table and what it said on standard error.
+sub trace_plot {
+	my ($trace, $png, $title) = @_;
+	my ($tool) = grep { -f $_ } ("$FindBin::RealBin/copvm-trace-plot",
+		"$FindBin::RealBin/../tools/copvm-trace-plot");
+	die "report.pl: copvm-trace-plot not found beside $FindBin::RealBin\n"
+		if !$tool;
+	my $err = "$dir/trace-plot.err";
+	open(my $saved, '>&', \*STDERR) or die "report.pl: stderr: $!\n";
+	open(STDERR, '>', $err) or die "report.pl: $err: $!\n";
+	my @cmd = ($^X, $tool, ($plots ? ('-o', $png) : '-n'), '-t', $title,
+		$trace);
+	my $table = '';
+	if (open(my $p, '-|', @cmd)) {
+		local $/;
+		$table = <$p> // '';
+		close $p;
+	}
+	open(STDERR, '>&', $saved) or die "report.pl: stderr: $!\n";
+	open(my $e, '<', $err) or return ($table, '');
+	my $said = do { local $/; <$e> // '' };
+	close $e;
+	unlink $err;
+	return ($table, $said);
+}
+
 # Trace files: logs/<bench>.<system>.k<k>.r<rep>.trace.
 my %traces;	# cell (bench.kK.rR) => {system => file}
 if (opendir(my $ld, "$dir/logs")) {
@@ -560,67 +590,19 @@ if (%traces) {
 			join(', ', sort keys %traces), ").\n\n";
 	}
 	for my $s (@ts) {
-		my (%first, @ev, $t0, $bad);
-		open(my $f, '<', $t->{$s}) or next;
-		while (my $l = <$f>) {
-			my @w = split ' ', $l;
-			if (@w != 7 || $w[0] !~ /^\d+$/ || $w[4] !~ /^-?\d+$/) {
-				$bad++;
-				next;
-			}
-			push @ev, \@w;
-			$t0 = $w[0] if !defined $t0 || $w[0] < $t0;
-			$first{$w[2]} //= [$w[0], $w[1]];
-		}
-		close $f;
-		if (!@ev) {
+		my $tag = "trace_${cell}_$s" =~ s/[^\w.-]/_/gr;
+		$tag =~ s/\./_/g;
+		my ($table, $said) = trace_plot($t->{$s}, "$dir/$tag.png",
+			"$s, $cell: coscheduling events");
+		my ($nev, $ntasks) = $said =~ /(\d+) events of (\d+) tasks/;
+		my ($bad) = $said =~ /(\d+) malformed lines/;
+		if (!defined $nev) {
 			push @empty, $s . ($bad ? " ($bad malformed lines)" : '');
 			next;
 		}
-		my @tasks = sort { $first{$a}[0] <=> $first{$b}[0] } keys %first;
-		my %row = map { $tasks[$_] => $_ } 0 .. $#tasks;
-		my %kinds;
-		$kinds{$_->[3]}++ for @ev;
-		my @kinds = ((grep { $kinds{$_} } qw(boost unboost peer demote block wake)),
-			(sort grep { !/^(boost|unboost|peer|demote|block|wake)$/ } keys %kinds));
-		print $md "### $s: ", scalar(@ev), " events of ", scalar(@tasks), " tasks",
-			($bad ? ", $bad malformed lines skipped" : ''), "\n\n";
-		print $md '| task (tid, pid) | ' . join(' | ', @kinds) . " |\n";
-		print $md '|---|' . join('|', map { '---:' } @kinds) . "|\n";
-		for my $tid (@tasks) {
-			my %c;
-			$c{$_->[3]}++ for grep { $_->[2] eq $tid } @ev;
-			print $md "| t$tid ($first{$tid}[1]) | " .
-				join(' | ', map { $c{$_} // 0 } @kinds) . " |\n";
-		}
-		print $md "\n";
-		my $tag = "trace_${cell}_$s" =~ s/[^\w.-]/_/gr;
-		$tag =~ s/\./_/g;
-		# Levels: steps per task, y = row + level / 4.
-		open(my $lv, '>', "$dir/$tag.levels.dat") or die "report.pl: $tag: $!\n";
-		for my $tid (@tasks) {
-			for my $e (sort { $a->[0] <=> $b->[0] } grep { $_->[2] eq $tid } @ev) {
-				printf $lv "%.6f %.3f\n", ($e->[0] - $t0) / 1e9, $row{$tid} + $e->[4] / 4;
-			}
-			print $lv "\n\n";
-		}
-		close $lv;
-		my @ps = ("for [i=0:" . $#tasks . "] '$dir/$tag.levels.dat' index i " .
-			"using 1:2 with steps lc rgb 'gray60' notitle");
-		my @pt = (7, 6, 9, 11, 5, 13, 1, 2, 3);
-		for my $i (0 .. $#kinds) {
-			my $kd = $kinds[$i];
-			dat("$tag.$i.dat", map { [sprintf('%.6f', ($_->[0] - $t0) / 1e9),
-				$row{$_->[2]} + $_->[4] / 4] } grep { $_->[3] eq $kd } @ev);
-			push @ps, "'$dir/$tag.$i.dat' using 1:2 with points pt $pt[$i % @pt] ps 0.8 title '$kd'";
-		}
-		$gp .= "set output '$dir/$tag.png'\nset title '$s, $cell: coscheduling events " .
-			"per task (row + level / 4)'\nset xlabel 'seconds since the first event'\n" .
-			"set ylabel ''\nunset logscale\nset xrange [*:*]\nset yrange [-0.5:" .
-			($#tasks + 1) . "]\nset ytics (" .
-			join(', ', map { "'t$tasks[$_]' $_" } 0 .. $#tasks) . ")\n" .
-			'plot ' . join(', ', @ps) . "\nset ytics autofreq\n";
-		push @png, "$tag.png";
+		print $md "### $s: $nev events of $ntasks tasks",
+			($bad ? ", $bad malformed lines skipped" : ''), "\n\n$table\n";
+		push @png, "$tag.png" if $plots;
 		$drawn++;
 	}
 	print $md "No trace lines, so no timeline, for: ", join(', ', @empty), ".\n\n"

@@ -185,22 +185,19 @@ static void on_line(char *line)
 	fflush(stderr);
 }
 
-/* The link to pvmd: the first descriptor pvm_getfds reports. */
-static int daemon_fd = -1;
-
 /* Waits until stdin or a PVM descriptor is readable (or a signal). */
 static void wait_input(void)
 {
 	fd_set rd;
-	int *fds = NULL, nfds, maxfd = 0, i;
+	int *fds = NULL, nfds, maxfd = 0, i, autoerr;
 
 	FD_ZERO(&rd);
 	FD_SET(0, &rd);
+	/* PvmSysErr once the library has seen pvmd go: said below */
+	autoerr = pvm_setopt(PvmAutoErr, 0);
 	nfds = pvm_getfds(&fds);
-	/* The library drops the link when pvmd goes away. */
-	if (daemon_fd < 0 && nfds > 0)
-		daemon_fd = fds[0];
-	if (nfds <= 0 || fds[0] != daemon_fd)
+	pvm_setopt(PvmAutoErr, autoerr < 0 ? 1 : autoerr);
+	if (nfds <= 0)
 		con_exit(CON_LOST);
 	for (i = 0; i < nfds; i++) {
 		if (fds[i] < 0 || fds[i] >= FD_SETSIZE)

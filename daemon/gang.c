@@ -75,7 +75,8 @@ static unsigned long long nbounds, bound_ns, nsignals;	/* costs */
 
 /* The settings forwarded to slaves (addhost.c, slave.c), whatever the
  * remote shell does with the environment: every coscheduling setting of
- * the library (settings.c, cosched.c), EXP's, COPVM_SHM, COPVM_URING and
+ * the library (settings.c, cosched.c; COPVM_QUIET too, so a slave's tasks
+ * keep as quiet as the master's), EXP's, COPVM_SHM, COPVM_URING and
  * COPVM_URING_ZC, so that the whole machine's routes use one backend, and
  * COPVM_HOST_TIMEOUT_MS, so that a slave gives up on a silent master when
  * the master gives up on it (peer.c).  Paths that name something of the
@@ -85,8 +86,8 @@ static const char *const cosched_env[] = {
 	"COPVM_MODEL", "COPVM_P", "COPVM_INTERVAL_MS", "COPVM_BACKEND",
 	"COPVM_SHARE", "COPVM_F_RT", "COPVM_DCS_E", "COPVM_DCS_C_US",
 	"COPVM_DCS_TQ_US", "COPVM_EXP_MODE", "COPVM_EXP_IP_MS",
-	"COPVM_EXP_PS_MS", "COPVM_EXP_SYNC", "COPVM_SHM", "COPVM_URING", "COPVM_URING_ZC",
-	"COPVM_HOST_TIMEOUT_MS", NULL
+	"COPVM_EXP_PS_MS", "COPVM_EXP_SYNC", "COPVM_SHM", "COPVM_URING",
+	"COPVM_URING_ZC", "COPVM_HOST_TIMEOUT_MS", "COPVM_QUIET", NULL
 };
 
 static int pidfd_signal(int pidfd, int sig)

@@ -22,7 +22,8 @@
  * turn within a few microseconds.
  * After a round that neither blocks nor spins (pvm_nrecv, pvm_probe) the
  * rings are left armed, since the caller may next wait on the fds of
- * pvm_getfds(), among them the eventfd the rings' writers then ring.
+ * pvm_getfds(): their first, an epoll set (pollset.c) kept equal to what
+ * the pump polls, holds the eventfd the rings' writers then ring.
  *
  * This file names no transport: the links come from daemon_link.c,
  * conn_unix.c and conn_tcp.c with the transport route.c decided, the
@@ -42,6 +43,7 @@
 #include "conn.h"
 #include "cosched/arrival.h"
 #include "cosched/cosched.h"
+#include "pollset.h"
 #include "pvmi.h"
 #include "transport/registry.h"
 
@@ -70,12 +72,16 @@ static int spinning;		/* in pvmi_pump_spin() */
 static int held;		/* back-pressure: see pvmi_conn_hold() */
 static int wanted_peer = PVMI_WANT_NONE;
 static int writing_peer;	/* peer of the write waiting for room */
+/* A link, endpoint or wait fd came or went since the pollset's last
+ * sync: an fd number it lists may now name another file. */
+static int pollset_dirty;
 
 static int conn_frame(void *arg, const struct pvmi_frame *f,
 		      unsigned char *body);
 static long conn_gate(void *arg, const unsigned char *data, size_t len);
 static int conn_paused(void *arg);
 static long conn_spin(void *arg, long lin_ns);
+static int pollset_update(void);
 
 /* What every pipe hands its frames and handshake bytes to. */
 static const struct pvmi_pipe_sink conn_sink = {
@@ -135,15 +141,18 @@ int pvmi_conn_writing(int peer)
 	return old;
 }
 
-/* Registers an endpoint once (conn.h). */
+/* Registers an endpoint once (conn.h); again, its fd may have
+ * changed. */
 void pvmi_conn_endpoint_add(struct pvmi_conn_endpoint *ep)
 {
-	if (ep->listed)
-		return;
-	if (nendpoints == MAX_ENDPOINTS)
-		abort();	/* a module too many: raise MAX_ENDPOINTS */
-	ep->listed = 1;
-	endpoints[nendpoints++] = ep;
+	pollset_dirty = 1;
+	if (!ep->listed) {
+		if (nendpoints == MAX_ENDPOINTS)
+			abort();	/* a module too many: raise it */
+		ep->listed = 1;
+		endpoints[nendpoints++] = ep;
+	}
+	pollset_update();
 }
 
 static long long mono_ms(void)
@@ -231,6 +240,8 @@ struct link *pvmi_link_add(int fd, int role, int peer,
 	links[nlinks++] = l;
 	if (role != LINK_OUT)	/* input reaches us on it */
 		pvmi_cosched_input_added(fd);
+	pollset_dirty = 1;
+	pollset_update();
 	return l;
 }
 
@@ -245,6 +256,8 @@ void pvmi_link_drop(struct link *l)
 			break;
 		}
 	}
+	pollset_dirty = 1;
+	pollset_update();	/* before its fd closes */
 	if (l->hooks && l->hooks->release)
 		l->hooks->release(l);
 	while (l->held) {		/* never released: never sent */
@@ -312,6 +325,7 @@ void pvmi_conn_close_all(int unlink_tid)
 {
 	int i;
 
+	pvmi_pollset_close();
 	while (nlinks)
 		pvmi_link_drop(links[nlinks - 1]);
 	free(links);
@@ -329,6 +343,16 @@ void pvmi_conn_close_all(int unlink_tid)
 			tps[i].tp->release();
 	}
 	ntps = 0;
+}
+
+/* Closes the circuits this task only writes on (conn.h). */
+void pvmi_conn_close_out(void)
+{
+	int i;
+
+	for (i = nlinks - 1; i >= 0; i--)
+		if (i < nlinks && links[i]->role == LINK_OUT && !links[i]->busy)
+			pvmi_link_drop(links[i]);
 }
 
 static int link_read(struct link *l);
@@ -655,6 +679,7 @@ out:
 			if (links[i]->role != LINK_OUT)
 				link_arm(links[i], 1);
 	}
+	pollset_update();
 	if (pfd != stackfds)
 		free(pfd);
 	if (map != stackmap)
@@ -681,19 +706,17 @@ int pvmi_pump_spin(void)
 	return r;
 }
 
-/* The fds the pump waits on, the daemon link first (conn.h). */
-int pvmi_conn_fds(int **fds)
+/* Stores in `arr' (room for nlinks + nendpoints + ntps) the fds a wait
+ * for input needs: the links read (not those only written, still
+ * connecting or ended), the endpoints' and the transports' wait fds.
+ * Returns their count. */
+static int wait_fds(int *arr)
 {
-	static int *arr;
 	int i, n = 0;
-	int *na = realloc(arr, (nlinks + nendpoints + ntps + 1) *
-			  sizeof(*arr));
 
-	if (!na)
-		return PvmNoMem;
-	arr = na;
 	for (i = 0; i < nlinks; i++)
-		if (links[i]->role == LINK_DAEMON && links[i]->pipe.fd >= 0)
+		if (links[i]->role != LINK_OUT && !links[i]->connecting &&
+		    !links[i]->dead && links[i]->pipe.fd >= 0)
 			arr[n++] = links[i]->pipe.fd;
 	for (i = 0; i < nendpoints; i++)
 		if (endpoints[i]->fd >= 0)
@@ -701,11 +724,52 @@ int pvmi_conn_fds(int **fds)
 	for (i = 0; i < ntps; i++)
 		if (tps[i].fd >= 0)
 			arr[n++] = tps[i].fd;
-	for (i = 0; i < nlinks; i++)
-		if ((links[i]->role == LINK_IN ||
-		     (links[i]->role == LINK_BOTH && !links[i]->connecting)) &&
-		    links[i]->pipe.fd >= 0)
-			arr[n++] = links[i]->pipe.fd;
+	return n;
+}
+
+/* Brings the epoll set of pvm_getfds() up to date, once a program asked
+ * for it.  0, or -1 when it could not be (it is tried again later). */
+static int pollset_update(void)
+{
+	int stack[64], *arr = stack, n, rc;
+	int max = nlinks + nendpoints + ntps;
+
+	if (pvmi_pollset_fd() < 0)
+		return 0;
+	if (max > 64 && !(arr = malloc(max * sizeof(*arr))))
+		return -1;
+	n = wait_fds(arr);
+	rc = pvmi_pollset_sync(arr, n, pollset_dirty);
+	if (rc == 0)
+		pollset_dirty = 0;
+	if (arr != stack)
+		free(arr);
+	return rc;
+}
+
+/* Stores fds[0], the epoll set that wakes for any input, then the fd of
+ * each established circuit of another task (conn.h). */
+int pvmi_conn_fds(int **fds)
+{
+	static int *arr;
+	int i, n = 0, *na;
+	const struct link *l;
+
+	if (!pvmi_link_find(LINK_DAEMON, 0))
+		return PvmSysErr;	/* the daemon has gone */
+	if (pvmi_pollset_open() < 0 || pollset_update() < 0)
+		return PvmSysErr;	/* out of fds or memory */
+	na = realloc(arr, (nlinks + 1) * sizeof(*arr));
+	if (!na)
+		return PvmNoMem;
+	arr = na;
+	arr[n++] = pvmi_pollset_fd();
+	for (i = 0; i < nlinks; i++) {
+		l = links[i];
+		if ((l->role == LINK_IN || l->role == LINK_BOTH) &&
+		    !l->connecting && !l->gate && !l->dead && l->pipe.fd >= 0)
+			arr[n++] = l->pipe.fd;
+	}
 	*fds = arr;
 	return n;
 }

@@ -213,6 +213,11 @@ void pvmi_conn_drain_peers(void);
 /* Closes every link and endpoint; with `unlink_tid' != 0 also removes
  * that task's endpoint names. */
 void pvmi_conn_close_all(int unlink_tid);
+/* Closes the circuits this task only writes on (LINK_OUT), whatever
+ * they carry already having been taken by their transports: a task that
+ * leaves does it before it tells the daemon, so that its peers see
+ * those circuits end before the daemon's notify of its exit. */
+void pvmi_conn_close_out(void);
 
 /* Waits up to `timeout_ms' (-1: no limit) for incoming data and reads all
  * complete frames.  Returns 1 if anything was read or accepted, 0 on
@@ -223,8 +228,10 @@ int pvmi_pump(int timeout_ms);
  * every eighth round. */
 int pvmi_pump_spin(void);
 
-/* Stores the fds the pump waits on in a static array; returns the count
- * (the daemon link first) or PvmNoMem. */
+/* Stores in a static array the fds of pvm_getfds(): first an epoll set
+ * readable whenever the pump has input to take (pollset.h), then the fd
+ * of each established circuit of another task.  Returns the count, or
+ * PvmSysErr when the daemon link is gone or the set cannot be made. */
 int pvmi_conn_fds(int **fds);
 
 #endif /* COPVM_CONN_H */

@@ -356,28 +356,8 @@ PVMI_EXPORT int pvm_archcode(char *arch)
 	return pvmi_error("pvm_archcode", PvmNotFound);
 }
 
-/* Appends the descriptors of pvm_fd_add (compat/fds.c) to the `n' of conn.c
- * at *fds, in a static array *fds then points at; the count or PvmNoMem. */
-static int with_extra_fds(int **fds, int n)
-{
-	static int *arr;
-	int *extra, nextra = pvmi_compat_fds(&extra);
-	int *na;
-
-	if (!nextra)
-		return n;
-	na = realloc(arr, (n + nextra) * sizeof(*arr));
-	if (!na)
-		return PvmNoMem;
-	arr = na;
-	memcpy(arr, *fds, n * sizeof(*arr));
-	memcpy(arr + n, extra, nextra * sizeof(*arr));
-	*fds = arr;
-	return n + nextra;
-}
-
-/* Points *fds at the descriptors the library waits on (the daemon link
- * first) and returns their count. */
+/* Points *fds at one descriptor readable whenever input waits, then
+ * one per direct route; returns their count, as stock does. */
 PVMI_EXPORT int pvm_getfds(int **fds)
 {
 	int rc = pvmi_attach();
@@ -385,7 +365,5 @@ PVMI_EXPORT int pvm_getfds(int **fds)
 	if (rc != PvmOk)
 		return pvmi_error("pvm_getfds", rc);
 	rc = pvmi_conn_fds(fds);
-	if (rc >= 0)
-		rc = with_extra_fds(fds, rc);
 	return rc < 0 ? pvmi_error("pvm_getfds", rc) : rc;
 }

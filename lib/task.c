@@ -265,6 +265,10 @@ void pvmi_detach(int tell_daemon)
 	 * daemon reports that we left */
 	if (tell_daemon)
 		pvmi_conn_tcp_drain(2000);
+	/* and end our one-way circuits first: a peer that reads the exit
+	 * notify has then seen them end (pvm_getfds() counts as stock's) */
+	if (tell_daemon)
+		pvmi_conn_close_out();
 	if (tell_daemon && pvmi_conn_daemon_up())
 		pvmi_call(PVMI_OP_EXIT, &w, &r);
 	pvmi_cosched_detach();

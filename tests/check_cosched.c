@@ -5,8 +5,9 @@
  * copvm_setopt/getopt, requests through the page, the boosts of PRE and
  * HPDT with the unprivileged `self' backend (and their undoing), no
  * boost while no task waits for a CPU, IMP's spin bound, the backend of
- * a model changed at run time, and the fallback when the agent asked for
- * is not there.  The engine boosts only while more tasks are runnable
+ * a model changed at run time, the fallback when the agent asked for
+ * is not there, and the one line on stderr that says so when the user
+ * asked for coscheduling (none for a user who did not, or COPVM_QUIET).  The engine boosts only while more tasks are runnable
  * than there are CPUs: the tests give it a fixed load through
  * COPVM_LOADAVG_FILE (busy unless a test says otherwise).
  */
@@ -714,6 +715,104 @@ START_TEST(a_device_that_is_not_the_module_falls_back_quietly)
 }
 END_TEST
 
+/* Leaves every boost backend out of reach: no module device, no agent
+ * socket, and SCHED_BATCH, which `self' leaves alone (another manager). */
+static void no_backend_anywhere(void)
+{
+	struct sched_attr a;
+
+	setenv("COPVM_KMOD_DEV", "/nonexistent/pvm_cosched", 1);
+	setenv("COPVM_AGENT_SOCK", "/nonexistent/copvm-agent.sock", 1);
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.sched_policy = SCHED_BATCH;
+	ck_assert_int_eq(syscall(SYS_sched_setattr, 0, &a, 0), 0);
+}
+
+/* Runs two enrolments (with `reprobe', a backend asked for again by
+ * copvm_setopt in the second) with stderr in a file; the number of
+ * lines that say the boosts are lost, the first in `line'. */
+static int no_backend_lines(int reprobe, char *line, size_t len)
+{
+	char path[512], buf[1024];
+	int fd, saved, n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/stderr-%d", vm_fixture_tmp(),
+		 (int)getpid());
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ck_assert_int_ge(fd, 0);
+	fflush(stderr);
+	saved = dup(2);
+	ck_assert_int_ge(saved, 0);
+	ck_assert_int_eq(dup2(fd, 2), 2);
+	close(fd);
+	ck_assert_int_gt(pvm_mytid(), 0);
+	ck_assert_int_eq(copvm_getopt(COPVM_OPT_BACKEND), COPVM_BACKEND_NONE);
+	pvm_exit();
+	ck_assert_int_gt(pvm_mytid(), 0);
+	if (reprobe)
+		copvm_setopt(COPVM_OPT_BACKEND, COPVM_BACKEND_AUTO);
+	ck_assert_int_eq(copvm_getopt(COPVM_OPT_BACKEND), COPVM_BACKEND_NONE);
+	pvm_exit();
+	fflush(stderr);
+	ck_assert_int_eq(dup2(saved, 2), 2);
+	close(saved);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	line[0] = '\0';
+	while (fgets(buf, sizeof(buf), f))
+		if (strstr(buf, "runs without boosts") && !n++)
+			snprintf(line, len, "%s", buf);
+	fclose(f);
+	return n;
+}
+
+/* Asked for (a model and a backend, or a model with auto) and not had:
+ * one line, once per process, with the fix. */
+START_TEST(boosts_asked_for_and_lost_are_told_once)
+{
+	char line[1024];
+
+	no_backend_anywhere();
+	setenv("COPVM_MODEL", "pre", 1);
+	if (_i == 0)
+		setenv("COPVM_BACKEND", "kmod", 1);
+	ck_assert_int_eq(no_backend_lines(1, line, sizeof(line)), 1);
+	ck_assert_ptr_nonnull(strstr(line, "libpvm [t"));
+	ck_assert_ptr_nonnull(strstr(line, _i ? "COPVM_BACKEND=auto" :
+					      "COPVM_BACKEND=kmod"));
+	ck_assert_ptr_nonnull(strstr(line, "systemctl start copvm-agent"));
+	ck_assert_ptr_nonnull(strstr(line, "modprobe pvm_cosched"));
+}
+END_TEST
+
+/* Not asked for (the defaults), asked for none, a model that never
+ * boosts, or silenced: no line, though no backend is there either. */
+START_TEST(boosts_not_asked_for_or_silenced_are_not_told)
+{
+	char line[1024];
+
+	no_backend_anywhere();
+	switch (_i) {
+	case 1:
+		setenv("COPVM_MODEL", "pre", 1);
+		setenv("COPVM_BACKEND", "kmod", 1);
+		setenv("COPVM_QUIET", "1", 1);
+		break;
+	case 2:
+		setenv("COPVM_MODEL", "pre", 1);
+		setenv("COPVM_BACKEND", "none", 1);
+		break;
+	case 3:
+		setenv("COPVM_MODEL", "lin", 1);
+		setenv("COPVM_BACKEND", "kmod", 1);
+		break;
+	}
+	ck_assert_int_eq(no_backend_lines(0, line, sizeof(line)), 0);
+}
+END_TEST
+
 /* /proc/loadavg's format with `running' runnable tasks, in a file whose
  * path goes into `path'. */
 static void write_loadavg(char *path, size_t len, const char *name,
@@ -739,6 +838,7 @@ static void setup(void)
 	unsetenv("COPVM_P");
 	unsetenv("COPVM_INTERVAL_MS");
 	unsetenv("COPVM_BACKEND");
+	unsetenv("COPVM_QUIET");
 }
 
 static Suite *cosched_suite(void)
@@ -762,6 +862,9 @@ static Suite *cosched_suite(void)
 	tcase_add_test(tc, setopt_checks_and_returns_the_previous_value);
 	tcase_add_test(tc, bad_environment_keeps_the_defaults);
 	tcase_add_test(tc, requests_through_the_page_are_applied);
+	tcase_add_loop_test(tc, boosts_asked_for_and_lost_are_told_once, 0, 2);
+	tcase_add_loop_test(tc, boosts_not_asked_for_or_silenced_are_not_told,
+			    0, 4);
 	tcase_set_timeout(tc, 30);
 	suite_add_tcase(s, tc);
 

@@ -587,6 +587,7 @@ static const char *const forwarded[][2] = {
 	{ "COPVM_DCS_E", "2" }, { "COPVM_DCS_C_US", "5" },
 	{ "COPVM_DCS_TQ_US", "700" }, { "COPVM_SHM", "0" },
 	{ "COPVM_URING", "0" }, { "COPVM_EXP_SYNC", "clocks" },
+	{ "COPVM_QUIET", "1" },
 };
 
 /* The master with every coscheduling setting in its environment. */

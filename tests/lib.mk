@@ -4,8 +4,9 @@ VM_TEST_CPPFLAGS = $(AM_CPPFLAGS) -DPVMD_PATH='"$(abs_top_builddir)/daemon/pvmd"
 	-DTASK_CHILD='"$(abs_top_builddir)/tests/task_child"'
 VM_TEST_LDADD = lib/libpvm3.la $(CHECK_LIBS)
 check_PROGRAMS += tests/task_child tests/check_recv tests/check_conn \
-	tests/check_control tests/check_mbox
-TESTS += tests/check_recv tests/check_conn tests/check_control tests/check_mbox
+	tests/check_control tests/check_mbox tests/check_getfds
+TESTS += tests/check_recv tests/check_conn tests/check_control tests/check_mbox \
+	tests/check_getfds
 tests_task_child_LDADD = lib/libpvm3.la
 tests_task_child_LDFLAGS = -no-install
 tests_check_recv_SOURCES = tests/check_recv.c tests/vm_fixture.c tests/vm_fixture.h
@@ -16,6 +17,10 @@ tests_check_conn_SOURCES = tests/check_conn.c tests/vm_fixture.c tests/vm_fixtur
 tests_check_conn_CPPFLAGS = $(VM_TEST_CPPFLAGS)
 tests_check_conn_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_conn_LDADD = $(VM_TEST_LDADD)
+tests_check_getfds_SOURCES = tests/check_getfds.c tests/vm_fixture.c tests/vm_fixture.h
+tests_check_getfds_CPPFLAGS = $(VM_TEST_CPPFLAGS)
+tests_check_getfds_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_getfds_LDADD = $(VM_TEST_LDADD)
 tests_check_control_SOURCES = tests/check_control.c tests/vm_fixture.c tests/vm_fixture.h
 tests_check_control_CPPFLAGS = $(VM_TEST_CPPFLAGS)
 tests_check_control_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)

@@ -19,9 +19,6 @@ extern char *pvmmytaskname;
 /* data.c: stock's index of this task in the no-reset mailbox class. */
 extern int pvmnoresetindex;
 
-/* fds.c: points *fds at the descriptors added with pvm_fd_add() (not a
- * copy).  Returns their count. */
-int pvmi_compat_fds(int **fds);
 /* fds.c: adds `fd' to the watched descriptors when bit 1 of `sets' is
  * set.  Returns 0, PvmBadParam or PvmNoMem. */
 int pvm_fd_add(int fd, int sets);

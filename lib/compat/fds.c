@@ -1,6 +1,7 @@
 /*
- * fds.c - the extra descriptors a program adds with pvm_fd_add(), which
- * pvm_getfds() (options.c) reports beside the library's own.
+ * fds.c - the extra descriptors a program adds with pvm_fd_add().  Stock
+ * keeps them for its own waits and pvm_getfds() does not report them;
+ * copvm keeps the list and waits on none of them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -58,12 +59,4 @@ PVMI_EXPORT int pvm_fd_delete(int fd, int sets)
 		}
 	}
 	return 0;
-}
-
-/* Points *fds at the descriptors pvm_fd_add() registered (not a copy).
- * Returns their count. */
-int pvmi_compat_fds(int **fds)
-{
-	*fds = extra_fds;
-	return n_extra_fds;
 }

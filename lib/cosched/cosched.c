@@ -228,8 +228,11 @@ void pvmi_cosched_model_changed(void)
 	backend = choose_backend();
 	if (backend->attach(pg, pvmi_cosched_set.share_ppm) < 0)
 		backend = &cosched_backend_none;
-	if (backend == &cosched_backend_none)
+	if (backend == &cosched_backend_none) {
 		memset(&caps, 0, sizeof(caps));
+		if (!wants_none)
+			pvmi_cosched_tell_no_backend();
+	}
 	pg->backend = backend->id;
 	arrivals_update();
 }
@@ -625,6 +628,9 @@ void pvmi_cosched_attach(void)
 		backend = &cosched_backend_none;
 		memset(&caps, 0, sizeof(caps));
 	}
+	if (backend == &cosched_backend_none &&
+	    rules()->boost != COSCHED_BOOSTS_NEVER)
+		pvmi_cosched_tell_no_backend();
 	pg->backend = backend->id;
 	now = mono_ns();
 	pg->interval_start_ns = now;

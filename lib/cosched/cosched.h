@@ -67,6 +67,10 @@ void pvmi_cosched_model_changed(void);
 /* Reads COPVM_MODEL, COPVM_P, COPVM_INTERVAL_MS, COPVM_BACKEND into
  * pvmi_cosched_set over the defaults. */
 void pvmi_cosched_settings_load(void);
+/* Called when a model that boosts got no backend: prints one line on
+ * stderr with the fix, once per process, if the user set the model or
+ * the backend (not none) and COPVM_QUIET is unset or 0. */
+void pvmi_cosched_tell_no_backend(void);
 
 /* Creates and maps the page of task `tid' in the run directory; the
  * page or NULL. */

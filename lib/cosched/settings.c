@@ -3,11 +3,14 @@
  * then the environment (COPVM_MODEL, COPVM_P, COPVM_INTERVAL_MS,
  * COPVM_BACKEND, COPVM_F_RT, COPVM_SHARE), then copvm_setopt; and
  * copvm_getopt.  A running task also takes requests from the console
- * and copvm-cosched through its page (cosched.c applies them).
+ * and copvm-cosched through its page (cosched.c applies them).  A task
+ * whose user asked for boosts (a model or backend set, not the defaults
+ * alone) and got none says so once, unless COPVM_QUIET is set.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "compat/log.h"
 #include "copvm.h"
 #include "cosched.h"
 #include "cosched_model.h"
@@ -25,6 +28,9 @@ struct cosched_settings pvmi_cosched_set = {
 	DEFAULT_F_RT, 0
 };
 static int loaded;
+/* The user set the model or the backend (environment, copvm_setopt). */
+static int asked;
+static int told;		/* the no-backend line was printed */
 
 /* Parses a P from text, a fraction from 0 to 1 ("0.5"); in thousandths,
  * or -1 if bad. */
@@ -78,7 +84,7 @@ void pvmi_cosched_settings_load(void)
 	loaded = 1;
 	if ((s = getenv("COPVM_MODEL")) && *s &&
 	    (v = cosched_model_parse(s)) >= 0)
-		pvmi_cosched_set.model = v;
+		pvmi_cosched_set.model = v, asked = 1;
 	if ((s = getenv("COPVM_P")) && *s && (v = parse_p(s)) >= 0)
 		pvmi_cosched_set.p_milli = v;
 	if ((s = getenv("COPVM_INTERVAL_MS")) && *s && (v = parse_ms(s)) > 0)
@@ -87,7 +93,7 @@ void pvmi_cosched_settings_load(void)
 		pvmi_cosched_set.f_rt = v;
 	if ((s = getenv("COPVM_BACKEND")) && *s &&
 	    (v = cosched_backend_parse(s)) >= 0)
-		pvmi_cosched_set.backend = v;
+		pvmi_cosched_set.backend = v, asked = 1;
 	if ((s = getenv("COPVM_SHARE")) && *s)
 		pvmi_cosched_set.share_ppm = parse_share(s);
 }
@@ -136,12 +142,35 @@ PVMI_EXPORT int copvm_setopt(int what, int val)
 		return pvmi_error("copvm_setopt", PvmBadParam);
 	old = *field;
 	*field = val;
+	if (what == COPVM_OPT_MODEL || what == COPVM_OPT_BACKEND)
+		asked = 1;
 	/* A new backend means probing again; the rest takes effect at the
 	 * next hook, a new model with the backend it needs. */
 	settings_changed(what == COPVM_OPT_BACKEND);
 	if (what == COPVM_OPT_MODEL && val != old)
 		pvmi_cosched_model_changed();
 	return old;
+}
+
+/* Says once per process, on stderr, that the boosts the user asked for
+ * cannot be had, and how to get them (cosched.h). */
+void pvmi_cosched_tell_no_backend(void)
+{
+	const char *quiet = getenv("COPVM_QUIET");
+	int model = pvmi_cosched_set.model;
+
+	if (told || !asked || pvmi_cosched_set.backend == COPVM_BACKEND_NONE)
+		return;
+	told = 1;
+	if (quiet && *quiet && strcmp(quiet, "0"))
+		return;
+	pvmlogprintf("coscheduling: model %s runs without boosts: no "
+		     "backend (COPVM_BACKEND=%s) is available; start the "
+		     "agent (systemctl start copvm-agent) or load the module "
+		     "(modprobe pvm_cosched); COPVM_QUIET=1 hides this\n",
+		     cosched_model_rules(model) ?
+		     cosched_model_rules(model)->name : "?",
+		     copvm_backend_name(pvmi_cosched_set.backend));
 }
 
 PVMI_EXPORT int copvm_getopt(int what)

@@ -5,7 +5,7 @@
 # COPVM_COSCHED_TRACE; then copvm-cosched plot (COPVM_PKGLIBEXECDIR points
 # at tools/, where copvm-trace-plot is) must write a PNG, print one table
 # row per task (the parent and its child) with events counted, and say
-# how many events it drew.  A file of garbage, a missing file and a
+# how many events it drew; with -n the same table and no picture.  A file of garbage, a missing file and a
 # missing argument give an error and no picture.
 # Needs gnuplot (exit 77 without it).
 set -u
@@ -40,6 +40,13 @@ rows=$(grep -c '^| t[0-9a-f]* ([0-9]*) |' "$T/table")
 grep -q 'wrote .*t.png: [1-9][0-9]* events of 2 tasks' "$T/err" ||
 	fail "no event count: $(cat "$T/err")"
 cat "$T/table" >&2
+
+# -n (bench/report.pl --no-plots): the same table and count, no picture.
+"$top/tools/copvm-cosched" plot -n -o "$T/n.png" "$T/trace" >"$T/ntable" \
+	2>"$T/err" || fail "plot -n: $(cat "$T/err")"
+cmp -s "$T/table" "$T/ntable" || fail "plot -n: another table: $(cat "$T/ntable")"
+grep -q '[1-9][0-9]* events of 2 tasks' "$T/err" || fail "plot -n: no count: $(cat "$T/err")"
+[ -e "$T/n.png" ] && fail "plot -n drew a picture"
 
 # Bad input: an error, no picture.
 printf 'not a trace\n1 2 3\n' >"$T/garbage"

@@ -5,7 +5,8 @@
 # used or names no host, the notifies stock refuses, the source of notify
 # and output messages and the records of the raw output stream must all
 # match stock's (issue 13, items 13, 15-17).  hosts.c: pvm_hostsync with a
-# task's tid, pvm_getfds before and after a direct route (items 18, 19).
+# task's tid, pvm_getfds at the start, with a direct route and once
+# its peer has gone, 1 / 2 / 1 as stock (items 18, 19).
 # kill.c: pvm_kill of a task that catches SIGTERM (item 14).
 . "${srcdir:-.}/tests/integ/lib.sh"
 integ_init diff-tasks

@@ -1,10 +1,13 @@
 /*
  * hosts - pvm_hostsync and pvm_getfds as a program built against stock
  * PVM sees them (diff-tasks.sh, issue 13 items 18, 19).  pvm_hostsync
- * with a task's tid uses that task's host.  pvm_getfds lists more
- * sockets once a direct route is up (the exact count differs on purpose:
- * docs/stock-behaviour-tasks.md).  Spawned with "echo" it answers two
- * messages of its parent, with direct routing on.
+ * with a task's tid uses that task's host.  pvm_getfds counts one
+ * descriptor, two once a direct route from a task is up, one again once
+ * that task has gone (docs/stock-behaviour.md).  Spawned with "echo" it
+ * answers two messages of its parent, with direct routing on, and leaves
+ * at the third.  Stock notices a route's end only when it next reads
+ * it, which may come after the exit notify: the last count is taken
+ * once that has happened (or after 5 s).
  */
 #include <stdio.h>
 #include <string.h>
@@ -31,6 +34,7 @@ static int echo(void)
 		pvm_pkint(&v, 1, 1);
 		pvm_send(pvm_parent(), 2);
 	}
+	pvm_recv(pvm_parent(), 4);
 	pvm_exit();
 	return 0;
 }
@@ -49,7 +53,8 @@ int main(int argc, char **argv)
 {
 	struct timeval clk, delta;
 	char *cargv[] = { "echo", NULL };
-	int me, host, kid = 0, *fds, before;
+	int me, host, kid = 0, *fds, i;
+	struct timeval tick = { 0, 100000 };
 
 	me = pvm_mytid();
 	if (me < 0)
@@ -65,16 +70,23 @@ int main(int argc, char **argv)
 	SHOW(pvm_hostsync(0x00fc0000, &clk, &delta));
 	SHOW(pvm_hostsync(0x00fc0001, &clk, &delta));
 
-	/* 19: the daemon socket first, more once direct routes are up */
-	before = pvm_getfds(&fds);
-	SHOW(before >= 1);
+	/* 19: one descriptor, one more per direct route, one again once
+	 * the task at the other end has gone */
+	SHOW(pvm_getfds(&fds));
 	pvm_setopt(PvmRoute, PvmRouteDirect);
 	SHOW(pvm_spawn("hosts", cargv, PvmTaskDefault, "", 1, &kid));
 	if (kid <= 0)
 		return 1;
+	SHOW(pvm_notify(PvmTaskExit, 3, 1, &kid));
 	ping(kid);
 	ping(kid);
-	SHOW(pvm_getfds(&fds) > before);
+	SHOW(pvm_getfds(&fds));
+	pvm_initsend(PvmDataDefault);
+	pvm_send(kid, 4);
+	SHOW(pvm_recv(-1, 3) > 0);
+	for (i = 0; i < 50 && pvm_getfds(&fds) > 1; i++)
+		pvm_trecv(-1, 99, &tick);
+	SHOW(pvm_getfds(&fds));
 	pvm_exit();
 	return 0;
 }
