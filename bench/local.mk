@@ -191,7 +191,8 @@ bench_boost_cost_LDFLAGS = -static
 # soak: mixed messages for a long time, with or without faults (the
 # load of bench/soak-faults.sh; docs/results/soak.md).
 noinst_PROGRAMS += bench/soak
-bench_soak_SOURCES = bench/soak.c
+bench_soak_SOURCES = bench/soak.c bench/soak_worker.c bench/soak_msg.c \
+	bench/soak.h
 bench_soak_LDADD = lib/libpvm3.la
 bench_soak_LDFLAGS = -no-install
 EXTRA_DIST += bench/soak-faults.sh

@@ -16,7 +16,7 @@
  *
  * Pure arithmetic on numbers the caller reads (a monotonic clock and the
  * task's CPU time, in ns), header-only so that one implementation runs
- * in the kernel module (pvm_cosched.c) and in user space (copvm-agent,
+ * in the kernel module (pcs_boost.c) and in user space (copvm-agent,
  * through common/cosched_bucket.h, and the unit tests).
  */
 #ifndef PVM_COSCHED_BUCKET_H

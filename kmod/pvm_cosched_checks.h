@@ -3,8 +3,8 @@
  * pvm_cosched_checks.h - the module's checks of its ioctl arguments and
  * its clamp of a boost request to the limits: pure functions of their
  * arguments, with no kernel state, so that the same code runs in the
- * module (pvm_cosched.c) and, built in user space, in the fuzz target
- * fuzz/fuzz_kmod_args.c.
+ * module (pcs_dev.c, pcs_watch.c, pcs_boost.c) and, built in user
+ * space, in the fuzz target fuzz/fuzz_kmod_args.c.
  *
  * The includer supplies the kernel's names this file uses: s32, u32, u64,
  * bool, EINVAL, MIN_NICE, MAX_NICE, NSEC_PER_USEC, NSEC_PER_MSEC,

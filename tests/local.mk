@@ -93,9 +93,9 @@ TESTS += tests/integ/doc-links.sh
 EXTRA_DIST += tests/integ/doc-links.sh
 
 # The tree's shape (tests/integ/layout.sh): files of at most 800 lines in
-# lib/, daemon/, common/ and agent/, no lib/ header included from common/,
-# only the table and its types in lib/transport/transport.h, and no
-# import circle of more than two files among the objects of lib/ and of
-# daemon/ (tools/import-graph.sh).
+# lib/, daemon/, common/, agent/, kmod/ and bench/ (not tests/), no lib/
+# header included from common/, only the table and its types in
+# lib/transport/transport.h, and no import circle of more than two files
+# among the objects of lib/ and of daemon/ (tools/import-graph.sh).
 TESTS += tests/integ/layout.sh
 EXTRA_DIST += tests/integ/layout.sh

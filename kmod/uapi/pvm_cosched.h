@@ -2,8 +2,8 @@
 /*
  * pvm_cosched.h - the ioctl ABI of /dev/pvm_cosched, the copvm kernel
  * module that applies bounded, time-boxed scheduling boosts on behalf of
- * an ordinary user's PVM tasks.  Shared by kmod/pvm_cosched.c and by
- * libpvm3's kmod backend (lib/cosched/backend_kmod.c).
+ * an ordinary user's PVM tasks.  Shared by the module (kmod/pcs_*.c) and
+ * by libpvm3's kmod backend (lib/cosched/backend_kmod.c).
  *
  * Rules of the ABI:
  * - fixed-width types only, pointers carried as __u64, every padding

@@ -89,8 +89,7 @@ build_module() {
 	local abi=$1 dir=$work/$1/kmod
 	rm -rf "$dir"
 	mkdir -p "$dir/uapi"
-	cp "$top/kmod/pvm_cosched.c" "$top/kmod/pvm_cosched_checks.h" \
-		"$top/kmod/pvm_cosched_bucket.h" "$top/kmod/Kbuild" "$dir/" &&
+	cp "$top"/kmod/*.[ch] "$top/kmod/Kbuild" "$dir/" &&
 		cp "$top/kmod/uapi/pvm_cosched.h" "$dir/uapi/" &&
 		make -C "/usr/src/linux-headers-$abi" M="$dir" modules \
 			> "$work/$abi/build.log" 2>&1 &&
