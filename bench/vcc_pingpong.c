@@ -37,12 +37,17 @@
  * prints their medians, less the clock's own cost, as a STAGES line:
  * the breakdown of docs/results/msg_breakdown.md.
  *
+ * -F makes each message the full cycle of a typical program: one int
+ * (a sequence number) packed before the bytes and unpacked after them,
+ * and the receive buffer freed with pvm_freebuf() once unpacked (both
+ * tasks).
+ *
  * -e default|raw|inplace picks the encoding of the timed messages
  * (default: raw).  `default' is what a stock PVM program uses
  * (pvm_initsend(PvmDataDefault), XDR); it is passed to the child.
  *
  * usage: vcc_pingpong [-r reps] [-w warm] [-s size,size,...] [-e enc]
- *                     [-I] [-P] [-T] [-X]
+ *                     [-F] [-I] [-P] [-T] [-X]
  */
 #include <dlfcn.h>
 #include <sched.h>
@@ -128,16 +133,35 @@ static void stage_mark(int st, double *t0)
 
 /* The encoding of the timed messages (-e). */
 static int encoding = PvmDataRaw;
+/* -F: an int item and an explicit free in every message. */
+static int full_cycle;
 
 /* Packs `len' bytes of `buf' into a fresh send buffer. */
 static void pack(char *buf, int len)
 {
 	double t0 = now_ns();
 
+	static int seq;
+
 	pvm_initsend(encoding);
 	stage_mark(ST_INIT, &t0);
+	if (full_cycle)
+		pvm_pkint(&seq, 1, 1);
+	seq++;
 	pvm_pkbyte(buf, len, 1);
 	stage_mark(ST_PACK, &t0);
+}
+
+/* Unpacks what pack() packed into `buf'; with -F frees the buffer. */
+static void unpack(char *buf, int len)
+{
+	int seq;
+
+	if (full_cycle)
+		pvm_upkint(&seq, 1, 1);
+	pvm_upkbyte(buf, len, 1);
+	if (full_cycle)
+		pvm_freebuf(pvm_getrbuf());
 }
 
 /* Prints the medians of the -T stages over `reps' round trips, less the
@@ -186,7 +210,7 @@ static int child(void)
 			}
 			if (pvm_recv(parent, TAG_PING) < 0)
 				return 1;
-			pvm_upkbyte(buf, len, 1);
+			unpack(buf, len);
 			if (info[2])
 				continue;
 			pack(buf, len);
@@ -239,7 +263,7 @@ static int run_size(int tid, int len, int reps, int warm, int precomm,
 		if (pvm_recv(tid, TAG_PONG) < 0)
 			return 1;
 		stage_mark(ST_RECV, &ts);
-		pvm_upkbyte(buf, len, 1);
+		unpack(buf, len);
 		stage_mark(ST_UNPACK, &ts);
 		if (i >= warm)
 			t[i - warm] = now_us() - t0;
@@ -275,7 +299,7 @@ int main(int argc, char **argv)
 	int nsizes = 5, reps = 2000, warm = 200, precomm = 0, pin = 0, opt;
 	int tid, i;
 	int rc = 0, exchange = 0, timing = 0, info[3] = { -1, 0, 0 };
-	char self[4096], *s, *args[4] = { NULL, NULL, NULL, NULL }, enc[16];
+	char self[4096], *s, *args[5] = { NULL, NULL, NULL, NULL, NULL }, enc[16];
 	ssize_t n;
 
 	alloc_count = (unsigned long (*)(void))dlsym(RTLD_DEFAULT,
@@ -285,11 +309,12 @@ int main(int argc, char **argv)
 			return 1;
 		if (argc > 3)
 			encoding = atoi(argv[3]);
+		full_cycle = argc > 4 && !strcmp(argv[4], "full");
 		rc = child();
 		pvm_exit();
 		return rc;
 	}
-	while ((opt = getopt(argc, argv, "r:w:s:e:IPTX")) != -1) {
+	while ((opt = getopt(argc, argv, "r:w:s:e:FIPTX")) != -1) {
 		switch (opt) {
 		case 'r':
 			reps = atoi(optarg);
@@ -319,6 +344,9 @@ int main(int argc, char **argv)
 		case 'P':
 			pin = 1;
 			break;
+		case 'F':
+			full_cycle = 1;
+			break;
 		case 'T':
 			timing = 1;
 			break;
@@ -327,7 +355,7 @@ int main(int argc, char **argv)
 			break;
 		default:
 			fprintf(stderr, "usage: %s [-r reps] [-w warm] "
-				"[-s sizes] [-e enc] [-I] [-P] [-T] [-X]\n", argv[0]);
+				"[-s sizes] [-e enc] [-F] [-I] [-P] [-T] [-X]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -347,6 +375,7 @@ int main(int argc, char **argv)
 	args[1] = pin ? "pinned" : "free";
 	snprintf(enc, sizeof(enc), "%d", encoding);
 	args[2] = enc;
+	args[3] = full_cycle ? "full" : "plain";
 	if (pvm_spawn(self, args, PvmTaskDefault, "", 1, &tid) != 1) {
 		fprintf(stderr, "vcc_pingpong: spawn failed\n");
 		pvm_exit();
