@@ -42,14 +42,22 @@
  * and the receive buffer freed with pvm_freebuf() once unpacked (both
  * tasks).
  *
+ * -S us sets the parent's receive spin (pvm_setopt(PvmPollTime)).
+ *
+ * Under `perf stat --control fifo:CTL,ACK -D -1', VCC_PINGPONG_PERF_CTL
+ * and VCC_PINGPONG_PERF_ACK name those fifos: the parent enables the
+ * counters for its timed round trips only, so that
+ * perf counts the steady state and nothing of the start.
+ *
  * -e default|raw|inplace picks the encoding of the timed messages
  * (default: raw).  `default' is what a stock PVM program uses
  * (pvm_initsend(PvmDataDefault), XDR); it is passed to the child.
  *
  * usage: vcc_pingpong [-r reps] [-w warm] [-s size,size,...] [-e enc]
- *                     [-F] [-I] [-P] [-T] [-X]
+ *                     [-S us] [-F] [-I] [-P] [-T] [-X]
  */
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -221,6 +229,32 @@ static int child(void)
 	}
 }
 
+/* Sends `cmd' ("enable", "disable") to perf stat's control fifo, if
+ * there is one, and waits for its acknowledgement. */
+static void perf_ctl(const char *cmd)
+{
+	static int ctl = -2, ack = -1;
+	const char *p;
+	char buf[16];
+
+	if (ctl == -2) {
+		ctl = -1;
+		p = getenv("VCC_PINGPONG_PERF_CTL");
+		if (p && *p)
+			ctl = open(p, O_WRONLY | O_CLOEXEC);
+		p = getenv("VCC_PINGPONG_PERF_ACK");
+		if (ctl >= 0 && p && *p)
+			ack = open(p, O_RDONLY | O_CLOEXEC);
+	}
+	if (ctl < 0)
+		return;
+	snprintf(buf, sizeof(buf), "%s\n", cmd);
+	if (write(ctl, buf, strlen(buf)) < 0)
+		return;
+	if (ack >= 0 && read(ack, buf, sizeof(buf)) < 0)
+		return;
+}
+
 /* Times `reps' round trips of `len' bytes after `warm' untimed ones. */
 static int run_size(int tid, int len, int reps, int warm, int precomm,
 		    int exchange, int timing)
@@ -244,6 +278,7 @@ static int run_size(int tid, int len, int reps, int warm, int precomm,
 	pack(buf, len);
 	for (i = 0; i < reps + warm; i++) {
 		if (i == warm) {
+			perf_ctl("enable");
 			c0 = cpu_us();
 			if (alloc_count)
 				a0 = alloc_count();
@@ -269,6 +304,7 @@ static int run_size(int tid, int len, int reps, int warm, int precomm,
 			t[i - warm] = now_us() - t0;
 	}
 	stage_on = 0;
+	perf_ctl("disable");
 	c1 = cpu_us();
 	if (alloc_count)
 		a1 = alloc_count();
@@ -298,7 +334,7 @@ int main(int argc, char **argv)
 	int sizes[MAX_SIZES] = { 8, 1024, 16384, 65536, 1048576 };
 	int nsizes = 5, reps = 2000, warm = 200, precomm = 0, pin = 0, opt;
 	int tid, i;
-	int rc = 0, exchange = 0, timing = 0, info[3] = { -1, 0, 0 };
+	int rc = 0, exchange = 0, timing = 0, spin_us = -1, info[3] = { -1, 0, 0 };
 	char self[4096], *s, *args[5] = { NULL, NULL, NULL, NULL, NULL }, enc[16];
 	ssize_t n;
 
@@ -314,7 +350,7 @@ int main(int argc, char **argv)
 		pvm_exit();
 		return rc;
 	}
-	while ((opt = getopt(argc, argv, "r:w:s:e:FIPTX")) != -1) {
+	while ((opt = getopt(argc, argv, "r:w:s:e:S:FIPTX")) != -1) {
 		switch (opt) {
 		case 'r':
 			reps = atoi(optarg);
@@ -344,6 +380,9 @@ int main(int argc, char **argv)
 		case 'P':
 			pin = 1;
 			break;
+		case 'S':
+			spin_us = atoi(optarg);
+			break;
 		case 'F':
 			full_cycle = 1;
 			break;
@@ -355,12 +394,14 @@ int main(int argc, char **argv)
 			break;
 		default:
 			fprintf(stderr, "usage: %s [-r reps] [-w warm] "
-				"[-s sizes] [-e enc] [-F] [-I] [-P] [-T] [-X]\n", argv[0]);
+				"[-s sizes] [-e enc] [-S us] [-F] [-I] [-P] [-T] [-X]\n", argv[0]);
 			return 2;
 		}
 	}
 	if (reps < 1 || warm < 0 || pvm_mytid() < 0)
 		return 1;
+	if (spin_us >= 0)
+		pvm_setopt(PvmPollTime, spin_us);
 	/* after enrolling: a daemon we started stays unpinned */
 	if (pin && pin_to(0) < 0) {
 		perror("vcc_pingpong: sched_setaffinity");
