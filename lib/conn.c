@@ -70,6 +70,7 @@ static struct {
 static int ntps;
 static void (*sink)(struct pvmi_msg *m);
 static int spinning;		/* in pvmi_pump_spin() */
+static long spin_now;		/* its caller's clock reading */
 static int held;		/* back-pressure: see pvmi_conn_hold() */
 static int wanted_peer = PVMI_WANT_NONE;
 static int writing_peer;	/* peer of the write waiting for room */
@@ -602,7 +603,8 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 	}
 	/* input waiting in memory, or a spin: poll() only now and then, so
 	 * sockets are never starved but a spin is not all system calls */
-	now = rings && (hot || spinning) ? mono_ns() : 0;
+	now = !rings || !(hot || spinning) ? 0 :
+	      spinning ? spin_now : mono_ns();
 	if (now && now - last_poll_ns < poll_gap) {
 		for (i = 0; i < n; i++)
 			pfd[i].revents = 0;
@@ -671,11 +673,12 @@ int pvmi_pump(int timeout_ms)
 
 /* One round of a receive's spin: as pvmi_pump(0), but poll() may be left
  * out while the rings are looked at (conn.h). */
-int pvmi_pump_spin(void)
+int pvmi_pump_spin(long now_ns)
 {
 	int r;
 
 	spinning = 1;
+	spin_now = now_ns;
 	r = pvmi_link_pump(0, -1);
 	spinning = 0;
 	return r;

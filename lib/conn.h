@@ -220,8 +220,9 @@ void pvmi_conn_close_all(int unlink_tid);
 int pvmi_pump(int timeout_ms);
 /* One round of a receive's spin (lib/wait.c): as pvmi_pump(0), except
  * that while shared-memory rings are polled, poll() on the fds runs only
- * every eighth round. */
-int pvmi_pump_spin(void);
+ * when its gap has passed (conn.c).  `now_ns' is the spin's latest
+ * CLOCK_MONOTONIC reading, used instead of reading the clock again. */
+int pvmi_pump_spin(long now_ns);
 
 /* Stores the fds the pump waits on in a static array; returns the count
  * (the daemon link first) or PvmNoMem. */

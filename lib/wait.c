@@ -58,14 +58,15 @@ long pvmi_now_ns(void)
  * CPU turns out to be shared.  Returns what pvmi_pump(0) returned last
  * (0: nothing yet); `*now' is the time the spin ended.  A spin makes no
  * system call of its own: being switched out shows as a gap of more
- * than SWITCHED_GAP_NS between two rounds. */
+ * than SWITCHED_GAP_NS between two rounds.  One clock read per round,
+ * which the pump's round shares. */
 static int spin(long bound, long deadline, long *now)
 {
 	long start = pvmi_now_ns(), t = start, prev;
 	int r;
 
 	while (t - start < bound && (deadline < 0 || t < deadline)) {
-		r = pvmi_pump_spin();
+		r = pvmi_pump_spin(t);
 		if (r != 0) {
 			*now = pvmi_now_ns();
 			pvmi_cosched_waited(*now - start, 1, -1);
