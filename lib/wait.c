@@ -111,7 +111,7 @@ static int block(long deadline, long t)
 
 int pvmi_wait_input(long deadline)
 {
-	long t, bound = pvmi_cosched_spin_ns(spin_ns);
+	long t, bound = pvmi_cosched_recv_spin_ns(spin_ns);
 	int r;
 
 	if (pvmi_cosched_pure_spin())

@@ -407,17 +407,30 @@ void pvmi_cosched_peer_sent(int tid)
 long pvmi_cosched_spin_ns(long lin_ns)
 {
 	struct cosched_page *pg = pvmi_cosched_page;
-	long s = lin_ns;
+	long s;
 
-	if (pg)
-		s = (long)cosched_spin_ns(pvmi_cosched_set.model, pg->boost,
-					  ctxsw_ns, (uint64_t)lin_ns);
+	if (!pg)
+		return lin_ns;
+	s = (long)cosched_spin_ns(pvmi_cosched_set.model, pg->boost, ctxsw_ns,
+				  (uint64_t)lin_ns);
+	pg->spin_ns = (uint32_t)s;
+	return s;
+}
+
+long pvmi_cosched_recv_spin_ns(long lin_ns)
+{
+	struct cosched_page *pg = pvmi_cosched_page;
+	long s = pvmi_cosched_spin_ns(lin_ns);
+
 	/* The idle-machine half of the policy: the run-queue reading is a
-	 * file read at most every RUNQ_TTL_NS, none per wait. */
-	if (s > 0 && s < IDLE_SPIN_NS && !contended(mono_ns()))
+	 * file read at most every RUNQ_TTL_NS, none per wait.  A send that
+	 * waits for room keeps the model's bound: it must soon go and read
+	 * its own input, which the peer may be waiting for. */
+	if (s > 0 && s < IDLE_SPIN_NS && !contended(mono_ns())) {
 		s = IDLE_SPIN_NS;
-	if (pg)
-		pg->spin_ns = (uint32_t)s;
+		if (pg)
+			pg->spin_ns = (uint32_t)s;
+	}
 	return s;
 }
 
