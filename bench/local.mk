@@ -178,6 +178,7 @@ bench_vcc_pingpong_LDFLAGS = -no-install
 EXTRA_DIST += bench/vcc_precomm.sh bench/models-report.sh
 EXTRA_DIST += bench/kmod-vm-bench.sh bench/kmod/vm-comms1.sh
 EXTRA_DIST += bench/pingpong-vs-mpi.sh bench/mpi_pingpong.c
+EXTRA_DIST += bench/pingpong-syscalls.sh bench/breakdown.sh
 # The fair-share frontier (docs/results/efficacy/).
 EXTRA_DIST += bench/frontier.sh bench/frontier-report.pl
 

@@ -16,10 +16,10 @@
  * endpoints' fds; before a wait that may block it arms such pipes (their
  * transport then wakes an fd in the poll set).  While such pipes exist, a
  * round of a receive's spin (pvmi_pump_spin) or one with input already
- * in memory calls poll() only when POLL_GAP_NS have passed since the
- * last, so a spin on a ring is not a string of system calls (a same-host
- * round trip takes about a microsecond) and the sockets still get their
- * turn within a few microseconds.
+ * in memory calls poll() only when a gap has passed since the last (4 us,
+ * doubling while the sockets stay quiet, up to 256 us), so a spin on a
+ * ring is not a string of system calls (a same-host round trip takes
+ * about a microsecond) and the sockets still get their turn.
  * After a round that neither blocks nor spins (pvm_nrecv, pvm_probe) the
  * rings are left armed, since the caller may next wait on the fds of
  * pvm_getfds(): their first, an epoll set (pollset.c) kept equal to what
@@ -49,9 +49,13 @@
 
 #define MAX_ENDPOINTS	8	/* three today: daemon, unix, tcp */
 #define MAX_TRANSPORTS	8	/* two today: shm, uring */
-/* While rings are looked at in memory, the longest a round leaves the
- * sockets unpolled. */
+/* While rings are looked at in memory, the time a round leaves the
+ * sockets unpolled: it starts at POLL_GAP_NS and doubles after each
+ * poll() that found nothing, up to POLL_GAP_MAX_NS, so a steady spin on
+ * the rings is almost free of system calls while socket traffic is
+ * still seen within a few microseconds once it flows. */
 #define POLL_GAP_NS	4000
+#define POLL_GAP_MAX_NS	256000
 
 static struct link **links;
 static int nlinks, linkcap;
@@ -69,6 +73,7 @@ static struct {
 static int ntps;
 static void (*sink)(struct pvmi_msg *m);
 static int spinning;		/* in pvmi_pump_spin() */
+static long spin_now;		/* its caller's clock reading */
 static int held;		/* back-pressure: see pvmi_conn_hold() */
 static int wanted_peer = PVMI_WANT_NONE;
 static int writing_peer;	/* peer of the write waiting for room */
@@ -570,7 +575,7 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 	struct pvmi_conn_endpoint *ep[MAX_ENDPOINTS];
 	int n = 0, i, r, any = 0, max = nlinks + nendpoints + ntps + 1;
 	int nep = nendpoints, hot = 0, rings = 0, rest;
-	static long last_poll_ns;
+	static long last_poll_ns, poll_gap = POLL_GAP_NS;
 	long now;
 
 	if (max > 32) {
@@ -630,8 +635,9 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 	}
 	/* input waiting in memory, or a spin: poll() only now and then, so
 	 * sockets are never starved but a spin is not all system calls */
-	now = rings && (hot || spinning) ? mono_ns() : 0;
-	if (now && now - last_poll_ns < POLL_GAP_NS) {
+	now = !rings || !(hot || spinning) ? 0 :
+	      spinning ? spin_now : mono_ns();
+	if (now && now - last_poll_ns < poll_gap) {
 		for (i = 0; i < n; i++)
 			pfd[i].revents = 0;
 		r = 0;
@@ -639,6 +645,10 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 		r = poll(pfd, n, hot ? 0 : timeout_ms);
 		if (now)
 			last_poll_ns = now;
+		if (r != 0)
+			poll_gap = POLL_GAP_NS;
+		else if (now && poll_gap < POLL_GAP_MAX_NS)
+			poll_gap *= 2;
 	}
 	for (i = 0; i < n; i++)
 		if (map[i])
@@ -696,11 +706,12 @@ int pvmi_pump(int timeout_ms)
 
 /* One round of a receive's spin: as pvmi_pump(0), but poll() may be left
  * out while the rings are looked at (conn.h). */
-int pvmi_pump_spin(void)
+int pvmi_pump_spin(long now_ns)
 {
 	int r;
 
 	spinning = 1;
+	spin_now = now_ns;
 	r = pvmi_link_pump(0, -1);
 	spinning = 0;
 	return r;

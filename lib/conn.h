@@ -225,8 +225,9 @@ void pvmi_conn_close_out(void);
 int pvmi_pump(int timeout_ms);
 /* One round of a receive's spin (lib/wait.c): as pvmi_pump(0), except
  * that while shared-memory rings are polled, poll() on the fds runs only
- * every eighth round. */
-int pvmi_pump_spin(void);
+ * when its gap has passed (conn.c).  `now_ns' is the spin's latest
+ * CLOCK_MONOTONIC reading, used instead of reading the clock again. */
+int pvmi_pump_spin(long now_ns);
 
 /* Stores in a static array the fds of pvm_getfds(): first an epoll set
  * readable whenever the pump has input to take (pollset.h), then the fd

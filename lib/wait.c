@@ -5,18 +5,19 @@
  * (tens of microseconds on these machines).  The spin never yields: on a
  * CPU shared with a CPU-bound job, sched_yield() hands that job a whole
  * time slice.  Instead the spin stops as soon as the kernel has switched
- * us out involuntarily (someone else wants this CPU), and spinning is
- * then left off for a while, as it is after a spin that found nothing:
- * blocking at once lets the other work run and the wake-up on arrival
- * brings us back.  docs/stock-behaviour.md ("Waiting in a receive") has
- * the figures behind this policy.
+ * us out (someone else wants this CPU), and spinning is then left off
+ * for a while, as it is after a spin that found nothing: blocking at
+ * once lets the other work run and the wake-up on arrival brings us
+ * back.  A switch is seen without a system call, as a gap between two
+ * looks at the vDSO clock longer than any round of the spin takes.
+ * docs/stock-behaviour.md ("Waiting in a receive") has the figures
+ * behind this policy.
  *
  * The coscheduling model (lib/cosched/) sets the spin bound: IMP spins
  * for two context switches and always spins first (the papers'
  * two-phase spin-block, without the skipping above).  Around the block
  * the model is told, so DCS can see who is waiting.
  */
-#include <sys/resource.h>
 #include <time.h>
 
 #include "conn.h"
@@ -35,8 +36,9 @@ static long spin_spent;
 #define SKIP_AFTER_IDLE_SPIN	32
 /* After a spin cut short because another task wanted the CPU. */
 #define SKIP_AFTER_PREEMPTION	256
-/* Spinning time between two looks at the involuntary switch count. */
-#define LOOK_GAP_NS		4000
+/* A spin round longer than this was switched out (a round that finds
+ * nothing takes under a microsecond, one that polls a few). */
+#define SWITCHED_GAP_NS		50000
 
 #if defined(__x86_64__) || defined(__i386__)
 #define cpu_relax()	__builtin_ia32_pause()
@@ -52,48 +54,33 @@ long pvmi_now_ns(void)
 	return ts.tv_sec * 1000000000L + ts.tv_nsec;
 }
 
-/* Times this thread was switched out while it could have run. */
-static long involuntary_switches(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_THREAD, &ru) < 0)
-		return 0;
-	return ru.ru_nivcsw;
-}
-
 /* Spins until input arrives, the budget or `deadline' runs out, or the
  * CPU turns out to be shared.  Returns what pvmi_pump(0) returned last
- * (0: nothing yet); `*now' is the time the spin ended.  The switch count
- * is a system call, so it is read every LOOK_GAP_NS of spinning, the
- * first time after one gap: a partner that answers sooner (a ping-pong
- * on a dedicated host) costs none. */
+ * (0: nothing yet); `*now' is the time the spin ended.  A spin makes no
+ * system call of its own: being switched out shows as a gap of more
+ * than SWITCHED_GAP_NS between two rounds.  One clock read per round,
+ * which the pump's round shares. */
 static int spin(long bound, long deadline, long *now)
 {
-	long start = pvmi_now_ns(), t = start, switches = -1;
-	long next_look = start + LOOK_GAP_NS;
+	long start = pvmi_now_ns(), t = start, prev;
 	int r;
 
 	while (t - start < bound && (deadline < 0 || t < deadline)) {
-		r = pvmi_pump_spin();
+		r = pvmi_pump_spin(t);
 		if (r != 0) {
 			*now = pvmi_now_ns();
 			pvmi_cosched_waited(*now - start, 1, -1);
 			return r;
 		}
-		if (t >= next_look) {
-			next_look = t + LOOK_GAP_NS;
-			if (switches < 0) {
-				switches = involuntary_switches();
-			} else if (involuntary_switches() != switches) {
-				spin_skip = SKIP_AFTER_PREEMPTION;
-				*now = pvmi_now_ns();
-				spin_spent = *now - start;
-				return 0;
-			}
-		}
 		cpu_relax();
+		prev = t;
 		t = pvmi_now_ns();
+		if (t - prev > SWITCHED_GAP_NS) {
+			spin_skip = SKIP_AFTER_PREEMPTION;
+			*now = t;
+			spin_spent = t - start;
+			return 0;
+		}
 	}
 	*now = t;
 	spin_spent = t - start;
@@ -124,7 +111,7 @@ static int block(long deadline, long t)
 
 int pvmi_wait_input(long deadline)
 {
-	long t, bound = pvmi_cosched_spin_ns(spin_ns);
+	long t, bound = pvmi_cosched_recv_spin_ns(spin_ns);
 	int r;
 
 	if (pvmi_cosched_pure_spin())

@@ -13,6 +13,12 @@ tests_tools_alloc_count_la_LDFLAGS = -module -avoid-version -shared \
 TESTS += tests/integ/vcc-allocs.sh
 EXTRA_DIST += tests/integ/vcc-allocs.sh docs/results/vcc_precomm.txt
 
+# spin-syscalls.sh: the same ping-pong, its tasks with their CPUs to
+# themselves, makes no system call per message in steady state (perf
+# stat; skips without perf or SCHED_FIFO).
+TESTS += tests/integ/spin-syscalls.sh
+EXTRA_DIST += tests/integ/spin-syscalls.sh
+
 if HAVE_CHECK
 check_PROGRAMS += tests/check_precomm
 TESTS += tests/check_precomm

@@ -39,6 +39,11 @@
 #define NICE_FLOOR		(-10)
 /* How long a run-queue estimate (for DCS's R) is reused. */
 #define RUNQ_TTL_NS		10000000ULL
+/* The least spin of a wait while no task waits for a CPU: as MPI
+ * libraries do, a task with a CPU to itself spins rather than sleeps, so
+ * a partner that answers within this costs neither a wake-up nor a
+ * system call. */
+#define IDLE_SPIN_NS		1000000L
 
 static const struct cosched_backend_ops *backend = &cosched_backend_none;
 static struct cosched_caps caps;
@@ -434,6 +439,23 @@ long pvmi_cosched_spin_ns(long lin_ns)
 	s = (long)cosched_spin_ns(pvmi_cosched_set.model, pg->boost, ctxsw_ns,
 				  (uint64_t)lin_ns);
 	pg->spin_ns = (uint32_t)s;
+	return s;
+}
+
+long pvmi_cosched_recv_spin_ns(long lin_ns)
+{
+	struct cosched_page *pg = pvmi_cosched_page;
+	long s = pvmi_cosched_spin_ns(lin_ns);
+
+	/* The idle-machine half of the policy: the run-queue reading is a
+	 * file read at most every RUNQ_TTL_NS, none per wait.  A send that
+	 * waits for room keeps the model's bound: it must soon go and read
+	 * its own input, which the peer may be waiting for. */
+	if (s > 0 && s < IDLE_SPIN_NS && !contended(mono_ns())) {
+		s = IDLE_SPIN_NS;
+		if (pg)
+			pg->spin_ns = (uint32_t)s;
+	}
 	return s;
 }
 

@@ -38,6 +38,9 @@ void pvmi_cosched_received(int src);
 
 /* The spin bound of the next wait, in ns; `lin_ns' is LIN's bound. */
 long pvmi_cosched_spin_ns(long lin_ns);
+/* The spin bound of the next receive, in ns: the model's, raised to at
+ * least a millisecond while no task waits for a CPU (0 stays 0). */
+long pvmi_cosched_recv_spin_ns(long lin_ns);
 /* Non-zero when the model wants a plain two-phase spin-block (IMP),
  * without copvm's adaptive spin skipping. */
 int pvmi_cosched_pure_spin(void);

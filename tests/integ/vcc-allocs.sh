@@ -6,6 +6,11 @@
 # send, receive and unpack must make no malloc/calloc/realloc at all.
 # With COPVM_VCC=0 the same run must allocate (so the count can fail),
 # and with precommunication (-I) it must stay at zero too, also at 1 MiB.
+# The `full' mode is a stock program's whole cycle: pvm_initsend with
+# PvmDataDefault (XDR), an int and the bytes packed, pvm_send, pvm_recv,
+# both unpacked, and the receive buffer freed with pvm_freebuf (-e
+# default -F); it must not allocate either, and with COPVM_VCC=0 it
+# must (its negative control).
 srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 top_builddir=$(pwd)
 pp=$top_builddir/bench/vcc_pingpong
@@ -40,9 +45,10 @@ run() {
 }
 
 sizes=8,1024,16384,65536
-for mode in on precomm; do
+for mode in on precomm full; do
 	args=(-r 10000 -w 500 -s $sizes)
 	[ $mode = precomm ] && args+=(-I)
+	[ $mode = full ] && args+=(-e default -F)
 	run $mode "${args[@]}" >/dev/null
 	while read -r line; do
 		case $line in
@@ -62,12 +68,17 @@ grep -q '^RESULT size=1048576 .*allocs=0 ' "$PVM_TMP/big.out" ||
 	{ echo "FAIL: 1 MiB with precommunication: $(cat "$PVM_TMP/big.out")" >&2; failed=1; }
 
 COPVM_VCC=0 run off -r 2000 -w 100 -s 1024,65536 >/dev/null
-while read -r line; do
-	case $line in
-	RESULT*allocs=0\ *|RESULT*allocs=-*)
-		echo "FAIL: with COPVM_VCC=0 no allocation was counted: $line" >&2
-		failed=1 ;;
-	esac
-done < "$PVM_TMP/off.out"
-cat "$PVM_TMP"/{on,precomm,big,off}.out
+COPVM_VCC=0 run fulloff -r 2000 -w 100 -s 8,1024 -e default -F >/dev/null
+for mode in off fulloff; do
+	while read -r line; do
+		case $line in
+		RESULT*allocs=0\ *|RESULT*allocs=-*)
+			echo "FAIL: $mode: with COPVM_VCC=0 no allocation was counted: $line" >&2
+			failed=1 ;;
+		esac
+	done < "$PVM_TMP/$mode.out"
+	[ "$(grep -c '^RESULT' "$PVM_TMP/$mode.out")" = 2 ] ||
+		{ echo "FAIL: $mode: expected 2 RESULT lines" >&2; failed=1; }
+done
+cat "$PVM_TMP"/{on,precomm,full,big,off,fulloff}.out
 exit $failed

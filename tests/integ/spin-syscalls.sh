@@ -1,0 +1,65 @@
+#!/bin/bash
+# spin-syscalls.sh - a same-host ping-pong whose tasks have their CPUs to
+# themselves makes no system call per message in steady state: the
+# receiver spins on its ring (no poll, no getrusage), and the sender
+# writes no doorbell since the ring is never armed.  perf stat counts
+# the parent's system calls over 10,000 timed 8 B round trips of
+# bench/vcc_pingpong (enabled by the program itself through perf's
+# control fifo, so the start is not counted); more than 500 fails.
+# "To themselves": both tasks and their pvmd run SCHED_FIFO 1 (no CFS
+# task can preempt them on this shared machine), boosts are off and the
+# run-queue reading is pinned at idle (COPVM_LOADAVG_FILE).  Negative
+# control: with the spin off (-S 0, PvmPollTime 0) each wait blocks and
+# the same count must exceed 10,000.  Skips without perf, its syscall
+# tracepoint or the right to use SCHED_FIFO.
+srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+top_builddir=$(pwd)
+pp=$top_builddir/bench/vcc_pingpong
+[ -x "$pp" ] || { echo "FAIL: $pp is missing" >&2; exit 1; }
+command -v perf >/dev/null || { echo "SKIP: no perf (linux-perf)"; exit 77; }
+chrt -f 1 true 2>/dev/null || { echo "SKIP: SCHED_FIFO not permitted"; exit 77; }
+perf stat -x, -e raw_syscalls:sys_enter -o /dev/null -- true 2>/dev/null ||
+	{ echo "SKIP: perf cannot count raw_syscalls:sys_enter"; exit 77; }
+
+W=$(mktemp -d)
+export PVM_TMP=$W/tmp HOME=$W/home
+mkdir -p "$PVM_TMP" "$HOME"
+export COPVM_PVMD=$top_builddir/daemon/pvmd PVM_ALLOW_ROOT=1
+unset PVM_ROOT PVM_EXPORT
+echo "0.00 0.00 0.00 1/100 1" >"$W/loadavg"
+export COPVM_BACKEND=none COPVM_LOADAVG_FILE=$W/loadavg
+cleanup() {
+	"$top_builddir/tests/tools/pvmhalt" >/dev/null 2>&1
+	rm -rf "$W"
+}
+trap cleanup EXIT
+chrt -f 1 "$COPVM_PVMD" </dev/null >/dev/null 2>&1 ||
+	{ echo "FAIL: pvmd did not start" >&2; exit 1; }
+
+# count LABEL ARGS...: the parent's system calls over its timed round trips
+count() {
+	local label=$1 ctl=$W/$1.ctl ack=$W/$1.ack
+	shift
+	mkfifo "$ctl" "$ack" || exit 1
+	VCC_PINGPONG_PERF_CTL=$ctl VCC_PINGPONG_PERF_ACK=$ack \
+		timeout 120 chrt -f 1 perf stat -x, -e raw_syscalls:sys_enter \
+		--control "fifo:$ctl,$ack" -D -1 -o "$W/$label.stat" -- \
+		"$pp" -r 10000 -w 2000 -s 8 -e default "$@" >"$W/$label.out" 2>&1 ||
+		{ cat "$W/$label.out" >&2; echo "FAIL: $label: run failed" >&2; exit 1; }
+	awk -F, '/raw_syscalls/ { print $1 }' "$W/$label.stat"
+}
+
+failed=0
+n=$(count spin)
+echo "spinning: $n system calls over 10000 round trips ($(grep RESULT "$W/spin.out"))"
+case $n in
+''|*[!0-9]*) echo "FAIL: no count: $(cat "$W/spin.stat")" >&2; failed=1 ;;
+*) [ "$n" -le 500 ] || { echo "FAIL: $n system calls in steady state (at most 500)" >&2; failed=1; } ;;
+esac
+n=$(count block -S 0)
+echo "spin off: $n system calls over 10000 round trips ($(grep RESULT "$W/block.out"))"
+case $n in
+''|*[!0-9]*) echo "FAIL: no count: $(cat "$W/block.stat")" >&2; failed=1 ;;
+*) [ "$n" -gt 10000 ] || { echo "FAIL: negative control: only $n system calls with the spin off" >&2; failed=1; } ;;
+esac
+exit $failed
