@@ -948,15 +948,20 @@ START_TEST(many_boosted_tasks_of_one_user_cannot_take_anothers_cpu)
 END_TEST
 
 /* A user whose bucket is in debt gains nothing by leaving and coming
- * back: the record keeps the debt until it is paid. */
-START_TEST(registering_again_does_not_wipe_a_users_debt)
+ * back: the record keeps the debt until it is paid.  With `other', another
+ * user's task stays registered meanwhile, so the budget is split anew
+ * when the first user leaves and when it comes back. */
+static void debt_outlives_the_last_task(int other)
 {
+	struct task o;
 	int pfd[2], res[3], st;
 	pid_t t;
 
 	/* 1 % of each CPU per user, sampled every 10 ms: a hold leaves a
 	 * debt that takes about 100 ms to repay. */
 	start_agent((const char *[]){ "-U", "1", "-t", "10", "-b", "5000", NULL });
+	if (other)
+		o = task_registered(OTHER_UID);
 	ck_assert_int_eq(pipe(pfd), 0);
 	t = fork();
 	if (t == 0) {
@@ -989,7 +994,20 @@ START_TEST(registering_again_does_not_wipe_a_users_debt)
 	ck_assert_int_eq(res[1], SCHED_OTHER);
 	/* Registered anew while the debt lasts: held at once. */
 	ck_assert_int_eq(res[2], SCHED_OTHER);
+	if (other)
+		task_do(&o, 'q', 0, 0, 0, 0);
 	stop_agent();
+}
+
+START_TEST(registering_again_does_not_wipe_a_users_debt)
+{
+	debt_outlives_the_last_task(0);
+}
+END_TEST
+
+START_TEST(registering_again_beside_another_user_does_not_wipe_a_debt)
+{
+	debt_outlives_the_last_task(1);
 }
 END_TEST
 
@@ -1374,6 +1392,7 @@ static Suite *agent_suite(void)
 	tcase_add_test(tc, a_task_blocked_under_a_boost_spends_no_share);
 	tcase_add_test(tc, many_boosted_tasks_of_one_user_cannot_take_anothers_cpu);
 	tcase_add_test(tc, registering_again_does_not_wipe_a_users_debt);
+	tcase_add_test(tc, registering_again_beside_another_user_does_not_wipe_a_debt);
 	tcase_add_test(tc, two_users_each_get_half_the_nodes_budget);
 	tcase_add_test(tc, a_user_boosting_constantly_leaves_the_other_its_half);
 	tcase_add_test(tc, the_last_user_left_gets_the_whole_budget);
