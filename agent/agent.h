@@ -22,7 +22,8 @@
  * per CPU (docs/results/efficacy/). */
 #define AGENT_SHARE_DEFAULT_PPM	50000
 #define AGENT_SHARE_DEFAULT_TEXT	"5"
-/* Each user's boosts together (-U), ppm of each CPU. */
+/* The node's boost budget (-U), ppm of each CPU: all users' boosts
+ * together, split evenly among the users with registered tasks. */
 #define AGENT_USER_SHARE_PPM	100000
 #define AGENT_USER_SHARE_TEXT	"10"
 
@@ -36,8 +37,8 @@ struct agent_conf {
 	uint32_t share_default_ppm;	/* -d: for a task that names none */
 	uint64_t window_ns;	/* -w: a share's burst is share x window */
 	uint64_t sample_ns;	/* -t: CPU sampled this often while boosted */
-	uint32_t user_share_ppm;	/* -U: most each user's boosts take of
-					 * each CPU */
+	uint32_t user_share_ppm;	/* -U: most all users' boosts take of
+					 * each CPU, split among the users */
 	int rt_self;		/* the agent runs SCHED_FIFO 2 (not -R) */
 	int no_backstop;	/* -B: drop CAP_SYS_RESOURCE (as a container
 				 * without it would) */
@@ -168,18 +169,24 @@ int priv_has_nice(void);
 int priv_has_backstop(void);
 
 /* users.c */
-/* Sets the per-user share: `per_cpu_ppm' of each CPU, bursts of that
- * share of `window_ns'; forgets every user. */
+/* Sets the node's budget: `per_cpu_ppm' of each CPU for all users, split
+ * evenly among those with registered tasks, bursts of each user's part
+ * of `window_ns'; forgets every user. */
 void users_init(uint32_t per_cpu_ppm, uint64_t window_ns);
-/* Takes a reference on uid `uid''s bucket, made full at `now' if new;
- * its slot, or -1 when the table is full. */
+/* Takes a reference on uid `uid''s bucket (made full at `now' if new);
+ * a user's first reference splits the budget anew.  Its slot, or -1
+ * when the table is full. */
 int users_get(uint32_t uid, uint64_t now);
-/* Drops a reference taken by users_get. */
-void users_put(int u);
+/* Drops a reference taken by users_get; a user's last one splits the
+ * budget anew among the others at `now' (its debt stays on record). */
+void users_put(int u, uint64_t now);
 /* Charges `used_ns' of one task's boosted CPU to user slot `u'. */
 void users_charge(int u, uint64_t now, uint64_t used_ns);
 /* Non-zero while user slot `u''s boosts may be in force. */
 int users_allow(int u);
+/* User slot `u''s part of the budget now, ppm of each CPU; 0 when the
+ * slot holds nobody. */
+uint32_t users_part_ppm(int u);
 
 /* main.c */
 /* Writes a log line to stderr: "copvm-agent: ...". */

@@ -64,7 +64,8 @@ static void usage(FILE *f)
 		"  -p  most CPU share a task may use boosted, %% of a CPU (default 50)\n"
 		"  -d  the share of a task that asks for none, %% (default "
 		AGENT_SHARE_DEFAULT_TEXT ")\n"
-		"  -U  most all of one user's boosts take of each CPU, %% (default "
+		"  -U  most all users' boosts together take of each CPU, split\n"
+		"      evenly among the users with registered tasks, %% (default "
 		AGENT_USER_SHARE_TEXT ")\n"
 		"  -w  a share's longest burst is share x this window, ms (default 100)\n"
 		"  -t  CPU sampled this often while a boost lasts, ms (default 2)\n");
@@ -312,7 +313,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	agent_log("listening on %s (floor %d, box %llu ms, share %.2f%% by default,"
-		  " at most %.2f%%, %.2f%% of each CPU per user, window %llu ms,"
+		  " at most %.2f%%, %.2f%% of each CPU for all users, window %llu ms,"
 		  " sample %llu ms%s)",
 		  conf.sock_path, conf.nice_floor,
 		  (unsigned long long)(conf.box_max_ns / 1000000),

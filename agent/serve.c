@@ -15,8 +15,9 @@
  * slice level, which takes no CPU from anyone, where the kernel has
  * slices) and comes back at the first sample after the debt is paid, as
  * long as its box lasts.  A slice boost is never charged nor held.
- * Each user's boosts are charged to the user's bucket too (users.c):
- * past -U of each CPU, all of them are held together.  The agent runs
+ * Each user's boosts are charged to the user's bucket too (users.c),
+ * refilled at its part of the node's -U: past it, all of the user's
+ * boosts are held together.  The agent runs
  * at SCHED_FIFO 2, above the SCHED_FIFO 1 it grants, so a boosted task
  * that spins cannot delay the sample that holds it.
  */
@@ -194,7 +195,7 @@ static void unregister(int ci)
 	e->pidfd = -1;
 	e->booster = -1;
 	e->rttime_set = 0;
-	users_put(e->user);
+	users_put(e->user, agent_now());
 	e->user = -1;
 	__atomic_store_n(&e->state, ENT_FREE, __ATOMIC_RELEASE);
 	drop_booster(ci);
@@ -295,14 +296,16 @@ static int do_register(int ci, const struct agent_req *rq,
 	if (ep_add(pidfd, AGENT_EV_PIDFD, ci) < 0) {
 		close(pidfd);
 		e->pidfd = -1;
-		users_put(e->user);
+		users_put(e->user, agent_now());
 		e->user = -1;
 		return -ENOMEM;
 	}
 	__atomic_store_n(&e->state, ENT_REG, __ATOMIC_RELEASE);
 	if (conf->verbose)
-		agent_log("registered pid %d uid %u, share %u ppm", (int)e->pid,
-			  (unsigned)e->uid, (unsigned)e->share.share_ppm);
+		agent_log("registered pid %d uid %u, share %u ppm, its user's"
+			  " part %u ppm of each CPU", (int)e->pid,
+			  (unsigned)e->uid, (unsigned)e->share.share_ppm,
+			  (unsigned)users_part_ppm(e->user));
 	return 0;
 }
 

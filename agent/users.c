@@ -1,10 +1,12 @@
 /*
- * users.c - the per-user bound of copvm-agent: every uid with a
- * registered task has one more token bucket (common/cosched_bucket.h),
- * refilled at -U of each CPU, that every boosted task of that uid is
- * charged to besides its own share.  When it is spent, all of the user's
- * boosts are held together: however many tasks a user registers, its
- * boosts take at most -U of each CPU from everyone else.  A user's
+ * users.c - the node's boost budget in copvm-agent: -U of each CPU for
+ * all users together, split evenly among the users with registered
+ * tasks.  Each such uid has one token bucket (common/cosched_bucket.h),
+ * refilled at -U / n of each CPU for n users, that every boosted task
+ * of that uid is charged to besides its own share; when it is spent, all
+ * of the user's boosts are held together.  However many tasks a user
+ * registers and however often they ask, its boosts take at most its part
+ * of -U, and all users' together at most -U, of each CPU.  A user's
  * record outlives its last task until its bucket is full again, so that
  * leaving and registering anew does not wipe a debt.
  */
@@ -23,18 +25,44 @@ struct user_share {
 };
 
 static struct user_share users[AGENT_MAX_TASKS];
-static uint32_t share_ppm;
+static uint32_t budget_ppm;	/* -U: all users together, of each CPU */
 static uint64_t window_ns;
 static uint64_t ncpu = 1;
+static int nactive;		/* users with a registered task */
 
 void users_init(uint32_t per_cpu_ppm, uint64_t window)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
-	share_ppm = per_cpu_ppm;
+	budget_ppm = per_cpu_ppm;
 	window_ns = window;
 	ncpu = n > 0 ? (uint64_t)n : 1;
+	nactive = 0;
 	memset(users, 0, sizeof(users));
+}
+
+/* The part of the budget of each user with a registered task. */
+static uint32_t part_ppm(void)
+{
+	uint32_t p = budget_ppm / (uint32_t)(nactive > 0 ? nactive : 1);
+
+	return p > 0 ? p : 1;
+}
+
+/* Gives every user with a registered task its part of the budget from
+ * `now' on.  Each bucket keeps its tokens or its debt, within its new
+ * cap, so a user whose part grows gains no burst by it.  A record
+ * without tasks keeps the rate it had, repaying its debt at it: it
+ * boosts nothing meanwhile. */
+static void rebalance(uint64_t now)
+{
+	uint32_t p = part_ppm();
+	int i;
+
+	for (i = 0; i < AGENT_MAX_TASKS; i++)
+		if (users[i].used && users[i].refs > 0 &&
+		    users[i].b.share_ppm != p)
+			cosched_bucket_set_share(&users[i].b, p, window_ns, now);
 }
 
 /* May record `u' be given to another user: unused, or without tasks and
@@ -55,7 +83,11 @@ int users_get(uint32_t uid, uint64_t now)
 
 	for (i = 0; i < AGENT_MAX_TASKS; i++) {
 		if (users[i].used && users[i].uid == uid) {
-			users[i].refs++;
+			if (users[i].refs++ == 0) {
+				/* Back while its record repays a debt. */
+				nactive++;
+				rebalance(now);
+			}
 			return i;
 		}
 	}
@@ -67,15 +99,22 @@ int users_get(uint32_t uid, uint64_t now)
 	users[free_slot].uid = uid;
 	users[free_slot].used = 1;
 	users[free_slot].refs = 1;
-	/* Charged with CPU time / ncpu: a share of each CPU. */
-	cosched_bucket_init(&users[free_slot].b, share_ppm, window_ns, now);
+	nactive++;
+	/* Full at its part; charged with CPU time / ncpu: a share of each
+	 * CPU. */
+	cosched_bucket_init(&users[free_slot].b, part_ppm(), window_ns, now);
+	rebalance(now);
 	return free_slot;
 }
 
-void users_put(int u)
+void users_put(int u, uint64_t now)
 {
-	if (u >= 0 && u < AGENT_MAX_TASKS && users[u].refs > 0)
-		users[u].refs--;
+	if (u < 0 || u >= AGENT_MAX_TASKS || users[u].refs <= 0)
+		return;
+	if (--users[u].refs == 0) {
+		nactive--;
+		rebalance(now);
+	}
 }
 
 void users_charge(int u, uint64_t now, uint64_t used_ns)
@@ -89,4 +128,11 @@ int users_allow(int u)
 	if (u < 0 || u >= AGENT_MAX_TASKS || !users[u].used)
 		return 0;
 	return cosched_bucket_allows(&users[u].b);
+}
+
+uint32_t users_part_ppm(int u)
+{
+	if (u < 0 || u >= AGENT_MAX_TASKS || !users[u].used)
+		return 0;
+	return users[u].b.share_ppm;
 }

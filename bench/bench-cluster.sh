@@ -24,7 +24,7 @@
 # sysctl and every process it started are cleaned up.
 #
 # usage: bench/bench-cluster.sh [-q] [-n nodes|auto] [-b benchmarks]
-#            [-k ks] [-s systems] [-P Ps] [-B backend] [-J jobs] [-r reps]
+#            [-k ks] [-s systems] [-P Ps] [-B backend] [-J jobs] [-U users] [-r reps]
 #            [-w seconds] [-d duty] [-L kind] [-T] [-t seconds] [-o dir] [-K]
 #   (as root, from the top build directory after `make', or installed:
 #   copvm-cluster-bench, same options)
@@ -53,6 +53,12 @@
 #             fail (status noagent)
 #   -J jobs   copies of the benchmark's master run at once in the same
 #             virtual machine (1 or 2; default 1): T is their mean
+#   -U users  1 (default) or 2: two jobs at once, of two users, each in a
+#             virtual machine of its own (its own daemons, HOME and
+#             PVM_TMP) on the same nodes: job 1 the harness's user, job 2
+#             $BENCH_USER2 (default copvmb, made if missing and removed at
+#             the end); the report has both jobs' times, their ratio and
+#             each job's Gain over LIN per run
 #   -r reps   repetitions of the whole matrix (default 3)
 #   -w secs   calcula2's work, in seconds of CPU on an idle node (default 4)
 #   -d pct    CPU duty cycle of every local job (10, 50, 90...; default 100)
@@ -135,6 +141,7 @@ systems=
 plist=
 backend=auto
 njobs=1
+nusers=1
 reps=
 work=
 duty=
@@ -146,7 +153,7 @@ usage() { sed -n '/^# usage/,/^# Exit/p' "$0" | sed 's/^# \{0,1\}//'; }
 case ${1:-} in
 -h | --help) usage; exit 0 ;;
 esac
-while getopts qn:b:k:s:P:B:J:r:w:d:L:Tt:o:K opt; do
+while getopts qn:b:k:s:P:B:J:U:r:w:d:L:Tt:o:K opt; do
 	case $opt in
 	q) quick=1 ;;
 	n) nodes=$OPTARG ;;
@@ -156,6 +163,7 @@ while getopts qn:b:k:s:P:B:J:r:w:d:L:Tt:o:K opt; do
 	P) plist=$OPTARG ;;
 	B) backend=$OPTARG ;;
 	J) njobs=$OPTARG ;;
+	U) nusers=$OPTARG ;;
 	r) reps=$OPTARG ;;
 	w) work=$OPTARG ;;
 	d) duty=$OPTARG ;;
@@ -260,6 +268,19 @@ case $njobs in
 1 | 2) ;;
 *) bc_die "-J $njobs: 1 or 2 jobs" ;;
 esac
+case $nusers in
+1) ;;
+2) njobs=2 ;;
+*) bc_die "-U $nusers: 1 or 2 users" ;;
+esac
+# The users of the jobs: job 1 runs as the harness (root), job 2 with
+# -U 2 as the second user, each in its own virtual machine.
+user2=${BENCH_USER2:-copvmb}
+[ "$nusers" = 1 ] || [ "$user2" != root ] || bc_die "BENCH_USER2 must not be root"
+# as_job J: what bc_on starts from now on runs as job J's user.
+as_job() { BC_AS=; [ "$nusers" = 1 ] || [ "$1" = 1 ] || BC_AS=$user2; }
+# vm_users: the users with a virtual machine of their own in a run.
+vm_users() { seq "$nusers"; }
 case $lkind in
 calcula) BC_LOCAL_OPTS= ;;
 busy) BC_LOCAL_OPTS=-n ;;
@@ -309,6 +330,8 @@ maxnodes=$nodes
 [ "$nodes" = auto ] && maxnodes=2
 netns_up "$maxnodes" "$BC_W" || bc_die "could not create the namespaces"
 trap 'bc_restore' EXIT
+[ "$nusers" = 1 ] || { bc_user_ensure "$user2"; command -v setpriv >/dev/null ||
+	bc_die "setpriv is missing (util-linux): it runs the second user's jobs"; }
 bc_setup_nodes "$maxnodes"
 bc_autogroup_off
 start=$(date +%s)
@@ -395,6 +418,7 @@ bc_log "bench-cluster: ET_dedicated ${ded[*]} s (all: $ded_all)"
 	done
 	[ "$ncopvm" -gt 0 ] && echo "backend: COPVM_BACKEND=$backend; copvm-agent: $agent_state${COPVM_INTERVAL_MS:+; COPVM_INTERVAL_MS=$COPVM_INTERVAL_MS}"
 	echo "parallel jobs: $njobs copy(ies) of the benchmark's master at once"
+	[ "$nusers" = 1 ] || echo "users: job 1 $(id -un) (uid $(id -u)), job 2 $user2 (uid $(id -u "$user2")), each a virtual machine of its own on the same nodes"
 	[ -n "$trace" ] && echo "trace: COPVM_COSCHED_TRACE, one file per copvm run (logs/*.trace)"
 	echo "repetitions: $reps; time limit per run: $limit s$([ -n "$quick" ] && echo '; quick mode')"
 	for b in $(expand "$benches"); do echo "$b: $b $(bench_args "$b")"; done
@@ -422,9 +446,11 @@ run_jobs() {
 		return
 	fi
 	for j in $(seq "$njobs"); do
+		as_job "$j"
 		bc_prog -b "$sys" "$limit" "$dir/$(jobname "$j")" "$cmd"
 		pid[$j]=$BC_PROG_PID
 	done
+	BC_AS=
 	while :; do
 		running=0
 		for j in $(seq "$njobs"); do
@@ -444,7 +470,9 @@ run_jobs() {
 				kill -0 "${fpid[$j]}" 2>/dev/null && continue
 				wait "${fpid[$j]}"
 			fi
+			as_job "$j"
 			bc_prog -b "$sys" "$limit" "$dir/filler$j" "$cmd"
+			BC_AS=
 			fpid[$j]=$BC_PROG_PID
 		done
 		sleep 0.05
@@ -459,7 +487,7 @@ run_jobs() {
 # run_cell BENCH SYSTEM K REP: one run, one line of runs.csv.
 run_cell() {
 	local b=$1 sys=$2 k=$3 rep=$4 name dir status=ok note= t= wall= c2= lo=
-	local cmd rc vmrc t0 i j et kind times= tj jn fp p running
+	local cmd rc vmrc t0 i j et kind times= tj jn fp p running u udir
 	name=$b.$sys.k$k.r$rep
 	dir=$BC_W/cells/$name
 	mkdir -p "$dir"
@@ -477,8 +505,20 @@ run_cell() {
 		note="-B agent: $BC_AGENT_NOTE"
 		echo "$note" >"$dir/vm.note"
 	else
-		bc_vm_start "$sys" "$nodes" "$dir"
-		vmrc=$?
+		# One virtual machine per user (with -U 2, the second user's
+		# logs in DIR/u2).
+		for u in $(vm_users); do
+			as_job "$u"
+			[ "$u" = 1 ] && udir=$dir || { udir=$dir/u$u; mkdir -p "$udir"; }
+			bc_vm_start "$sys" "$nodes" "$udir"
+			vmrc=$?
+			BC_AS=
+			if [ "$u" != 1 ] && [ $vmrc != 0 ]; then
+				sed -i "s/^/user $user2: /" "$udir/vm.note"
+				cp "$udir/vm.note" "$dir/vm.note"
+			fi
+			[ $vmrc = 0 ] || break
+		done
 	fi
 	if [ $vmrc = 1 ] || [ $vmrc = 2 ]; then
 		[ $vmrc = 1 ] && status=novm || status=nohosts
@@ -524,9 +564,11 @@ run_cell() {
 			fi
 			fp=
 			for j in $(seq "$njobs"); do
+				as_job "$j"
 				bc_prog -b "$sys" "$limit" "$dir/filler$j" "$cmd"
 				fp="$fp $BC_PROG_PID"
 			done
+			BC_AS=
 			while ! bc_calcula2_done "$nodes" "$dir"; do
 				running=
 				for i in $fp; do
@@ -554,7 +596,14 @@ run_cell() {
 		fi
 		bc_local_stop
 	fi
-	[ $vmrc = 3 ] || bc_vm_stop "$sys" "$dir"
+	if [ $vmrc != 3 ]; then
+		for u in $(vm_users | sort -rn); do
+			as_job "$u"
+			[ "$u" = 1 ] && udir=$dir || udir=$dir/u$u
+			if [ "$u" = 1 ]; then bc_vm_stop "$sys" "$udir"; else bc_vm_stop -n "$sys" "$udir"; fi
+			BC_AS=
+		done
+	fi
 	BC_TRACE=
 	cp "$dir/main.out" "$out/logs/$name.out" 2>/dev/null
 	for j in $(seq 2 "$njobs"); do

@@ -32,6 +32,17 @@
 # all nodes, they share the machine) and BC_TRACE (COPVM_COSCHED_TRACE)
 # go the same way.
 #
+# Two users (bench-cluster.sh -U 2): while BC_AS names a user, what
+# bc_on starts runs as that user (setpriv), in a virtual machine of its
+# own: its own side directory (HOME, PVM_TMP: $BC_W/side/KIND.USER, owned
+# by that user, so that its run directory passes the library's checks
+# and only its own tasks reach its daemon), its own daemons on the same
+# nodes.  It keeps two capabilities, CAP_SYS_ADMIN and CAP_NET_ADMIN
+# (setns into a network namespace wants both), as ambient ones, so that
+# its daemon's PVM_RSH (bench/rsh, netns/rsh) can enter a node's
+# namespace to start a slave as it would by ssh; neither touches
+# scheduling (that is CAP_SYS_NICE), and nothing else of root is kept.
+#
 # Every process started gets BENCH_CLUSTER_ID=$BC_ID in its environment
 # (the harness itself does not have it): bc_restore finds and kills
 # strays by it, and the smoke test checks that none is left.
@@ -56,6 +67,8 @@ BC_AGENT_PID=
 BC_AGENT_SOCK=
 BC_AGENT_NOTE=
 BC_TRACE=
+BC_AS=
+BC_USER_MADE=
 
 bc_log() { printf '%s\n' "$*" >&2; }
 bc_die() { bc_log "bench-cluster: $*"; exit 1; }
@@ -147,6 +160,7 @@ bc_restore() {
 		kill -KILL "$p" 2>/dev/null
 	done
 	wait 2>/dev/null
+	bc_user_remove
 	bc_autogroup_restore
 	if [ -n "${BC_W:-}" ] && [ -d "$BC_W" ]; then
 		if [ -n "$BC_KEEP" ]; then
@@ -156,6 +170,32 @@ bc_restore() {
 		fi
 	fi
 }
+
+# ---- the second user ----
+
+# bc_user_ensure NAME: the user exists (made, as a system user without a
+# home or a login shell, if it did not: bc_restore removes it then).
+bc_user_ensure() {
+	id -u "$1" >/dev/null 2>&1 && return 0
+	command -v useradd >/dev/null || bc_die "no user $1, and no useradd to make it"
+	useradd -r -M -U -d /nonexistent -s /usr/sbin/nologin "$1" ||
+		bc_die "could not make user $1"
+	BC_USER_MADE=$1
+}
+
+bc_user_remove() {
+	[ -n "$BC_USER_MADE" ] || return 0
+	userdel "$BC_USER_MADE" 2>/dev/null ||
+		bc_log "bench-cluster: could not remove user $BC_USER_MADE"
+	BC_USER_MADE=
+}
+
+# bc_uid: the uid of whoever runs what bc_on starts now.
+bc_uid() { if [ -n "$BC_AS" ]; then id -u "$BC_AS"; else echo "$BC_UID"; fi; }
+
+# bc_side SYSTEM: the side directory (HOME and PVM_TMP of each node) of
+# SYSTEM's virtual machine for the current user.
+bc_side() { echo "$BC_W/side/$(bc_kind "$1")${BC_AS:+.$BC_AS}"; }
 
 # ---- running things on nodes ----
 
@@ -222,7 +262,7 @@ bc_env() {
 	case $(bc_kind "$1") in
 	stock)
 		echo "$unset -u COPVM_PVMD -u COPVM_PVMGS -u COPVM_INTERVAL_MS $common
-			NETNS_SIDE=$BC_W/side/stock PVM_RSH=$BC_RSH
+			NETNS_SIDE=$(bc_side stock) PVM_RSH=$BC_RSH
 			PVM_ALLOW_ROOT=1 PVM_ROOT=$STOCK_ROOT
 			LD_LIBRARY_PATH=$BC_STOCK_LIBDIR" ;;
 	copvm)
@@ -230,7 +270,7 @@ bc_env() {
 		p=$(bc_pval "$1")
 		frt=$(bc_frt "$1")
 		echo "$unset -u PVM_ROOT $common
-			NETNS_SIDE=$BC_W/side/copvm PVM_RSH=$BC_RSH
+			NETNS_SIDE=$(bc_side "$1") PVM_RSH=$BC_RSH
 			PVM_ALLOW_ROOT=1 COPVM_PVMD=$BC_PVMD
 			COPVM_PVMGS=$BC_PVMGS
 			LD_LIBRARY_PATH=$BC_LIBPATH
@@ -313,15 +353,20 @@ bc_on() {
 		*) break ;;
 		esac
 	done
-	local node=$1 sys=$2 rt=
+	local node=$1 sys=$2 rt= as=
 	shift 2
 	# "unbounded": every process of the machine at SCHED_FIFO 1 (the
 	# daemons' tasks inherit it), the best boosting can do for the job.
 	[ "$sys" = unbounded ] && rt="chrt -f 1"
+	# The second user: its uid and groups, and only what entering the
+	# nodes' namespaces needs (ambient).
+	[ -n "$BC_AS" ] && as="setpriv --reuid=$BC_AS --regid=$(id -g "$BC_AS")
+		--init-groups --inh-caps=-all,+sys_admin,+net_admin
+		--ambient-caps=+sys_admin,+net_admin"
 	if [ -n "$limit" ]; then
-		$ex $rt timeout -k 5 "$limit" env $(bc_env "$sys") "$BC_RSH" "$node" "$*" 9>&-
+		$ex $rt timeout -k 5 "$limit" $as env $(bc_env "$sys") "$BC_RSH" "$node" "$*" 9>&-
 	else
-		$ex $rt env $(bc_env "$sys") "$BC_RSH" "$node" "$*" 9>&-
+		$ex $rt $as env $(bc_env "$sys") "$BC_RSH" "$node" "$*" 9>&-
 	fi
 }
 
@@ -342,8 +387,9 @@ bc_setup_nodes() {
 # node1..nodeNODES; logs go to DIR.  Returns 0, 1 (no daemon: "novm") or
 # 2 (hosts could not be added: "nohosts"); DIR/vm.note says why.
 bc_vm_start() {
-	local sys=$1 n=$2 dir=$3 side i hosts=
-	side=$BC_W/side/$(bc_kind "$sys")
+	local sys=$1 n=$2 dir=$3 side i hosts= uid
+	side=$(bc_side "$sys")
+	uid=$(bc_uid)
 	rm -rf "$side"
 	for i in $(seq "$n"); do
 		mkdir -p "$side/node$i/home/pvm3/bin/LINUX64" "$side/node$i/tmp"
@@ -353,16 +399,17 @@ bc_vm_start() {
 			ln -s "$BC_PVMGS" "$side/node$i/home/pvm3/bin/LINUX64/pvmgs"
 		fi
 	done
+	[ -z "$BC_AS" ] || chown -hR "$BC_AS:$(id -g "$BC_AS")" "$side"
 	if [ "$sys" = stock ]; then
 		bc_on -e node1 stock "exec $STOCK_ROOT/lib/pvmd" </dev/null \
 			>"$dir/pvmd.out" 2>&1 &
-		BC_STOCK_PVMD=$!
+		BC_STOCK_PVMD="$BC_STOCK_PVMD $!"
 		for i in $(seq 100); do
-			[ -e "$side/node1/tmp/pvmd.$BC_UID" ] && break
-			kill -0 "$BC_STOCK_PVMD" 2>/dev/null || break
+			[ -e "$side/node1/tmp/pvmd.$uid" ] && break
+			kill -0 "${BC_STOCK_PVMD##* }" 2>/dev/null || break
 			sleep 0.1
 		done
-		if [ ! -e "$side/node1/tmp/pvmd.$BC_UID" ]; then
+		if [ ! -e "$side/node1/tmp/pvmd.$uid" ]; then
 			echo "stock pvmd did not start: $(head -c 200 "$dir/pvmd.out")" >"$dir/vm.note"
 			return 1
 		fi
@@ -370,7 +417,7 @@ bc_vm_start() {
 		# Forks and returns once the daemon is ready.
 		if ! bc_on -t 30 node1 "$sys" "exec $BC_PVMD" </dev/null \
 			>"$dir/pvmd.out" 2>&1 ||
-			[ ! -S "$side/node1/tmp/copvm-$BC_UID/pvmd.sock" ]; then
+			[ ! -S "$side/node1/tmp/copvm-$uid/pvmd.sock" ]; then
 			echo "copvm pvmd did not start: $(head -c 200 "$dir/pvmd.out")" >"$dir/vm.note"
 			return 1
 		fi
@@ -388,20 +435,24 @@ bc_vm_start() {
 	return 0
 }
 
-# bc_vm_stop SYSTEM DIR: halt the machine, then clear the namespaces.
+# bc_vm_stop [-n] SYSTEM DIR: halt the machine, then clear the
+# namespaces (-n: not yet, another user's machine still runs there).
 bc_vm_stop() {
-	local sys=$1 dir=$2 i
+	local keep=
+	[ "$1" = -n ] && { keep=1; shift; }
+	local sys=$1 dir=$2 i p
 	bc_on -t 20 node1 "$sys" "exec $BC_PVMHOSTS halt" </dev/null \
 		>>"$dir/halt.out" 2>&1
-	if [ -n "$BC_STOCK_PVMD" ]; then
+	[ -n "$keep" ] && return 0
+	for p in $BC_STOCK_PVMD; do
 		for i in $(seq 50); do
-			kill -0 "$BC_STOCK_PVMD" 2>/dev/null || break
+			kill -0 "$p" 2>/dev/null || break
 			sleep 0.1
 		done
-		kill -KILL "$BC_STOCK_PVMD" 2>/dev/null
-		wait "$BC_STOCK_PVMD" 2>/dev/null
-		BC_STOCK_PVMD=
-	fi
+		kill -KILL "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	BC_STOCK_PVMD=
 	bc_ns_clean
 }
 

@@ -21,7 +21,12 @@
 # Gain over stock = T_stock / T_model, and a summary names the best model
 # per benchmark at k = 5 (or the largest k run).  Runs of two parallel
 # jobs (bench-cluster.sh -J 2): T is the mean of the two jobs' times, and
-# each job's time has its own row.  COMMS1's round trip of 8 bytes is
+# each job's time has its own row, with the ratio of the slower job's
+# time to the faster's (the median over the runs), and a summary lists
+# every run's two times, their ratio, each job's Gain over LIN (against
+# the same job of the LIN run of the same benchmark, k and repetition)
+# and LO; with two users (-U 2) job 1 is the harness's user, job 2 the
+# second user.  COMMS1's round trip of 8 bytes is
 # 2 t(8 B) (t_us.8 is half a round trip).
 #
 # Trace files (bench-cluster.sh -T: logs/<bench>.<system>.k<k>.r<rep>.trace,
@@ -281,6 +286,48 @@ if (!$classic) {
 	print $md "\n";
 }
 
+# Two jobs at once: every run, its jobs' times, their ratio, each job's
+# Gain over LIN and LO.
+sub job_times { my ($r) = @_; return split ' ', ($r->{job_times_s} // ''); }
+my %jt;	# jt{bench}{nodes}{sys}{k}{rep} = [times]
+for my $r (grep { $_->{status} eq 'ok' } @runs) {
+	my @t = job_times($r);
+	$jt{$r->{bench}}{$r->{nodes}}{$r->{system}}{$r->{k}}{$r->{rep}} = \@t
+		if @t == 2 && !grep { !/^[0-9.]+$/ || $_ <= 0 } @t;
+}
+sub ratio_of { my ($t) = @_; my ($a, $b) = sort { $a <=> $b } @$t; return $b / $a; }
+if ($njobs == 2) {
+	my ($users) = grep { /^users: / } @settings;
+	print $md "## Summary: two jobs at once, per run\n\n";
+	$users =~ s/^users: // if $users;
+	print $md $users ? "Two users' jobs at once: $users. " :
+		"Two copies of the benchmark's master in one virtual machine. ";
+	print $md "Ratio = the slower job's T / the faster's (fairness: at most 1.3 for the same " .
+		"benchmark); Gain/LIN job J = T of job J in the LIN run of the same benchmark, k and " .
+		"repetition / T of job J.\n\n";
+	print $md "| benchmark | nodes | system | k | rep | T job 1 (s) | T job 2 (s) | ratio | " .
+		"Gain/LIN job 1 | Gain/LIN job 2 | LO |\n";
+	print $md "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+	my ($nr, $fair) = (0, 0);
+	for my $r (@runs) {
+		my ($bn, $n, $s, $k, $rep) = @$r{qw(bench nodes system k rep)};
+		my $t = $jt{$bn}{$n}{$s}{$k}{$rep};
+		if (!$t) {
+			print $md "| " . btitle($bn) . " | $n | $s | $k | $rep | $r->{status} | | | | | |\n";
+			next;
+		}
+		my $l = $jt{$bn}{$n}{lin}{$k}{$rep};
+		my $q = ratio_of($t);
+		$nr++;
+		$fair++ if $q <= 1.3;
+		print $md "| " . btitle($bn) . " | $n | $s | $k | $rep | " . fmt($t->[0]) . ' | ' .
+			fmt($t->[1]) . ' | ' . f2($q) . ' | ' .
+			join(' | ', map { f2($l && $s ne 'lin' ? $l->[$_] / $t->[$_] : undef) } 0, 1) .
+			' | ' . f2($r->{lo} ne '' ? $r->{lo} : undef) . " |\n";
+	}
+	print $md "\n$fair of $nr runs have a ratio of at most 1.3.\n\n";
+}
+
 print $md "## Summary: execution time in seconds, stock / copvm (Gain)\n\n" if $classic;
 print $md '| benchmark | nodes | ' . join(' | ', map { "k=$_" } @k) . " |\n" if $classic;
 print $md '|---|---:|' . join('|', map { '---:' } @k) . "|\n" if $classic;
@@ -334,6 +381,12 @@ for my $bn (@benches) {
 				next unless grep { defined } @v;
 				print $md "| T $s job $j (s) | " . join(' | ', map { fmt($_) } @v) . " |\n";
 			}
+		}
+		for my $s ($njobs == 2 ? @systems : ()) {
+			my @v = map { my $k = $_; median(map { ratio_of($_) }
+				values %{$jt{$bn}{$n}{$s}{$k} // {}}) } @k;
+			next unless grep { defined } @v;
+			print $md "| ratio $s (slower / faster job) | " . join(' | ', map { f2($_) } @v) . " |\n";
 		}
 		if ($classic) {
 			print $md "| Gain | " . join(' | ', map { my $g = gain($bn, $n, $_);

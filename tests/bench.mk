@@ -6,14 +6,18 @@
 # quick mode, checked for well-formed outputs (CSV, Markdown, PNG) and for
 # leaving the machine as it found it; it needs root (namespaces, sysctl)
 # and skips otherwise.  frontier-smoke.sh: bench/frontier.sh's quick mode
-# (root only).  installed-harness.sh: `make install DESTDIR=...',
-# then copvm-bench and copvm-cluster-bench (quick mode, one system) run
-# from the installed tree (root only).  None looks at the figures.
+# (root only).  bench-two-users.sh: the harness's two-users mode (-U 2,
+# one benchmark, k = 1, lin and dcs): both users' jobs ran, each in its
+# own virtual machine, and are reported (root only).
+# installed-harness.sh: `make install DESTDIR=...', then copvm-bench and
+# copvm-cluster-bench (quick mode, one system) run from the installed
+# tree (root only).  None looks at the figures.
 BENCH_TESTS = \
 	tests/integ/bench-programs.sh \
 	tests/integ/bench-smoke.sh \
 	tests/integ/installed-harness.sh \
-	tests/integ/frontier-smoke.sh
+	tests/integ/frontier-smoke.sh \
+	tests/integ/bench-two-users.sh
 TESTS += $(BENCH_TESTS)
 # Two harness runs at once would serialise on the harness's lock, but
 # bench-smoke.sh reads the sysctl before its harness starts: it must not
@@ -24,6 +28,9 @@ $(bench_smoke_log): tests/integ/installed-harness.sh.log
 # frontier.sh sets the same sysctl: after both.
 frontier_smoke_log = tests/integ/frontier-smoke.sh.log
 $(frontier_smoke_log): $(bench_smoke_log)
+# The two-users run after them all: one harness at a time.
+bench_two_users_log = tests/integ/bench-two-users.sh.log
+$(bench_two_users_log): $(frontier_smoke_log)
 
 EXTRA_DIST += $(BENCH_TESTS) \
 	docs/benchmarks.md

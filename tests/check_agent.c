@@ -948,15 +948,20 @@ START_TEST(many_boosted_tasks_of_one_user_cannot_take_anothers_cpu)
 END_TEST
 
 /* A user whose bucket is in debt gains nothing by leaving and coming
- * back: the record keeps the debt until it is paid. */
-START_TEST(registering_again_does_not_wipe_a_users_debt)
+ * back: the record keeps the debt until it is paid.  With `other', another
+ * user's task stays registered meanwhile, so the budget is split anew
+ * when the first user leaves and when it comes back. */
+static void debt_outlives_the_last_task(int other)
 {
+	struct task o;
 	int pfd[2], res[3], st;
 	pid_t t;
 
 	/* 1 % of each CPU per user, sampled every 10 ms: a hold leaves a
 	 * debt that takes about 100 ms to repay. */
 	start_agent((const char *[]){ "-U", "1", "-t", "10", "-b", "5000", NULL });
+	if (other)
+		o = task_registered(OTHER_UID);
 	ck_assert_int_eq(pipe(pfd), 0);
 	t = fork();
 	if (t == 0) {
@@ -989,6 +994,247 @@ START_TEST(registering_again_does_not_wipe_a_users_debt)
 	ck_assert_int_eq(res[1], SCHED_OTHER);
 	/* Registered anew while the debt lasts: held at once. */
 	ck_assert_int_eq(res[2], SCHED_OTHER);
+	if (other)
+		task_do(&o, 'q', 0, 0, 0, 0);
+	stop_agent();
+}
+
+START_TEST(registering_again_does_not_wipe_a_users_debt)
+{
+	debt_outlives_the_last_task(0);
+}
+END_TEST
+
+START_TEST(registering_again_beside_another_user_does_not_wipe_a_debt)
+{
+	debt_outlives_the_last_task(1);
+}
+END_TEST
+
+/* ---- the node's budget, split between users ---- */
+
+/* What a booster of the split-budget tests reports, cumulative. */
+struct boost_meter {
+	volatile int run;	/* 0: wait, 1: boost, 2: detach, 3: quit */
+	volatile int detached;
+	volatile uint64_t boosted_ns;	/* its CPU time while at the floor */
+	volatile uint64_t cpu_ns;	/* all its CPU time while running */
+	volatile int asks, granted;	/* requests, and those in force at
+					 * once after their answer */
+};
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* Forks a task of `uid', pinned to `cpu', registered with a whole CPU as
+ * its share, which asks for nice -10 (the floor) while m->run is 1:
+ * every 10 ms while spinning on (`busy'), else every 50 ms for 3 ms of
+ * spinning.  It counts the CPU time it had while boosted (nice < 0). */
+static pid_t booster_of(uid_t uid, int cpu, int busy, struct boost_meter *m)
+{
+	pid_t p = fork();
+
+	if (p == 0) {
+		uint64_t last_ask = 0, cpu0, cpu1, now;
+		int boosted = 0, period = busy ? 10 : 50;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		pin_to(cpu);
+		if (setgroups(0, NULL) || setgid(uid) || setuid(uid) ||
+		    OPS->attach(NULL, 1000000))
+			_exit(1);
+		cpu0 = thread_cpu_ns();
+		while (m->run != 3) {
+			if (m->run == 2 && !m->detached) {
+				OPS->detach();
+				m->detached = 1;
+			}
+			if (m->run != 1) {
+				nap_ms(1);
+				cpu0 = thread_cpu_ns();
+				boosted = 0;
+				continue;
+			}
+			now = now_ns();
+			if (now - last_ask >= (uint64_t)period * MS) {
+				if (!busy) {
+					/* Sleeps between asks; charged nothing. */
+					cpu0 = thread_cpu_ns();
+					boosted = 0;
+				}
+				last_ask = now;
+				if (OPS->apply(COPVM_BOOST_NICE, -10, 20 * MS) == 0) {
+					m->asks++;
+					if (nice_of(0) < 0)
+						m->granted++;
+				}
+			} else if (!busy && now - last_ask >= 3 * MS) {
+				nap_ms(1);
+				cpu0 = thread_cpu_ns();
+				boosted = 0;
+				continue;
+			}
+			cpu1 = thread_cpu_ns();
+			if (boosted)
+				m->boosted_ns += cpu1 - cpu0;
+			m->cpu_ns += cpu1 - cpu0;
+			cpu0 = cpu1;
+			boosted = nice_of(0) < 0;
+		}
+		_exit(0);
+	}
+	return p;
+}
+
+static struct boost_meter *meters(int n)
+{
+	struct boost_meter *m = mmap(NULL, n * sizeof(*m),
+				     PROT_READ | PROT_WRITE,
+				     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	ck_assert_ptr_ne((void *)m, MAP_FAILED);
+	memset(m, 0, n * sizeof(*m));
+	return m;
+}
+
+/* The node's budget of these tests, -U, chosen so that all users'
+ * boosts together take 0.4 of one CPU whatever the number of CPUs:
+ * within what one spinning task can use. */
+static void start_split_agent(void)
+{
+	static char pct[32];
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (ncpu < 1)
+		ncpu = 1;
+	snprintf(pct, sizeof(pct), "%.4f", 40.0 / ncpu);
+	start_agent((const char *[]){ "-U", pct, "-p", "100", "-b", "5000",
+				      "-v", NULL });
+}
+
+/* The boosted CPU of meter `m' over `ms' of wall time, in thousandths
+ * of a CPU. */
+static uint64_t boosted_rate(struct boost_meter *m, int ms)
+{
+	uint64_t b0 = m->boosted_ns, t0 = now_ns();
+
+	poll(NULL, 0, ms);
+	return (m->boosted_ns - b0) * 1000 / (now_ns() - t0);
+}
+
+static void stop_booster(pid_t p, struct boost_meter *m)
+{
+	m->run = 3;
+	kill(p, SIGKILL);
+	waitpid(p, NULL, 0);
+}
+
+/* With two users registered, each has half the node's budget: a user
+ * alone boosting gets 0.2 of a CPU, not the 0.4 of all users together
+ * (what every user had before the split). */
+START_TEST(two_users_each_get_half_the_nodes_budget)
+{
+	struct boost_meter *m = meters(2);
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	pid_t a, b;
+	uint64_t rate;
+
+	start_split_agent();
+	a = booster_of(nobody_uid(), 0, 1, &m[0]);
+	b = booster_of(OTHER_UID, ncpu > 1 ? 1 : 0, 1, &m[1]);
+	nap_ms(200);		/* both registered, B never boosts */
+	m[0].run = 1;
+	nap_ms(300);		/* past the first burst */
+	rate = boosted_rate(&m[0], 1500);
+	stop_booster(a, &m[0]);
+	stop_booster(b, &m[1]);
+	fprintf(stderr, "two users: A boosted %llu/1000 of a CPU\n",
+		(unsigned long long)rate);
+	/* 0.2 of a CPU, plus a burst of 20 ms; 0.4 without the split. */
+	ck_assert_msg(rate <= 300 && rate >= 100,
+		      "user A was boosted %llu/1000 of a CPU, its half of "
+		      "the budget is 200/1000", (unsigned long long)rate);
+	stop_agent();
+}
+END_TEST
+
+/* A user who boosts all the time is held at its half, and the other
+ * user's boosts are still granted at once: neither takes the other's
+ * part by asking more. */
+START_TEST(a_user_boosting_constantly_leaves_the_other_its_half)
+{
+	struct boost_meter *m = meters(2);
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	uint64_t rate;
+	int asks, granted;
+	pid_t a, b;
+
+	start_split_agent();
+	a = booster_of(nobody_uid(), 0, 1, &m[0]);
+	b = booster_of(OTHER_UID, ncpu > 1 ? 1 : 0, 0, &m[1]);
+	nap_ms(200);
+	m[0].run = 1;
+	nap_ms(300);		/* A is held by now */
+	m[1].run = 1;
+	asks = m[1].asks;
+	granted = m[1].granted;
+	rate = boosted_rate(&m[0], 1500);
+	asks = m[1].asks - asks;
+	granted = m[1].granted - granted;
+	stop_booster(a, &m[0]);
+	stop_booster(b, &m[1]);
+	fprintf(stderr, "A constantly: A boosted %llu/1000 of a CPU, B's "
+		"boosts %d of %d granted\n", (unsigned long long)rate,
+		granted, asks);
+	ck_assert_msg(rate <= 300, "user A was boosted %llu/1000 of a CPU "
+		      "beside user B, its half is 200/1000",
+		      (unsigned long long)rate);
+	/* B asks 20 times for 3 ms each: 0.06 of a CPU, within its 0.2. */
+	ck_assert_int_ge(asks, 20);
+	ck_assert_msg(granted * 10 >= asks * 9,
+		      "user B's boosts: %d of %d granted", granted, asks);
+	stop_agent();
+}
+END_TEST
+
+/* When the other user's last task leaves, the one left has the whole
+ * budget again. */
+START_TEST(the_last_user_left_gets_the_whole_budget)
+{
+	struct boost_meter *m = meters(2);
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	uint64_t half, whole;
+	pid_t a, b;
+
+	start_split_agent();
+	a = booster_of(nobody_uid(), 0, 1, &m[0]);
+	b = booster_of(OTHER_UID, ncpu > 1 ? 1 : 0, 1, &m[1]);
+	nap_ms(200);
+	m[0].run = 1;
+	nap_ms(300);
+	half = boosted_rate(&m[0], 1500);
+	m[1].run = 2;		/* B unregisters; its bucket is full */
+	while (!m[1].detached)
+		nap_ms(1);
+	nap_ms(200);
+	whole = boosted_rate(&m[0], 1500);
+	stop_booster(a, &m[0]);
+	stop_booster(b, &m[1]);
+	fprintf(stderr, "last user left: A boosted %llu/1000 of a CPU beside "
+		"B, %llu/1000 alone\n", (unsigned long long)half,
+		(unsigned long long)whole);
+	ck_assert_msg(half <= 300, "user A was boosted %llu/1000 of a CPU "
+		      "beside user B, its half is 200/1000",
+		      (unsigned long long)half);
+	/* 0.4 of a CPU alone; 0.2 if B's part were not given back. */
+	ck_assert_msg(whole >= 320, "user A alone was boosted %llu/1000 of a "
+		      "CPU, the whole budget is 400/1000",
+		      (unsigned long long)whole);
 	stop_agent();
 }
 END_TEST
@@ -1146,6 +1392,10 @@ static Suite *agent_suite(void)
 	tcase_add_test(tc, a_task_blocked_under_a_boost_spends_no_share);
 	tcase_add_test(tc, many_boosted_tasks_of_one_user_cannot_take_anothers_cpu);
 	tcase_add_test(tc, registering_again_does_not_wipe_a_users_debt);
+	tcase_add_test(tc, registering_again_beside_another_user_does_not_wipe_a_debt);
+	tcase_add_test(tc, two_users_each_get_half_the_nodes_budget);
+	tcase_add_test(tc, a_user_boosting_constantly_leaves_the_other_its_half);
+	tcase_add_test(tc, the_last_user_left_gets_the_whole_budget);
 	tcase_add_test(tc, garbage_gets_error_replies_and_others_are_served);
 	suite_add_tcase(s, tc);
 	return s;
