@@ -5,7 +5,12 @@
 # writes no doorbell since the ring is never armed.  perf stat counts
 # the parent's system calls over 10,000 timed 8 B round trips of
 # bench/vcc_pingpong (enabled by the program itself through perf's
-# control fifo, so the start is not counted); more than 500 fails.
+# control fifo, so the start is not counted); more than 2,500 (one per
+# four messages) fails.  What remains in steady state is paid per unit
+# of time, not per message (a poll of the sockets every 256 us, the
+# run-queue reading every 10 ms): about 100 on a quiet machine, up to
+# ~900 seen while make check -j2 ran other tests beside it, against the
+# 20,000 of the negative control below.
 # "To themselves": both tasks and their pvmd run SCHED_FIFO 1 (no CFS
 # task can preempt them on this shared machine), boosts are off and the
 # run-queue reading is pinned at idle (COPVM_LOADAVG_FILE).  Negative
@@ -54,7 +59,7 @@ n=$(count spin)
 echo "spinning: $n system calls over 10000 round trips ($(grep RESULT "$W/spin.out"))"
 case $n in
 ''|*[!0-9]*) echo "FAIL: no count: $(cat "$W/spin.stat")" >&2; failed=1 ;;
-*) [ "$n" -le 500 ] || { echo "FAIL: $n system calls in steady state (at most 500)" >&2; failed=1; } ;;
+*) [ "$n" -le 2500 ] || { echo "FAIL: $n system calls in steady state (at most 2500)" >&2; failed=1; } ;;
 esac
 n=$(count block -S 0)
 echo "spin off: $n system calls over 10000 round trips ($(grep RESULT "$W/block.out"))"
