@@ -45,5 +45,13 @@ int main(int argc, char **argv)
 		return plot(argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "top") == 0)
 		return cosched_top(argc - 1, argv + 1);
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		csr_usage(stdout, "copvm-cosched");
+		fputs("       copvm-cosched top [-b] [-d SECONDS] [-n COUNT]"
+		      "   the live view of the machine\n"
+		      "       copvm-cosched plot [-n] [-o OUT.png] [-t TITLE]"
+		      " TRACE...\n", stdout);
+		return 0;
+	}
 	return csr_cmd(argc, argv, "copvm-cosched", NULL, stdout, stderr);
 }

@@ -74,9 +74,10 @@ PVMI_EXPORT int copvm_cosched_gather(int where, char **text)
 	FILE *f;
 	int rc;
 
+	if (text)
+		*text = NULL;
 	if (!text || where < 0)
 		return pvmi_error("copvm_cosched_gather", PvmBadParam);
-	*text = NULL;
 	pvmi_w_int(&w, where);
 	rc = pvmi_request(PVMI_OP_COSCHED, &w, &r);
 	if (rc < 0)
