@@ -5,8 +5,10 @@
  * copvm-cosched -r lines).  Rates (boosts, demotions and refusals per
  * second) are the difference between a task's counters in two snapshots
  * over the time between them on its host's clock, so they show from the
- * second refresh on.  On a terminal each refresh redraws the screen;
- * otherwise (or with -b) the tables follow one another as plain text.
+ * second refresh on.  On a terminal each refresh redraws the screen
+ * (top_term.h: terminfo's clear, or the ANSI sequence); otherwise, with a
+ * terminal that cannot clear, or with -b, the tables follow one another
+ * as plain text.
  * Unlike the one-shot modes, top enrols as a PVM task.
  */
 #include <errno.h>
@@ -19,6 +21,7 @@
 #include "pvm3.h"
 #include "copvm.h"
 #include "cosched_top.h"
+#include "top_term.h"
 
 #define TOP_INTERVAL_MAX	3600.0
 
@@ -329,7 +332,7 @@ int cosched_top(int argc, char **argv)
 	rc = top_args(argc, argv, &batch, &interval, &count);
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	if (!isatty(STDOUT_FILENO))
+	if (!isatty(STDOUT_FILENO) || (!batch && top_term_open() < 0))
 		batch = 1;
 	pvm_setopt(PvmAutoErr, 0);
 	if (pvm_mytid() < 0) {
@@ -352,7 +355,7 @@ int cosched_top(int argc, char **argv)
 		snap_parse(&cur, text);
 		free(text);
 		if (!batch)
-			fputs("\033[H\033[2J", stdout);
+			top_term_clear(stdout);
 		else if (i)
 			putchar('\n');
 		print_snap(stdout, &cur, i ? &prev : NULL, interval);

@@ -7,8 +7,9 @@
 # must print two tables with the live view's columns, a row for each
 # ping-pong task (host name, the tid copvm-cosched -r shows, model pre,
 # F > 0), no rates in the first table (no earlier snapshot) and numbers
-# in the second.  Bad arguments are usage errors (status 2), and the
-# daemon and the ping-pong carry on after the view.
+# in the second.  On a terminal (script(1)) each table clears the screen
+# first; on TERM=dumb it is plain text.  Bad arguments are usage errors
+# (status 2), and the daemon and the ping-pong carry on after the view.
 set -u
 top=$(cd "${INTEG_BUILDDIR:-.}" && pwd)
 log() { printf '%s\n' "$*" >&2; }
@@ -71,6 +72,22 @@ for args in "-n 0" "-n x" "-d 0" "-d abc" "-x" "extra"; do
 	[ -s "$T/bad" ] && fail "top $args printed a table"
 	grep -q '^copvm-cosched: top: ' "$T/err" || fail "top $args: no message: $(cat "$T/err")"
 done
+
+# On a terminal (script(1) gives it one): each table redraws the screen
+# (xterm's clear), and a terminal that cannot clear (dumb) gets plain text.
+if command -v script >/dev/null; then
+	TERM=xterm script -qec "$tool top -n 2 -d 0.2" /dev/null >"$T/tty" 2>&1 ||
+		fail "top on a terminal: $(cat "$T/tty")"
+	[ "$(grep -c $'\033\\[H\033\\[2Jcopvm-cosched top - ' "$T/tty")" = 2 ] ||
+		fail "top on an xterm: not two redrawn tables: $(od -c "$T/tty" | head -3)"
+	TERM=dumb script -qec "$tool top -n 2 -d 0.2" /dev/null >"$T/dumb" 2>&1 ||
+		fail "top on a dumb terminal: $(cat "$T/dumb")"
+	grep -q $'\033' "$T/dumb" && fail "top on a dumb terminal: control codes"
+	[ "$(grep -c '^copvm-cosched top - ' "$T/dumb")" = 2 ] ||
+		fail "top on a dumb terminal: not two tables"
+else
+	log "no script(1): the terminal mode is not checked"
+fi
 
 # The daemon still serves, and the ping-pong still runs.
 kill -0 $pp 2>/dev/null || fail "the ping-pong died: $(tail -n 3 "$T/pp.out")"
