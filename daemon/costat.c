@@ -6,8 +6,9 @@
  * and answered host by host in host-table order.  A host that has not
  * answered within COSTAT_WAIT_MS, or that left, gets a record saying
  * PvmHostFail; an older daemon that does not know the op answers
- * PvmBadParam, which its record carries.  So a lost or old host shows as
- * such and never holds the asking task longer than the wait.
+ * PvmBadParam, which its record carries; a malformed answer, PvmBadMsg.
+ * So a lost, old or faulty host shows as such, spoils no other host's
+ * record, and never holds the asking task longer than the wait.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,6 +132,25 @@ static void gather_finish(struct costat_gather *g)
 		gather_free(g);
 }
 
+/* True when `r' holds exactly one well-formed record of host `dtid'
+ * (local_record's layout), so that a faulty daemon spoils its own row
+ * only. */
+static int record_ok(struct pvmi_rbuf r, int dtid)
+{
+	char *name, *lines;
+	int32_t d;
+
+	d = pvmi_r_int(&r);
+	pvmi_r_int(&r);
+	name = pvmi_r_str(&r);
+	pvmi_r_int(&r);
+	pvmi_r_int(&r);
+	lines = pvmi_r_str(&r);
+	free(name);
+	free(lines);
+	return !r.failed && r.pos == r.len && d == dtid;
+}
+
 static void gather_done(void *arg, int index, struct pvmi_rbuf *r)
 {
 	struct costat_arg *ga = arg;
@@ -151,7 +171,7 @@ static void gather_done(void *arg, int index, struct pvmi_rbuf *r)
 			p->status = PvmBadMsg;
 		else if (n < 0)
 			p->status = n;
-		else if (n != 1 || r->pos >= r->len)
+		else if (n != 1 || !record_ok(*r, p->dtid))
 			p->status = PvmBadMsg;
 		else if ((p->raw = malloc(r->len - r->pos))) {
 			p->len = r->len - r->pos;
