@@ -266,7 +266,8 @@ void pvmd_op_cosched(struct pvmd_conn *c, struct pvmi_rbuf *r)
 	gather(c, which);
 }
 
-/* The loop's tick: answers the gathers whose wait is over. */
+/* The loop's tick: answers the gathers whose wait for other hosts is
+ * over, and asks for another tick by the next one's deadline. */
 void pvmd_costat_tick(void)
 {
 	struct costat_gather *g, *next;

@@ -320,6 +320,8 @@ static int top_args(int argc, char **argv, int *batch, double *interval,
 	return 0;
 }
 
+/* `copvm-cosched top' (cosched_top.h): enrols, then a table every
+ * interval until -n's count or an interrupt; 0, 1 or 2. */
 int cosched_top(int argc, char **argv)
 {
 	struct snap cur = { 0 }, prev = { 0 };

@@ -13,6 +13,8 @@
 static const char *clear_seq;
 static FILE *clear_out;
 
+/* Looks up TERM's `clear' capability (top_term.h); 0, or -1 for an
+ * unknown terminal or one that cannot clear. */
 int top_term_open(void)
 {
 	const char *s;
@@ -32,6 +34,8 @@ static int put_one(int c)
 	return putc(c, clear_out);
 }
 
+/* Writes TERM's `clear' sequence to `out' through tputs (top_term.h);
+ * nothing before a successful top_term_open. */
 void top_term_clear(FILE *out)
 {
 	if (!clear_seq)
