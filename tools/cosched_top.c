@@ -237,10 +237,9 @@ static void print_snap(FILE *out, const struct snap *s,
 		else
 			snprintf(share, sizeof(share), "-");
 		snprintf(xp, sizeof(xp), "%s/%s", r->local, r->tcp);
+		snprintf(b3, sizeof(b3), "t%x", (unsigned)r->tid);
 		fprintf(out, "%-16s %8s %-5s %5s %9.1f %-8s %-17s",
-			r->host, (snprintf(b3, sizeof(b3), "t%x",
-					   (unsigned)r->tid), b3),
-			r->model, r->p, r->freq, boost, share);
+			r->host, b3, r->model, r->p, r->freq, boost, share);
 		fprintf(out, " %8s", rate(b1, sizeof(b1), r->boosts,
 					  p ? p->boosts : 0, dt));
 		fprintf(out, " %8s", rate(b1, sizeof(b1), r->demotions,
@@ -285,7 +284,8 @@ static int top_args(int argc, char **argv, int *batch, double *interval,
 			errno = 0;
 			*interval = strtod(optarg, &end);
 			if (errno || end == optarg || *end ||
-			    !(*interval >= 0.1 && *interval <= TOP_INTERVAL_MAX)) {
+			    !(*interval >= 0.1 &&
+			      *interval <= TOP_INTERVAL_MAX)) {
 				fprintf(stderr, "copvm-cosched: top: -d %s: an"
 					" interval from 0.1 to 3600 seconds\n",
 					optarg);
