@@ -163,10 +163,11 @@ static void print_raw(FILE *out, const struct csr_list *l, const char *host)
 		print_req(out, "req_p_milli", pg->req_p_milli, 0);
 		print_req(out, "req_interval_ms", pg->req_interval_ms, 0);
 		fprintf(out, " base_nice=%d boost_until_ns=%llu local=%s"
-			" tcp=%s\n", pg->base_nice,
+			" tcp=%s refusals=%llu\n", pg->base_nice,
 			(unsigned long long)pg->boost_until_ns,
 			xport(pg->local_xport, n1, sizeof(n1)),
-			xport(pg->tcp_xport, n2, sizeof(n2)));
+			xport(pg->tcp_xport, n2, sizeof(n2)),
+			(unsigned long long)pg->refusals);
 	}
 	node_sum(l, &s);
 	fprintf(out, "node=%s tasks=%d boosts=%llu peer_boosts=%llu"

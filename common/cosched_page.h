@@ -106,6 +106,11 @@ struct cosched_page {
 	uint64_t spun_ns;	/* time spent spinning, all of them */
 	uint64_t blocks;	/* ... that blocked */
 	uint64_t block_ns;	/* time spent blocked */
+
+	/* Boosts the backend refused (of itself or of a correspondent), for
+	 * the live view's refusals per second; appended like the
+	 * transports. */
+	uint64_t refusals;
 };
 
 #define COSCHED_XPORT_UNKNOWN	0

@@ -16,7 +16,8 @@ common_libcommon_la_LIBADD = -lm
 
 # The observability tools' reader of the coscheduling pages (the console's
 # `cosched' and copvm-cosched) and the command they share.  A library of
-# its own, so that libpvm3 and pvmd do not carry it.
+# its own, so that libpvm3 does not carry it; pvmd links it for COSCHED,
+# the pages of its tasks for the live view (daemon/costat.c).
 noinst_LTLIBRARIES += common/libcosched_read.la
 common_libcosched_read_la_SOURCES = common/cosched_read.c \
 	common/cosched_read.h common/cosched_page.h include/copvm.h \

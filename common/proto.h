@@ -161,6 +161,18 @@ enum pvmi_op {
 	 *      gone; PvmNoEntry: it takes no direct routes; PvmNoHost),
 	 *      str address (dotted IPv4), int port */
 	PVMI_OP_ROUTE,
+	/* The coscheduling pages of the tasks, for the live view (copvm's
+	 * own; daemon/costat.c).
+	 * in:  int which (0: every host; a daemon tid: that host)
+	 * out: int status = nrec, then nrec host records, in host-table
+	 *      order: int dtid, int hstatus (PvmOk; PvmHostFail: no answer
+	 *      in time, or the host left; PvmBadParam: a daemon that does not
+	 *      know this op), str name, int time high, int time low (the
+	 *      host's CLOCK_MONOTONIC at the snapshot, ns; 0 without one),
+	 *      str lines (the host's copvm-cosched -r lines: one per task,
+	 *      then the node line; "" without a snapshot)
+	 * Another daemon is asked with which = its own dtid. */
+	PVMI_OP_COSCHED,
 	PVMI_OP_MAX
 };
 

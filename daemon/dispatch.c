@@ -55,6 +55,7 @@ static const struct op_desc ops[PVMI_OP_MAX] = {
 	[PVMI_OP_DELHOSTS] = { pvmd_op_delhosts, "DELHOSTS", 1, 1 },
 	[PVMI_OP_TIDTOHOST] = { pvmd_op_tidtohost, "TIDTOHOST", 1, 0 },
 	[PVMI_OP_ROUTE] = { pvmd_op_route, "ROUTE", 1, 1 },
+	[PVMI_OP_COSCHED] = { pvmd_op_cosched, "COSCHED", 1, 1 },
 };
 
 #define conn_tid pvmd_conn_tid

@@ -32,8 +32,10 @@ daemon_pvmd_SOURCES = \
 	daemon/slave.c \
 	daemon/gang.c \
 	daemon/gang_sync.c \
-	daemon/cosched_watch.c
-daemon_pvmd_LDADD = common/libcommon.la
+	daemon/cosched_watch.c \
+	daemon/costat.c
+# COSCHED reads and formats the pages as copvm-cosched -r does.
+daemon_pvmd_LDADD = common/libcosched_read.la common/libcommon.la
 # The links' writes batched through io_uring (COPVM_URING=1) when
 # liburing is there, else the stand-in that always says writev.
 if HAVE_LIBURING

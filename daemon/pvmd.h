@@ -746,6 +746,11 @@ void pvmd_gang_sync_request(struct pvmd_conn *c, struct pvmi_rbuf *r);
 /* Slave: takes the master's DD_CLOCK_ACK (a sample, its schedule). */
 void pvmd_gang_sync_answer(struct pvmi_rbuf *r);
 
+/* costat.c: the pages of the machine's tasks (COSCHED, the live view) */
+void pvmd_op_cosched(struct pvmd_conn *c, struct pvmi_rbuf *r);
+/* The loop's tick: answers the gathers whose wait for hosts is over. */
+void pvmd_costat_tick(void);
+
 /* cosched_watch.c: the backstop of the tasks' self boosts */
 /* Makes and watches the page directory; the tick does the rest. */
 void pvmd_cwatch_init(void);

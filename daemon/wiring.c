@@ -32,6 +32,7 @@ static void loop_tick(void)
 	pvmd_addhost_tick();
 	pvmd_cwatch_tick();
 	pvmd_gang_sync_tick();
+	pvmd_costat_tick();
 }
 
 static const struct pvmd_loop_hooks loop_hooks = {

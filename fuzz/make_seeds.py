@@ -117,7 +117,7 @@ put('fuzz_shm_ring', 'single_copy', ring([rec(1, struct.pack('<QQ', 4096, 8),
 # fuzz_dispatch: frames of [op (bit 5: USER)] [body length / 4] body
 OP = dict(REGISTER=1, EXIT=2, TASKS=6, CONFIG=7, MSTAT=8, PSTAT=9, NOTIFY=10,
           MBOX_PUT=11, MBOX_GET=12, MBOX_DEL=13, MBOX_LIST=14, NEWCTX=15,
-          FREECTX=16, HOSTSYNC=18, TIDTOHOST=21, ROUTE=22)
+          FREECTX=16, HOSTSYNC=18, TIDTOHOST=21, ROUTE=22, COSCHED=23)
 
 def req(op, body):
     assert len(body) % 4 == 0 and len(body) // 4 < 256
@@ -134,6 +134,9 @@ put('fuzz_dispatch', 'register_ctx_notify', reg + req(OP['NEWCTX'], b'')
     + req(OP['FREECTX'], x_ints(1)) + req(OP['NOTIFY'], x_ints(1, 5, 1) + x_ints(0x40001))
     + req(OP['TIDTOHOST'], x_ints(0x40001)) + req(OP['PSTAT'], x_ints(0x40001))
     + req(OP['EXIT'], b''))
+put('fuzz_dispatch', 'register_cosched', reg + req(OP['COSCHED'], x_ints(0))
+    + req(OP['COSCHED'], x_ints(0x40000)) + req(OP['COSCHED'], x_ints(0x80000))
+    + req(OP['COSCHED'], b''))
 put('fuzz_dispatch', 'user_message', reg + bytes([32 | 7, 3]) + x_ints(1))
 put('fuzz_dispatch', 'unregistered', req(OP['TASKS'], x_ints(0)) + req(30, b''))
 

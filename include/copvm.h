@@ -63,6 +63,14 @@ const char *copvm_model_name(int model);
 /* The backend's name ("none", "self", ...), or NULL for an unknown one. */
 const char *copvm_backend_name(int backend);
 
+/* The coscheduling state of every task of the virtual machine (where =
+ * 0) or of one host (where = its daemon's tid), gathered through the
+ * daemons, as text in *text (malloc'd: free it): per host a line
+ * "host=NAME dtid=tHEX status=ok|down|old time_ns=NS", then that host's
+ * copvm-cosched -r lines (copvm-cosched(1)).  Returns the number of
+ * hosts, or PvmBadParam, PvmNoHost, PvmSysErr, PvmNoMem. */
+int copvm_cosched_gather(int where, char **text);
+
 /* Precommunication: declares that the active send buffer will be sent
  * to `tid' with `msgtag' with no data dependence on the receives before
  * that send, so the library may prepare it while the task waits in a

@@ -39,7 +39,7 @@ lib_libpvm3_la_SOURCES = \
 	lib/cosched/cosched.h lib/cosched/backend.h \
 	lib/cosched/cosched.c lib/cosched/settings.c lib/cosched/page.c \
 	lib/cosched/state.c lib/cosched/freq.c lib/cosched/ctxsw.c \
-	lib/cosched/arrival.c lib/cosched/arrival.h \
+	lib/cosched/arrival.c lib/cosched/arrival.h lib/cosched/gather.c \
 	lib/cosched/backend_none.c lib/cosched/backend_self.c
 # Direct TCP routes through io_uring when liburing is there (uring.c),
 # else the stand-in that always says "plain sockets" (uring_none.c).

@@ -19,6 +19,7 @@ dist_man_MANS = \
 	man/copvm-srun-rsh.1 \
 	man/copvm.7 \
 	man/copvm_backend_name.3 \
+	man/copvm_cosched_gather.3 \
 	man/copvm_getopt.3 \
 	man/copvm_model_name.3 \
 	man/copvm_setopt.3 \

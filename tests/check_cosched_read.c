@@ -69,6 +69,7 @@ static void fill_page(struct cosched_page *pg, int tid, int pid)
 	pg->boosts = 3;
 	pg->peer_boosts = 4;
 	pg->demotions = 1;
+	pg->refusals = 6;
 	pg->boosted_cpu_ns = 5000000;
 	pg->budget_window_ns = 1000000000;
 	pg->boosted_by_peers = 2;
@@ -519,14 +520,14 @@ START_TEST(tool_raw_lines)
 		 " peer_boosts=4 demotions=1 boosted_cpu_ns=5000000"
 		 " budget_window_ns=1000000000 boosted_by_peers=2 waiting=0"
 		 " req_model=- req_p_milli=- req_interval_ms=-"
-		 " base_nice=2 boost_until_ns=777000000 local=shm tcp=uring\n"
+		 " base_nice=2 boost_until_ns=777000000 local=shm tcp=uring refusals=6\n"
 		 "tid=t40002 pid=%d model=dcs p=0.500 interval_us=10000"
 		 " freq=123.250 boost=none nice=-5 backend=self spin_ns=50000"
 		 " sends=10 recvs=12 peers=- boosts=3"
 		 " peer_boosts=4 demotions=1 boosted_cpu_ns=5000000"
 		 " budget_window_ns=1000000000 boosted_by_peers=2 waiting=0"
 		 " req_model=- req_p_milli=- req_interval_ms=-"
-		 " base_nice=2 boost_until_ns=777000000 local=- tcp=-\n"
+		 " base_nice=2 boost_until_ns=777000000 local=- tcp=- refusals=6\n"
 		 "node=%s tasks=2 boosts=6 peer_boosts=8 demotions=2"
 		 " boosted_cpu_ns=10000000 budget_window_ns=1000000000"
 		 " budget_pct=1.0 skipped=8\n",

@@ -20,6 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "copvm.h"
+#include "cosched_page.h"
 #include "pvmd_fixture.h"
 
 /* ---- registration and the small requests ---- */
@@ -775,6 +777,71 @@ START_TEST(malformed_bodies)
 }
 END_TEST
 
+/* COSCHED (daemon/costat.c): this host's record, its pages as
+ * copvm-cosched -r lines with the daemon's host name and its clock; a
+ * tid that is no daemon of the machine is PvmNoHost; the daemon serves
+ * on. */
+START_TEST(cosched_pages)
+{
+	struct pvmi_wbuf w = { 0 };
+	struct cosched_page pg;
+	struct pvmi_rbuf r;
+	unsigned char *body, page[COSCHED_PAGE_SIZE] = { 0 };
+	char path[900], host[256] = "", want[128], *lines;
+	int32_t hi, lo, which;
+	int me, fd = task_connect(&me), pfd, i;
+
+	gethostname(host, sizeof(host) - 1);
+	memset(&pg, 0, sizeof(pg));
+	pg.magic = COSCHED_PAGE_MAGIC;
+	pg.version = COSCHED_PAGE_VERSION;
+	pg.pid = getpid();
+	pg.tid = me;
+	pg.uid = getuid();
+	pg.model = COPVM_MODEL_PRE;
+	pg.boosts = 5;
+	pg.refusals = 2;
+	memcpy(page, &pg, sizeof(pg));
+	snprintf(path, sizeof(path), "%s/%s/t%x", dir, COSCHED_DIR, me);
+	pfd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ck_assert_int_ge(pfd, 0);
+	xwrite(pfd, page, sizeof(page));
+	close(pfd);
+
+	for (i = 0; i < 2; i++) {
+		pvmi_w_int(&w, i ? DTID : 0);
+		body = call(fd, PVMI_OP_COSCHED, &w, &r);
+		ck_assert_int_eq(pvmi_r_int(&r), 1);
+		ck_assert_int_eq(pvmi_r_int(&r), DTID);
+		ck_assert_int_eq(pvmi_r_int(&r), PvmOk);
+		ck_assert(str_item_eq(&r, host));
+		hi = pvmi_r_int(&r);
+		lo = pvmi_r_int(&r);
+		ck_assert(hi || lo);
+		lines = pvmi_r_str(&r);
+		ck_assert_int_eq(r.failed, 0);
+		ck_assert_uint_eq(r.pos, r.len);
+		snprintf(want, sizeof(want), "tid=t%x pid=%d model=pre ", me,
+			 (int)getpid());
+		ck_assert_msg(!strncmp(lines, want, strlen(want)), "%s", lines);
+		ck_assert_ptr_nonnull(strstr(lines, " boosts=5 "));
+		ck_assert_ptr_nonnull(strstr(lines, " refusals=2\n"));
+		snprintf(want, sizeof(want), "\nnode=%s tasks=1 ", host);
+		ck_assert_ptr_nonnull(strstr(lines, want));
+		free(lines);
+		free(body);
+	}
+	/* not a daemon of the machine: another host, a task, garbage */
+	for (i = 0; i < 3; i++) {
+		which = i == 0 ? 0x80000 : i == 1 ? me : -7;
+		ck_assert_int_eq(op_int(fd, PVMI_OP_COSCHED, which), PvmNoHost);
+	}
+	unlink(path);
+	close(fd);
+	assert_alive();
+}
+END_TEST
+
 START_TEST(other_uid)
 {
 	int st, fd;
@@ -1202,6 +1269,7 @@ static Suite *pvmd_suite(void)
 	tcase_add_test(tc, huge_length);
 	tcase_add_test(tc, unknown_op);
 	tcase_add_test(tc, malformed_bodies);
+	tcase_add_test(tc, cosched_pages);
 	tcase_add_test(tc, other_uid);
 	tcase_add_test(tc, killed_mid_frame);
 	tcase_add_test(tc, nonreader_does_not_block);

@@ -652,6 +652,94 @@ static const char *shell_stdin(void)
 	return buf;
 }
 
+/* The next REPLY frame on task connection `fd' (USER frames skipped). */
+static unsigned char *next_reply(int fd, struct pvmi_frame *f)
+{
+	unsigned char *body;
+
+	for (;;) {
+		ck_assert_int_eq(next_frame(fd, REPLY_MS, f, &body), 1);
+		if (f->kind == PVMI_KIND_REPLY)
+			return body;
+		free(body);
+	}
+}
+
+/* COSCHED of the machine asked by task `fd' of the master, while the
+ * test's "slave" on `link' (host `index') answers `mode': 0 nothing, 1
+ * a malformed record, 2 a good one.  Checks the master's own record is
+ * whole; returns the slave's record status, and the wait in *ms. */
+static int cosched_via_fake(int fd, int link, int index, int mode, int *ms)
+{
+	struct pvmi_wbuf w = { 0 }, rec = { 0 };
+	struct pvmi_rbuf r, ir;
+	struct pvmi_frame f;
+	unsigned char *body;
+	const void *q;
+	size_t n = 0;
+	int32_t reqid;
+	long long t0;
+	int st;
+
+	pvmi_w_int(&w, 0);
+	send_raw(fd, PVMI_KIND_REQUEST, PVMI_OP_COSCHED, w.data, w.len);
+	pvmi_w_free(&w);
+	for (;;) {		/* beats may come first */
+		ck_assert_int_eq(next_frame(link, 3000, &f, &body), 1);
+		if (f.tag == PVMI_DD_REQUEST)
+			break;
+		free(body);
+	}
+	pvmi_r_init(&r, body, f.len);
+	reqid = pvmi_r_int(&r);
+	pvmi_r_int(&r);
+	ck_assert_int_eq(pvmi_r_int(&r), PVMI_OP_COSCHED);
+	q = pvmi_r_bytes(&r, &n);
+	ck_assert_ptr_ne(q, NULL);
+	pvmi_r_init(&ir, q, n);
+	ck_assert_int_eq(pvmi_r_int(&ir), PVMI_DAEMON_TID(index));
+	free(body);
+	t0 = now_ms();
+	if (mode) {
+		pvmi_w_int(&rec, 1);
+		pvmi_w_int(&rec, PVMI_DAEMON_TID(index));
+		pvmi_w_int(&rec, PvmOk);
+		pvmi_w_str(&rec, "fakehost");
+		if (mode == 2) {
+			pvmi_w_int(&rec, 0);
+			pvmi_w_int(&rec, 42);
+			pvmi_w_str(&rec, "node=fakehost tasks=0\n");
+		}		/* mode 1: the record stops short */
+		pvmi_w_int(&w, reqid);
+		pvmi_w_bytes(&w, rec.data, rec.len);
+		send_frame(link, PVMI_KIND_DAEMON, PVMI_DAEMON_TID(index),
+			   DTID, PVMI_DD_REPLY, &w);
+		pvmi_w_free(&w);
+		pvmi_w_free(&rec);
+	}
+	body = next_reply(fd, &f);
+	*ms = (int)(now_ms() - t0);
+	ck_assert_int_eq(f.tag, PVMI_OP_COSCHED);
+	pvmi_r_init(&r, body, f.len);
+	ck_assert_int_eq(pvmi_r_int(&r), 2);
+	ck_assert_int_eq(pvmi_r_int(&r), DTID);
+	ck_assert_int_eq(pvmi_r_int(&r), PvmOk);
+	free(pvmi_r_str(&r));
+	pvmi_r_int(&r);
+	pvmi_r_int(&r);
+	free(pvmi_r_str(&r));
+	ck_assert_int_eq(pvmi_r_int(&r), PVMI_DAEMON_TID(index));
+	st = pvmi_r_int(&r);
+	ck_assert(str_item_eq(&r, "fakehost"));
+	pvmi_r_int(&r);
+	ck_assert_int_eq(pvmi_r_int(&r), st == PvmOk ? 42 : 0);
+	ck_assert(str_item_eq(&r, st == PvmOk ? "node=fakehost tasks=0\n" : ""));
+	ck_assert_int_eq(r.failed, 0);
+	ck_assert_uint_eq(r.pos, r.len);
+	free(body);
+	return st;
+}
+
 START_TEST(master_starts_a_slave)
 {
 	struct pvmi_wbuf w = { 0 };
@@ -739,6 +827,15 @@ START_TEST(master_starts_a_slave)
 	body = call(fd, PVMI_OP_CONFIG, NULL, &r);
 	ck_assert_int_eq(pvmi_r_int(&r), 2);
 	free(body);
+	ck_assert_int_eq(op_str(fd, PVMI_OP_MSTAT, "fakehost"), PvmOk);
+	/* COSCHED (daemon/costat.c) gathers the slave's record: as it came;
+	 * a malformed one spoils that host's only; silence is PvmHostFail
+	 * once the 1.5 s wait is over, and the master serves on */
+	ck_assert_int_eq(cosched_via_fake(fd, link, index, 2, &v), PvmOk);
+	ck_assert_int_eq(cosched_via_fake(fd, link, index, 1, &v), PvmBadMsg);
+	ck_assert_int_eq(cosched_via_fake(fd, link, index, 0, &v), PvmHostFail);
+	ck_assert_int_ge(v, 1300);
+	ck_assert_int_lt(v, 4000);
 	ck_assert_int_eq(op_str(fd, PVMI_OP_MSTAT, "fakehost"), PvmOk);
 	/* and after more strangers, deleting it halts it */
 	strangers(port);

@@ -63,7 +63,8 @@ MH_TESTS = \
 	tests/integ/mh-uring.sh \
 	tests/integ/mh-partition.sh \
 	tests/integ/mh-group-loss.sh \
-	tests/integ/mh-exp-skew.sh
+	tests/integ/mh-exp-skew.sh \
+	tests/integ/mh-cosched-top.sh
 TESTS += $(MH_TESTS)
 EXTRA_DIST += $(MH_TESTS) \
 	tests/integ/netns/netns.sh \

@@ -2,7 +2,8 @@
 # copvm-cosched and the console (common/cosched_read.c, cosched_cmd.c) and
 # the tool itself, on hand-made pages; and the lint of the manual pages
 # with the check that every exported copvm_* function has one; and
-# `copvm-cosched plot' on a trace recorded by a PRE ping-pong.
+# `copvm-cosched plot' on a trace recorded by a PRE ping-pong; and
+# `copvm-cosched top', the live view, of a running ping-pong.
 if HAVE_CHECK
 check_PROGRAMS += tests/check_cosched_read
 TESTS += tests/check_cosched_read
@@ -14,7 +15,8 @@ tests_check_cosched_read_LDADD = common/libcosched_read.la $(CHECK_LIBS)
 EXTRA_tests_check_cosched_read_DEPENDENCIES = tools/copvm-cosched
 endif
 
-OBS_TESTS = tests/integ/man-lint.sh tests/integ/cosched-plot.sh
+OBS_TESTS = tests/integ/man-lint.sh tests/integ/cosched-plot.sh \
+	tests/integ/cosched-top.sh
 TESTS += $(OBS_TESTS)
 EXTRA_DIST += $(OBS_TESTS)
 

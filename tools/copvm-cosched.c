@@ -8,7 +8,8 @@
  * which the console's `cosched' command shares.  `plot TRACE' draws a
  * boost trace as a picture: it runs copvm-trace-plot, installed in the
  * package's libexec directory ($COPVM_PKGLIBEXECDIR overrides it, for
- * the build tree).  See copvm-cosched(1).
+ * the build tree).  `top' is the live view of every task of the virtual
+ * machine (cosched_top.c); only it talks to pvmd.  See copvm-cosched(1).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "cosched_cmd.h"
+#include "cosched_top.h"
 
 #ifndef COPVM_PKGLIBEXECDIR
 #define COPVM_PKGLIBEXECDIR "/usr/local/libexec/copvm"
@@ -41,5 +43,15 @@ int main(int argc, char **argv)
 {
 	if (argc >= 2 && strcmp(argv[1], "plot") == 0)
 		return plot(argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "top") == 0)
+		return cosched_top(argc - 1, argv + 1);
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		csr_usage(stdout, "copvm-cosched");
+		fputs("       copvm-cosched top [-b] [-d SECONDS] [-n COUNT]"
+		      "   the live view of the machine\n"
+		      "       copvm-cosched plot [-n] [-o OUT.png] [-t TITLE]"
+		      " TRACE...\n", stdout);
+		return 0;
+	}
 	return csr_cmd(argc, argv, "copvm-cosched", NULL, stdout, stderr);
 }

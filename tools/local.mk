@@ -2,8 +2,21 @@
 # copvm-cosched shows the coscheduling pages of this host's tasks and
 # writes requests into them (copvm-cosched(1)).
 bin_PROGRAMS += tools/copvm-cosched
-tools_copvm_cosched_SOURCES = tools/copvm-cosched.c
-tools_copvm_cosched_LDADD = common/libcosched_read.la
+tools_copvm_cosched_SOURCES = tools/copvm-cosched.c tools/cosched_top.c \
+	tools/cosched_top.h
+# top enrols as a task and asks the daemons (copvm_cosched_gather); it
+# clears the screen through terminfo where there is one, else with the
+# ANSI sequence.
+tools_copvm_cosched_LDADD = common/libcosched_read.la lib/libpvm3.la
+tools_copvm_cosched_SOURCES += tools/top_term.h
+if HAVE_TINFO
+tools_copvm_cosched_SOURCES += tools/top_term_tinfo.c
+tools_copvm_cosched_CFLAGS = $(AM_CFLAGS) $(TINFO_CFLAGS)
+tools_copvm_cosched_LDADD += $(TINFO_LIBS)
+else
+tools_copvm_cosched_SOURCES += tools/top_term_ansi.c
+endif
+EXTRA_DIST += tools/top_term_tinfo.c tools/top_term_ansi.c
 tools_copvm_cosched_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DCOPVM_PKGLIBEXECDIR='"$(pkglibexecdir)"'
 # copvm-cosched plot TRACE runs copvm-trace-plot (also the benchmarks'

@@ -161,8 +161,11 @@ static void apply_self(int level, int nice, uint64_t box, uint64_t now)
 	struct cosched_page *pg = pvmi_cosched_page;
 	int old = pg->boost;
 
-	if (backend->apply(level, nice, box) < 0)
+	if (backend->apply(level, nice, box) < 0) {
+		if (level > old)
+			pg->refusals++;
 		return;
+	}
 	pg->boost_nice = level == COPVM_BOOST_NONE ? 0 : nice;
 	pg->boost_slice = level != COPVM_BOOST_NONE && caps.slice;
 	__atomic_store_n(&pg->boost_until_ns,
@@ -379,8 +382,12 @@ static void boost_peer(struct cosched_page *pp, int tid, int level, int nice,
 	 * boost keeps its base nice. */
 	if (level == COPVM_BOOST_SLICE || nice > pp->base_nice)
 		nice = pp->base_nice;
-	if (pp->pid <= 0 || backend->boost_peer(pp->pid, tid, level, nice, box) < 0)
+	if (pp->pid <= 0)
 		return;
+	if (backend->boost_peer(pp->pid, tid, level, nice, box) < 0) {
+		pvmi_cosched_page->refusals++;
+		return;
+	}
 	pp->boost_nice = nice;
 	pp->boost_slice = caps.slice;
 	__atomic_store_n(&pp->boost_until_ns, now + box, __ATOMIC_RELEASE);
