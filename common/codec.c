@@ -102,6 +102,13 @@ void pvmi_w_int(struct pvmi_wbuf *w, int32_t v)
 	pvmi_w_ints(w, &v, 1);
 }
 
+/* Appends `v' as two int32 items, high half first (codec.h). */
+void pvmi_w_u64(struct pvmi_wbuf *w, uint64_t v)
+{
+	pvmi_w_int(w, (int32_t)(uint32_t)(v >> 32));
+	pvmi_w_int(w, (int32_t)(uint32_t)v);
+}
+
 /* Appends a str item (count includes the NUL); NULL is sent as "". */
 void pvmi_w_str(struct pvmi_wbuf *w, const char *s)
 {
@@ -224,6 +231,15 @@ int32_t pvmi_r_int(struct pvmi_rbuf *r)
 	if (pvmi_r_ints(r, &v, 1) < 0)
 		return 0;
 	return v;
+}
+
+/* Reads two int32 items as one unsigned 64-bit value (codec.h). */
+uint64_t pvmi_r_u64(struct pvmi_rbuf *r)
+{
+	uint64_t hi = (uint32_t)pvmi_r_int(r);
+	uint64_t lo = (uint32_t)pvmi_r_int(r);
+
+	return r->failed ? 0 : hi << 32 | lo;
 }
 
 /* Reads a str item; returns a malloc'd copy, or NULL with r->failed set

@@ -32,6 +32,9 @@ struct pvmi_rbuf {
 void pvmi_w_ints(struct pvmi_wbuf *w, const int32_t *v, size_t n);
 /* Appends one item holding a single XDR int32. */
 void pvmi_w_int(struct pvmi_wbuf *w, int32_t v);
+/* Appends an unsigned 64-bit value as two int32 items, high half first
+ * (times in nanoseconds between daemons and tasks). */
+void pvmi_w_u64(struct pvmi_wbuf *w, uint64_t v);
 /* Appends a str item; a NULL string is sent as "". */
 void pvmi_w_str(struct pvmi_wbuf *w, const char *s);
 /* Appends a PVM_BYTE item of `n' bytes. */
@@ -48,6 +51,9 @@ void pvmi_r_init(struct pvmi_rbuf *r, const void *data, size_t len);
 int32_t pvmi_r_int(struct pvmi_rbuf *r);
 /* Reads an int32 item of exactly `n' values into `out'; 0 or -1. */
 int pvmi_r_ints(struct pvmi_rbuf *r, int32_t *out, size_t n);
+/* Reads what pvmi_w_u64() wrote; 0 with r->failed set when it is not
+ * there. */
+uint64_t pvmi_r_u64(struct pvmi_rbuf *r);
 /* Reads a str item; returns a malloc'd copy or NULL with r->failed set. */
 char *pvmi_r_str(struct pvmi_rbuf *r);
 /* Reads a byte item; returns a pointer into the body and its length in

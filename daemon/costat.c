@@ -69,8 +69,7 @@ static void local_record(struct pvmi_wbuf *w)
 	pvmi_w_int(w, pvmd.dtid);
 	pvmi_w_int(w, PvmOk);
 	pvmi_w_str(w, pvmd.hostname);
-	pvmi_w_int(w, (int32_t)(ns >> 32));
-	pvmi_w_int(w, (int32_t)(ns & 0xffffffffu));
+	pvmi_w_u64(w, ns);
 	pvmi_w_str(w, text ? text : "");
 	free(text);
 }
@@ -83,8 +82,7 @@ static void failed_record(struct pvmi_wbuf *w, int dtid, int status)
 	pvmi_w_int(w, dtid);
 	pvmi_w_int(w, status);
 	pvmi_w_str(w, h ? h->name : "");
-	pvmi_w_int(w, 0);
-	pvmi_w_int(w, 0);
+	pvmi_w_u64(w, 0);		/* no time: no answer */
 	pvmi_w_str(w, "");
 }
 

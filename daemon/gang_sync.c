@@ -104,19 +104,6 @@ int pvmd_gang_schedule(struct exp_params *p)
 	return 0;
 }
 
-static void w_u64(struct pvmi_wbuf *w, uint64_t v)
-{
-	pvmi_w_int(w, (int32_t)(uint32_t)(v >> 32));
-	pvmi_w_int(w, (int32_t)(uint32_t)v);
-}
-
-static uint64_t r_u64(struct pvmi_rbuf *r)
-{
-	uint64_t hi = (uint32_t)pvmi_r_int(r);
-
-	return hi << 32 | (uint32_t)pvmi_r_int(r);
-}
-
 static void send_probe(void)
 {
 	struct pvmi_wbuf w = { 0 };
@@ -129,7 +116,7 @@ static void send_probe(void)
 	sent_ms = pvmd_now_ms();
 	t0_sent = pvmd_gang_clock_ns();
 	pvmi_w_int(&w, seq);
-	w_u64(&w, t0_sent);
+	pvmi_w_u64(&w, t0_sent);
 	pvmd_peer_send_dd(PVMI_MASTER_INDEX, PVMI_DD_CLOCK, &w);
 	pvmi_w_free(&w);
 	pvmd_tick_within(EXP_SYNC_PROBE_TIMEOUT_MS);
@@ -244,13 +231,13 @@ void pvmd_gang_sync_request(struct pvmd_conn *c, struct pvmi_rbuf *r)
 	struct pvmi_wbuf w = { 0 };
 	int32_t s = pvmi_r_int(r);
 
-	t0 = r_u64(r);
+	t0 = pvmi_r_u64(r);
 	if (!pvmd_body_ok(r))
 		return;
 	pvmi_w_int(&w, s);
-	w_u64(&w, t0);
-	w_u64(&w, t1);
-	w_u64(&w, pvmd_gang_clock_ns());
+	pvmi_w_u64(&w, t0);
+	pvmi_w_u64(&w, t1);
+	pvmi_w_u64(&w, pvmd_gang_clock_ns());
 	pvmi_w_int(&w, have_sched ? sched.mode : -1);
 	pvmi_w_int(&w, have_sched ? (int32_t)(sched.ip_ns / 1000) : 0);
 	pvmi_w_int(&w, have_sched ? (int32_t)(sched.ps_ns / 1000) : 0);
@@ -288,9 +275,9 @@ void pvmd_gang_sync_answer(struct pvmi_rbuf *r)
 	int32_t s, mode, ip, ps;
 
 	s = pvmi_r_int(r);
-	t0 = r_u64(r);
-	t1 = r_u64(r);
-	t2 = r_u64(r);
+	t0 = pvmi_r_u64(r);
+	t1 = pvmi_r_u64(r);
+	t2 = pvmi_r_u64(r);
 	mode = pvmi_r_int(r);
 	ip = pvmi_r_int(r);
 	ps = pvmi_r_int(r);

@@ -203,6 +203,39 @@ START_TEST(round_trip)
 }
 END_TEST
 
+/* A 64-bit value travels as two int items, high half first, whole
+ * (no sign or half lost); half of one is a failure that reads 0. */
+START_TEST(u64_round_trip)
+{
+	static const uint64_t v[] = { 0, 1, 0xffffffffu, 0x100000000ull,
+				      0x8000000080000000ull, UINT64_MAX };
+	struct pvmi_wbuf w = { 0 };
+	struct pvmi_rbuf r;
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		pvmi_w_u64(&w, v[i]);
+	ck_assert_int_eq(w.failed, 0);
+	pvmi_r_init(&r, w.data, w.len);
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		ck_assert_uint_eq(pvmi_r_u64(&r), v[i]);
+	ck_assert_uint_eq(r.pos, r.len);
+	/* the high half first: as two ints, 1 then 2 */
+	pvmi_r_init(&r, w.data, w.len);
+	(void)pvmi_r_u64(&r);
+	(void)pvmi_r_u64(&r);
+	(void)pvmi_r_u64(&r);
+	ck_assert_int_eq(pvmi_r_int(&r), 1);
+	ck_assert_int_eq(pvmi_r_int(&r), 0);
+	pvmi_w_free(&w);
+	pvmi_w_int(&w, 7);	/* half of one */
+	pvmi_r_init(&r, w.data, w.len);
+	ck_assert_uint_eq(pvmi_r_u64(&r), 0);
+	ck_assert_int_eq(r.failed, 1);
+	pvmi_w_free(&w);
+}
+END_TEST
+
 START_TEST(truncated)
 {
 	struct pvmi_wbuf w = { 0 };
@@ -445,6 +478,7 @@ static Suite *codec_suite(void)
 	tcase_add_test(tc, bad_strings);
 	tcase_add_test(tc, sticky_failure);
 	tcase_add_test(tc, fuzz);
+	tcase_add_test(tc, u64_round_trip);
 	tcase_set_timeout(tc, 30);
 	suite_add_tcase(s, tc);
 	return s;

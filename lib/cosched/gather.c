@@ -33,7 +33,7 @@ static const char *status_word(int st, char *buf, size_t len)
 static int print_records(FILE *f, struct pvmi_rbuf *r, int n)
 {
 	char *name, *lines, buf[24];
-	int32_t dtid, st, hi, lo;
+	int32_t dtid, st;
 	uint64_t ns;
 	size_t len;
 	int i;
@@ -42,11 +42,9 @@ static int print_records(FILE *f, struct pvmi_rbuf *r, int n)
 		dtid = pvmi_r_int(r);
 		st = pvmi_r_int(r);
 		name = pvmi_r_str(r);
-		hi = pvmi_r_int(r);
-		lo = pvmi_r_int(r);
+		ns = pvmi_r_u64(r);
 		lines = pvmi_r_str(r);
 		if (!r->failed) {
-			ns = ((uint64_t)(uint32_t)hi << 32) | (uint32_t)lo;
 			fprintf(f, "host=%s dtid=t%x status=%s time_ns=%" PRIu64
 				"\n", *name ? name : "-", (unsigned)dtid,
 				status_word(st, buf, sizeof(buf)), ns);
