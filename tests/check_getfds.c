@@ -32,30 +32,6 @@
 /* A pipe through which the test lets a forked task go on. */
 static int go[2] = { -1, -1 };
 
-static void set_mode(int sockets_only)
-{
-	if (sockets_only)
-		setenv("COPVM_SHM", "0", 1);
-	else
-		unsetenv("COPVM_SHM");
-}
-
-/* Mappings of ring segments in this process. */
-static int ring_maps(void)
-{
-	char line[512];
-	FILE *f = fopen("/proc/self/maps", "r");
-	int n = 0;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, "copvm-shm-ring"))
-			n++;
-	fclose(f);
-	return n;
-}
-
 /* Waits for the go byte of the test (or its end). */
 static void wait_go(void)
 {
@@ -108,7 +84,7 @@ START_TEST(counts_are_stocks_one_two_one)
 	int me, kid, *fds, n, first;
 	pid_t pid;
 
-	set_mode(_i);
+	vm_set_shm(_i);
 	me = pvm_mytid();
 	ck_assert_int_gt(me, 0);
 	n = pvm_getfds(&fds);
@@ -156,7 +132,7 @@ START_TEST(fds0_alone_wakes_for_ring_messages)
 	int me, kid, i, *fds, fd;
 	pid_t pid;
 
-	set_mode(_i);
+	vm_set_shm(_i);
 	me = pvm_mytid();
 	ck_assert_int_gt(pvm_getfds(&fds), 0);
 	fd = fds[0];
@@ -168,7 +144,7 @@ START_TEST(fds0_alone_wakes_for_ring_messages)
 		ck_assert_int_eq(me, i);
 	}
 	if (!_i)
-		ck_assert_int_gt(ring_maps(), 0);
+		ck_assert_int_gt(vm_ring_maps(), 0);
 	vm_wait_ok(pid);
 	pvm_exit();
 }
@@ -225,7 +201,7 @@ START_TEST(fds0_alone_wakes_for_a_new_circuit)
 	int me, kid, *fds, fd;
 	pid_t pid;
 
-	set_mode(_i);
+	vm_set_shm(_i);
 	me = pvm_mytid();
 	pvm_setopt(PvmRoute, PvmRouteDirect);
 	ck_assert_int_eq(pvm_getfds(&fds), 1);

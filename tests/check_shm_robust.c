@@ -34,7 +34,6 @@
 #include "pvm3.h"
 #include "vm_fixture.h"
 
-#define SEG_NAME	"copvm-shm-ring"
 #define TAG_DATA	21
 #define TAG_ECHO	22
 #define TAG_EXIT	23
@@ -47,14 +46,6 @@
 #define WARMUP		100000
 #define WINDOW		1000
 #define MEM_BOUND_KB	1024
-
-static void set_mode(int sockets_only)
-{
-	if (sockets_only)
-		setenv("COPVM_SHM", "0", 1);
-	else
-		unsetenv("COPVM_SHM");
-}
 
 /* A field ("VmRSS:", "VmSize:") of /proc/self/status in KiB, or -1. */
 static long status_kb(const char *field)
@@ -70,22 +61,6 @@ static long status_kb(const char *field)
 			kb = atol(line + strlen(field));
 	fclose(f);
 	return kb;
-}
-
-/* Mappings of ring segments in this process. */
-static int ring_maps(void)
-{
-	char line[512];
-	FILE *f = fopen("/proc/self/maps", "r");
-	int n = 0;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, SEG_NAME))
-			n++;
-	fclose(f);
-	return n;
 }
 
 /* Sends `n' bytes with their length and checksum. */
@@ -156,7 +131,7 @@ START_TEST(a_stopped_sender_mid_message_blocks_no_receive)
 	long base;
 	pid_t pid, opid;
 
-	set_mode(_i);
+	vm_set_shm(_i);
 	me = pvm_mytid();
 	kid = vm_fork_task(big_sender, me, &pid);
 	other = vm_fork_task(other_sender, me, &opid);
@@ -196,7 +171,7 @@ START_TEST(a_stopped_sender_mid_message_blocks_no_receive)
 	ck_assert_int_gt(pvm_recv(kid, TAG_DATA), 0);
 	ck_assert_int_eq(recv_block(in, BIG), (long)BIG);
 	if (!_i)
-		ck_assert_int_gt(ring_maps(), 0);	/* it came by ring */
+		ck_assert_int_gt(vm_ring_maps(), 0);	/* it came by ring */
 	vm_send_int(kid, TAG_EXIT, 0);
 	vm_wait_ok(pid);
 	free(in);
@@ -277,7 +252,7 @@ START_TEST(a_ring_that_cannot_be_mapped_or_made_leaves_the_socket)
 	/* One way failed and fell back, the other has its ring: with
 	 * "map" ours was let go and the child's is mapped here; with
 	 * "create" the child made none and ours is mapped. */
-	ck_assert_int_eq(ring_maps(), 1);
+	ck_assert_int_eq(vm_ring_maps(), 1);
 	vm_send_int(kid, TAG_EXIT, 0);
 	vm_wait_ok(pid);
 	free(in);
@@ -319,7 +294,7 @@ START_TEST(a_million_messages_leave_memory_flat)
 	long rss0 = 0, rss1;
 	pid_t pid;
 
-	set_mode(_i);
+	vm_set_shm(_i);
 	me = pvm_mytid();
 	kid = vm_fork_task(many_sender, me, &pid);
 	for (i = 0; i < NMSG; i++) {
@@ -346,7 +321,7 @@ START_TEST(a_million_messages_leave_memory_flat)
 	ck_assert_int_lt(srss1 - srss0, MEM_BOUND_KB);
 #endif
 	if (!_i)
-		ck_assert_int_gt(ring_maps(), 0);
+		ck_assert_int_gt(vm_ring_maps(), 0);
 	pvm_exit();
 }
 END_TEST
@@ -397,7 +372,7 @@ START_TEST(single_copy_sizes_arrive_intact_read_or_refused)
 		ck_assert_int_eq(recv_block(in, 16 << 20), (long)copy_sizes[i]);
 		ck_assert(memcmp(in, out, copy_sizes[i]) == 0);
 	}
-	ck_assert_int_eq(ring_maps(), 2);	/* a ring each way */
+	ck_assert_int_eq(vm_ring_maps(), 2);	/* a ring each way */
 	vm_send_int(kid, TAG_EXIT, 0);
 	vm_wait_ok(pid);
 	unsetenv("COPVM_SHM_SINGLECOPY");

@@ -29,7 +29,6 @@
 #include "pvm3.h"
 #include "vm_fixture.h"
 
-#define SEG_NAME	"copvm-shm-ring"
 #define TAG_DATA	11
 #define TAG_ECHO	12
 #define TAG_EXIT	13
@@ -41,30 +40,6 @@ static const size_t sizes[] = {
 	65536, 262144, 262145, 1 << 20, (1 << 20) + 3, 4 << 20, 16 << 20,
 };
 #define NSIZES	(sizeof(sizes) / sizeof(sizes[0]))
-
-static void set_mode(int sockets_only)
-{
-	if (sockets_only)
-		setenv("COPVM_SHM", "0", 1);
-	else
-		unsetenv("COPVM_SHM");
-}
-
-/* Mappings of ring segments in this process. */
-static int ring_maps(void)
-{
-	char line[512];
-	FILE *f = fopen("/proc/self/maps", "r");
-	int n = 0;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, SEG_NAME))
-			n++;
-	fclose(f);
-	return n;
-}
 
 /* Open fds of this process. */
 static int open_fds(void)
@@ -145,7 +120,7 @@ START_TEST(every_size_to_16mib_arrives_intact_both_ways)
 	size_t i;
 	pid_t pid;
 
-	set_mode(_i);
+	vm_set_shm(_i);
 	me = pvm_mytid();
 	ck_assert_int_gt(me, 0);
 	kid = vm_fork_task(echo_child, me, &pid);
@@ -160,9 +135,9 @@ START_TEST(every_size_to_16mib_arrives_intact_both_ways)
 	}
 	/* the ring carried them, or with COPVM_SHM=0 none was made */
 	if (_i)
-		ck_assert_int_eq(ring_maps(), 0);
+		ck_assert_int_eq(vm_ring_maps(), 0);
 	else
-		ck_assert_int_gt(ring_maps(), 0);
+		ck_assert_int_gt(vm_ring_maps(), 0);
 	vm_send_int(kid, TAG_EXIT, 0);
 	vm_wait_ok(pid);
 	free(in);
@@ -197,7 +172,7 @@ START_TEST(mixed_sizes_from_many_senders_keep_order_per_sender)
 	int me, kids[NSENDERS], next[NSENDERS] = { 0 }, k, n, seq;
 	pid_t pids[NSENDERS];
 
-	set_mode(_i);
+	vm_set_shm(_i);
 	me = pvm_mytid();
 	for (k = 0; k < NSENDERS; k++)
 		kids[k] = vm_fork_task(mixed_sender, me, &pids[k]);
@@ -246,7 +221,7 @@ START_TEST(peer_with_rings_off_gets_all_over_the_socket)
 		ck_assert(memcmp(in, out, sizes[i]) == 0);
 	}
 	/* the child declined ours and never offered one */
-	ck_assert_int_eq(ring_maps(), 0);
+	ck_assert_int_eq(vm_ring_maps(), 0);
 	vm_send_int(kid, TAG_EXIT, 0);
 	vm_wait_ok(pid);
 	free(in);
@@ -294,7 +269,7 @@ START_TEST(large_messages_crossing_arrive_intact)
 	me = pvm_mytid();
 	kid = vm_fork_task(cross_child, me, &pid);
 	ck_assert_int_eq(cross_rounds(kid, 200), 0);
-	ck_assert_int_gt(ring_maps(), 0);	/* it came by ring */
+	ck_assert_int_gt(vm_ring_maps(), 0);	/* it came by ring */
 	vm_wait_ok(pid);
 	pvm_exit();
 }
@@ -323,7 +298,7 @@ START_TEST(sender_killed_mid_message_gives_notify_only)
 	int me, kid, st, bufid, bytes, tag, src, who = 0;
 	pid_t pid;
 
-	set_mode(_i);
+	vm_set_shm(_i);
 	me = pvm_mytid();
 	kid = vm_fork_task(stuck_sender, me, &pid);
 	ck_assert_int_eq(pvm_notify(PvmTaskExit, TAG_EXIT, 1, &kid), PvmOk);
@@ -340,7 +315,7 @@ START_TEST(sender_killed_mid_message_gives_notify_only)
 	nanosleep(&ts, NULL);
 	ck_assert_int_eq(pvm_nrecv(kid, TAG_DATA), 0);
 	if (!_i)
-		ck_assert_int_gt(ring_maps(), 0);	/* it came by ring */
+		ck_assert_int_gt(vm_ring_maps(), 0);	/* it came by ring */
 	ck_assert_int_eq(kill(pid, SIGKILL), 0);
 	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
 	bufid = pvm_recv(-1, -1);
@@ -373,9 +348,9 @@ START_TEST(no_fd_or_segment_is_left_after_exit)
 	int fds0, maps0, me, kid, k, i;
 	pid_t pid;
 
-	set_mode(_i);
+	vm_set_shm(_i);
 	fds0 = open_fds();
-	maps0 = ring_maps();
+	maps0 = vm_ring_maps();
 	ck_assert_int_eq(maps0, 0);
 	me = pvm_mytid();
 	for (k = 0; k < 3; k++) {
@@ -385,13 +360,13 @@ START_TEST(no_fd_or_segment_is_left_after_exit)
 			ck_assert_int_eq(vm_recv_int(kid, TAG_ECHO), k + i + 1);
 		}
 		if (_i)
-			ck_assert_int_eq(ring_maps(), 0);
+			ck_assert_int_eq(vm_ring_maps(), 0);
 		else
-			ck_assert_int_gt(ring_maps(), 0);
+			ck_assert_int_gt(vm_ring_maps(), 0);
 		vm_wait_ok(pid);
 	}
 	pvm_exit();
-	ck_assert_int_eq(ring_maps(), 0);
+	ck_assert_int_eq(vm_ring_maps(), 0);
 	ck_assert_int_eq(open_fds(), fds0);
 }
 END_TEST
@@ -416,7 +391,7 @@ START_TEST(a_program_polling_getfds_hears_of_ring_messages)
 	int me, kid, i, j, n, *fds;
 	pid_t pid;
 
-	set_mode(_i);
+	vm_set_shm(_i);
 	me = pvm_mytid();
 	kid = vm_fork_task(paced_sender, me, &pid);
 	for (i = 0; i < 20; i++) {
@@ -438,7 +413,7 @@ START_TEST(a_program_polling_getfds_hears_of_ring_messages)
 		ck_assert_int_eq(j, i);
 	}
 	if (!_i)
-		ck_assert_int_gt(ring_maps(), 0);
+		ck_assert_int_gt(vm_ring_maps(), 0);
 	vm_wait_ok(pid);
 	pvm_exit();
 }
@@ -468,19 +443,19 @@ START_TEST(sends_to_a_killed_receiver_end_its_ring)
 		vm_send_int(kid, TAG_DATA, i);
 		ck_assert_int_eq(vm_recv_int(kid, TAG_ECHO), i);
 	}
-	ck_assert_int_gt(ring_maps(), 0);
+	ck_assert_int_gt(vm_ring_maps(), 0);
 	ck_assert_int_eq(kill(pid, SIGKILL), 0);
 	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
 	/* the sends go on without an error or a crash, and within a few
 	 * of them the circuit is found dead and its ring let go */
-	for (i = 0; i < 500 && ring_maps() > 0; i++) {
+	for (i = 0; i < 500 && vm_ring_maps() > 0; i++) {
 		pvm_initsend(PvmDataDefault);
 		pvm_pkint(&i, 1, 1);
 		ck_assert_int_ge(pvm_send(kid, TAG_DATA), 0);
 		pvm_nrecv(-1, -1);
 		nanosleep(&ts, NULL);
 	}
-	ck_assert_int_eq(ring_maps(), 0);
+	ck_assert_int_eq(vm_ring_maps(), 0);
 	pvm_exit();
 }
 END_TEST
@@ -506,7 +481,7 @@ START_TEST(messages_sent_before_exit_come_before_its_notify)
 	int me, kid, i, tag, src, v;
 	pid_t pid;
 
-	set_mode(_i);
+	vm_set_shm(_i);
 	me = pvm_mytid();
 	kid = vm_fork_task(offer_then_exit_child, me, &pid);
 	ck_assert_int_ge(pvm_notify(PvmTaskExit, TAG_EXIT, 1, &kid), 0);

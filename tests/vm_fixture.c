@@ -144,3 +144,28 @@ void vm_fill(unsigned char *p, size_t n, unsigned seed)
 	for (i = 0; i < n; i++)
 		p[i] = (unsigned char)(seed * 7 + i * 31 + (i >> 11));
 }
+
+/* Puts the shm transport on or off (vm_fixture.h). */
+void vm_set_shm(int sockets_only)
+{
+	if (sockets_only)
+		setenv("COPVM_SHM", "0", 1);
+	else
+		unsetenv("COPVM_SHM");
+}
+
+/* Counts the ring segments mapped here (vm_fixture.h). */
+int vm_ring_maps(void)
+{
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "r");
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "copvm-shm-ring"))
+			n++;
+	fclose(f);
+	return n;
+}

@@ -34,6 +34,11 @@ int vm_recv_int(int tid, int tag);
 int vm_fork_task(int (*fn)(int parent), int parent, pid_t *pid);
 /* Reaps `pid' and fails the calling Check test unless it exited 0. */
 void vm_wait_ok(pid_t pid);
+/* Puts the shm transport on (0) or off (1: COPVM_SHM=0) for the tasks
+ * this process starts from now on, and for its own first circuit. */
+void vm_set_shm(int sockets_only);
+/* Mappings of copvm's ring segments in this process (-1: unreadable). */
+int vm_ring_maps(void);
 /* FNV-1a of `n' bytes: equal data, equal sums. */
 uint32_t vm_checksum(const unsigned char *p, size_t n);
 /* Fills `n' bytes with a pattern that `seed' changes. */
