@@ -21,6 +21,7 @@ common_libcommon_la_LIBADD = -lm
 noinst_LTLIBRARIES += common/libcosched_read.la
 common_libcosched_read_la_SOURCES = common/cosched_read.c \
 	common/cosched_read.h common/cosched_page.h include/copvm.h \
-	common/cosched_cmd.c common/cosched_cmd.h
+	common/cosched_cmd.c common/cosched_cmd.h \
+	common/cosched_snap.c common/cosched_snap.h
 # The model table and the names are libcommon's (cosched_model.c).
 common_libcosched_read_la_LIBADD = common/libcommon.la

@@ -37,12 +37,14 @@ static const struct con_cmd cmds[] = {
 	  "  DSIG    its data format signature\n" },
 	{ "cosched", 0, -1, con_cmd_cosched,
 	  "Show or steer coscheduling of this host's tasks (copvm)",
-	  "Syntax:  cosched [ -r ]\n"
+	  "Syntax:  cosched [ -r | -a ]\n"
 	  "         cosched set [ tid | all ] [ model=NAME ] [ P=FRACTION ]\n"
 	  "                     [ interval=MS ]\n"
 	  "The first form shows, per task, its model, P, interval, frequency\n"
 	  "F, boost, backend, spin bound, message counts and peers, then the\n"
 	  "host's boosts and CPU budget; -r prints key=value lines instead.\n"
+	  "-a shows every task of the virtual machine, gathered through the\n"
+	  "daemons, in copvm-cosched top's table (one snapshot: no rates).\n"
 	  "The second asks the task (default: every task of this host) to\n"
 	  "switch at the end of its interval.  P from 0 to 1; interval 1 to\n"
 	  "10000 ms; the models follow (the model table's names).\n"

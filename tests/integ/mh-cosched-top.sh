@@ -2,7 +2,8 @@
 # `copvm-cosched top' over two emulated hosts (copvm only): a PRE
 # ping-pong started on node1 with its child on node2 (pingpong -H node2);
 # the live view, run on node1 and on node2, must list the tasks of both
-# hosts, each under its host's name (the child's tid is of host 2, t8....).
+# hosts, each under its host's name (the child's tid is of host 2, t8....),
+# and so must the console's `cosched -a' on node2.
 # Then node2's daemon is stopped (SIGSTOP): a view from node1 must still
 # come within its wait, with node2 shown as not answering and node1's
 # tasks listed; once it is continued, node2 is back in the view.
@@ -42,6 +43,21 @@ for from in node1 node2; do
 	rows node2 "$out/top-$from.out" | grep -Eq '^node2  *t8[0-9a-f]{4} pre .* [0-9]+\.[0-9] +[0-9]+\.[0-9] +[0-9]+\.[0-9] [a-z-]+/[a-z-]+$' ||
 		fail "top on $from: no PRE task of node2 with its rates"
 done
+
+# The console's `cosched -a' on node2: the same table, once, with the
+# tasks of both hosts (the console is a task of node2 itself).
+CONSOLE=$top_builddir/console/pvm
+if [ -x "$CONSOLE" ]; then
+	printf 'cosched -a\nquit\n' >"$W/console.in"
+	mh_run copvm node2 console -i "$W/console.in" -- "$CONSOLE"
+	cat "$out/console.out" >&2
+	grep -q '^coscheduling of the virtual machine - .*, 2 hosts, ' \
+		"$out/console.out" || fail "console cosched -a: not 2 hosts"
+	grep -q '^node1  *t4[0-9a-f]* pre ' "$out/console.out" ||
+		fail "console cosched -a on node2: no PRE task of node1"
+	grep -q '^node2  *t8[0-9a-f]* ' "$out/console.out" ||
+		fail "console cosched -a on node2: no task of node2"
+fi
 
 # node2's daemon stops answering: the view comes anyway.
 d2=
