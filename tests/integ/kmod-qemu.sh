@@ -129,18 +129,33 @@ boot_and_judge() {
 	echo "PASS: $abi"
 }
 
+# A program of this build as the guest can run it: the ELF behind a
+# libtool wrapper script (a program linked with libpvm3.la to be
+# installed, as copvm-cosched is), which finds libpvm3 through
+# LD_LIBRARY_PATH (pvm-test.sh sets it; mkinitramfs.sh's ldd sees it).
+elf_of() {
+	if [ "$(head -c 4 "$1" 2>/dev/null)" = $'\177ELF' ]; then
+		echo "$1"
+	else
+		echo "$(dirname "$1")/.libs/$(basename "$1")"
+	fi
+}
+export LD_LIBRARY_PATH=$PWD/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+
 # The PVM run's script, with this build's programs, and what to copy in.
 pvm_files=
 if [ "${KMOD_PVM:-1}" = 1 ]; then
 	mkdir -p "$work"
+	cosched_tool=$(elf_of "$PWD/tools/copvm-cosched")
 	sed -e "s|@PVMD@|$PWD/daemon/pvmd|" \
+		-e "s|@LIBDIR@|$PWD/lib/.libs|" \
 		-e "s|@PINGPONG@|$PWD/examples/pingpong|" \
-		-e "s|@COSCHED_TOOL@|$PWD/tools/copvm-cosched|" \
+		-e "s|@COSCHED_TOOL@|$cosched_tool|" \
 		-e "s|@PVMHALT@|$PWD/tests/tools/pvmhalt|" \
 		-e "s|@COMMS1@|$PWD/examples/comms1|" \
 		-e "s|@BOOST_COST@|$PWD/bench/boost_cost|" \
 		"${KMOD_PVM_SCRIPT:-$top/tests/kmod/pvm-test.sh}" > "$work/pvm-test.sh"
-	pvm_files="$PWD/daemon/pvmd $PWD/examples/pingpong $PWD/tools/copvm-cosched $PWD/tests/tools/pvmhalt $work/pvm-test.sh"
+	pvm_files="$PWD/daemon/pvmd $PWD/examples/pingpong $cosched_tool $PWD/tests/tools/pvmhalt $work/pvm-test.sh"
 	[ -z "${KMOD_PVM_SCRIPT:-}" ] ||
 		pvm_files="$pvm_files $PWD/examples/comms1 $PWD/bench/boost_cost"
 fi

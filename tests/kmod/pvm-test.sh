@@ -10,6 +10,8 @@
 # COPVM_WAIT_STATS line).  Prints `KMOD-PVM: PASS|FAIL ...'.
 export PVM_ALLOW_ROOT=1 PVM_TMP=/tmp/pvm HOME=/root
 export COPVM_PVMD=@PVMD@ COPVM_BACKEND=kmod
+# copvm-cosched is the ELF behind its libtool wrapper: libpvm3 from here.
+export LD_LIBRARY_PATH=@LIBDIR@
 mkdir -p "$PVM_TMP"
 # The engine asks for boosts only while more tasks are runnable than
 # there are CPUs; the VM runs nothing else, so it is given a busy load.
