@@ -585,9 +585,19 @@ START_TEST(no_boost_while_no_task_waits_for_a_cpu)
 		return;
 	}
 	if (_i) {
+		struct timespec a, b;
+
 		child = spawn_pingpong(100000);
-		for (i = 0; i < 20; i++)
-			exchange(child, 50);
+		/* F is rolled at the end of an interval (5 ms): the exchange
+		 * must outlast several, however fast the messages go (on an
+		 * idle machine 1000 round trips may take 2 ms) */
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		do {
+			for (i = 0; i < 20; i++)
+				exchange(child, 50);
+			clock_gettime(CLOCK_MONOTONIC, &b);
+		} while ((b.tv_sec - a.tv_sec) * 1000 +
+			 (b.tv_nsec - a.tv_nsec) / 1000000 < 50);
 		ck_assert_double_gt(pg->freq, 1000.0);
 		pvm_kill(child);
 	}
