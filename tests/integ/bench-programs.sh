@@ -81,6 +81,7 @@ check_run() {
 	shift 2
 	if [ "$(cat "$o.rc")" != 0 ]; then
 		fail "$side: $name exited with $(cat "$o.rc")"
+		tail -n 20 "$o.out" >&2
 		cat "$o.err" >&2
 		return
 	fi
