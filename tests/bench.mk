@@ -9,9 +9,9 @@
 # (root only).  bench-two-users.sh: the harness's two-users mode (-U 2,
 # one benchmark, k = 1, lin and dcs): both users' jobs ran, each in its
 # own virtual machine, and are reported (root only).
-# installed-harness.sh: a build of its own, `make install DESTDIR=...', then copvm-bench and
-# copvm-cluster-bench (quick mode, one system) run from the installed
-# tree (root only).  None looks at the figures.
+# installed-harness.sh: a build of its own, `make install DESTDIR=...',
+# then copvm-bench and copvm-cluster-bench (quick mode, one system) run
+# from the installed tree (root only).  None looks at the figures.
 BENCH_TESTS = \
 	tests/integ/bench-programs.sh \
 	tests/integ/bench-smoke.sh \
