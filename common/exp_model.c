@@ -177,6 +177,38 @@ void exp_slot_at(const struct exp_params *p, uint64_t now, int host,
 	}
 }
 
+/* Where `now' falls for job `job' of `njobs' sharing the PS. */
+void exp_job_slot_at(const struct exp_params *p, uint64_t now, int host,
+		     uint64_t ps_ns, int job, int njobs, struct exp_slot *s)
+{
+	uint64_t ip = p->ip_ns ? p->ip_ns : EXP_IP_MS_DEFAULT * EXP_MS;
+	uint64_t part, a, b;
+
+	exp_slot_at(p, now, host, ps_ns, s);
+	if (njobs <= 1 || job < 0 || job >= njobs)
+		return;
+	part = s->ps_ns / (uint64_t)njobs;
+	if (part == 0)
+		part = 1;
+	a = s->period_start + (uint64_t)job * part;
+	b = job == njobs - 1 ? s->period_start + s->ps_ns : a + part;
+	if (a >= b)			/* a PS shorter than njobs ns */
+		b = a + 1;
+	if (now < a) {
+		s->in_ps = 0;
+		s->start = s->period_start;
+		s->end = a;
+	} else if (now < b) {
+		s->in_ps = 1;
+		s->start = a;
+		s->end = b;
+	} else {
+		s->in_ps = 0;
+		s->start = b;
+		s->end = s->period_start + ip;
+	}
+}
+
 /* One step of the load's smoothing. */
 uint64_t exp_load_step(uint64_t old_milli, unsigned sample)
 {

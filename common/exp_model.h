@@ -101,6 +101,15 @@ uint64_t exp_phase_offset(const struct exp_params *p, int host);
 void exp_slot_at(const struct exp_params *p, uint64_t now, int host,
 		 uint64_t ps_ns, struct exp_slot *s);
 
+/* Where `now' falls for job `job' of `njobs' whose tasks share host
+ * `host''s PS with the other jobs' tasks: the PS is cut into `njobs'
+ * equal parts (the last takes the remainder) and the job runs in part
+ * `job' only, stopped in the rest of the period, so that the jobs take
+ * turns instead of competing.  s->ps_ns is still the whole PS.  With one
+ * job, or a job out of range, exp_slot_at's slot.  Fills *s. */
+void exp_job_slot_at(const struct exp_params *p, uint64_t now, int host,
+		     uint64_t ps_ns, int job, int njobs, struct exp_slot *s);
+
 /* One step of the load's smoothing, an exponential average with weight
  * 1/2: (old + sample * 1000) / 2, in thousandths.  A job that comes or
  * goes moves the estimate half way in one period, fully in a few. */

@@ -92,6 +92,70 @@ START_TEST(slot_walk_alternates_with_the_right_lengths)
 }
 END_TEST
 
+/* Two jobs take turns in the PS: the first runs in its first half, the
+ * second in its second half, neither in the LS; no instant has both
+ * running, and each runs PS/2 of every period. */
+START_TEST(two_jobs_take_turns_in_the_ps)
+{
+	struct exp_params p = mk(EXP_STATIC, 100, 80);
+	struct exp_slot a, b;
+	uint64_t t, ran[2] = { 0, 0 };
+
+	exp_job_slot_at(&p, T0 + 10 * MS, 1, p.ps_ns, 0, 2, &a);
+	exp_job_slot_at(&p, T0 + 10 * MS, 1, p.ps_ns, 1, 2, &b);
+	ck_assert_int_eq(a.in_ps, 1);
+	ck_assert_uint_eq(a.end, T0 + 40 * MS);
+	ck_assert_int_eq(b.in_ps, 0);
+	ck_assert_uint_eq(b.end, T0 + 40 * MS);
+	exp_job_slot_at(&p, T0 + 40 * MS, 1, p.ps_ns, 1, 2, &b);
+	ck_assert_int_eq(b.in_ps, 1);
+	ck_assert_uint_eq(b.start, T0 + 40 * MS);
+	ck_assert_uint_eq(b.end, T0 + 80 * MS);
+	exp_job_slot_at(&p, T0 + 85 * MS, 1, p.ps_ns, 0, 2, &a);
+	exp_job_slot_at(&p, T0 + 85 * MS, 1, p.ps_ns, 1, 2, &b);
+	ck_assert(!a.in_ps && !b.in_ps);
+	ck_assert_uint_eq(a.end, T0 + 100 * MS);
+	for (t = T0; t < T0 + 1000 * MS; t += MS / 2) {
+		exp_job_slot_at(&p, t, 1, p.ps_ns, 0, 2, &a);
+		exp_job_slot_at(&p, t, 1, p.ps_ns, 1, 2, &b);
+		ck_assert_msg(!(a.in_ps && b.in_ps), "both jobs run at %llu",
+			      (unsigned long long)(t - T0));
+		ck_assert(a.end > t && b.end > t);
+		ran[0] += a.in_ps ? MS / 2 : 0;
+		ran[1] += b.in_ps ? MS / 2 : 0;
+	}
+	ck_assert_uint_eq(ran[0], 400 * MS);
+	ck_assert_uint_eq(ran[1], 400 * MS);
+}
+END_TEST
+
+/* One job, or a job index out of range, has the whole PS as before; three
+ * jobs of a 10 ns PS still each get a slot, the last the remainder. */
+START_TEST(one_job_has_the_whole_ps)
+{
+	struct exp_params p = mk(EXP_BALANCED, 100, 80);
+	struct exp_slot s, j;
+	uint64_t t;
+
+#define SAME_SLOT(x, y) ((x).in_ps == (y).in_ps && \
+			 (x).period_start == (y).period_start && \
+			 (x).ps_ns == (y).ps_ns && (x).start == (y).start && \
+			 (x).end == (y).end)
+	for (t = T0 + 3 * MS; t < T0 + 300 * MS; t += 7 * MS) {
+		exp_slot_at(&p, t, 2, 60 * MS, &s);
+		exp_job_slot_at(&p, t, 2, 60 * MS, 0, 1, &j);
+		ck_assert(SAME_SLOT(s, j));
+		exp_job_slot_at(&p, t, 2, 60 * MS, 5, 2, &j);
+		ck_assert(SAME_SLOT(s, j));
+	}
+	exp_job_slot_at(&p, T0 + 6, 1, 10, 2, 3, &j);
+	ck_assert_int_eq(j.in_ps, 1);
+	ck_assert_uint_eq(j.start, T0 + 6);
+	ck_assert_uint_eq(j.end, T0 + 10);
+#undef SAME_SLOT
+}
+END_TEST
+
 START_TEST(balanced_adjusts_ps_to_the_load)
 {
 	struct exp_params p = mk(EXP_BALANCED, 100, 80);
@@ -468,6 +532,8 @@ static Suite *exp_model_suite(void)
 	tcase_add_test(tc, defaults_are_the_thesis_exp);
 	tcase_add_test(tc, static_slots_and_boundaries);
 	tcase_add_test(tc, slot_walk_alternates_with_the_right_lengths);
+	tcase_add_test(tc, two_jobs_take_turns_in_the_ps);
+	tcase_add_test(tc, one_job_has_the_whole_ps);
 	tcase_add_test(tc, balanced_adjusts_ps_to_the_load);
 	tcase_add_test(tc, adjusted_ps_is_clamped);
 	tcase_add_test(tc, static_and_balanced_hosts_are_in_phase);
