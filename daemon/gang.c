@@ -69,6 +69,7 @@ static int nents, cap;
 static uint64_t cur_period;		/* start of the period we are in */
 static uint64_t cur_ps;			/* its PS */
 static uint64_t load_milli;		/* smoothed local load */
+static int cur_job, cur_njobs = 1;	/* our turn among the node's jobs */
 static int all_cpus;			/* our affinity covers every CPU */
 static cpu_set_t cpus;			/* our affinity mask */
 static unsigned long long nbounds, bound_ns, nsignals;	/* costs */
@@ -86,8 +87,9 @@ static const char *const cosched_env[] = {
 	"COPVM_MODEL", "COPVM_P", "COPVM_INTERVAL_MS", "COPVM_BACKEND",
 	"COPVM_SHARE", "COPVM_F_RT", "COPVM_DCS_E", "COPVM_DCS_C_US",
 	"COPVM_DCS_TQ_US", "COPVM_EXP_MODE", "COPVM_EXP_IP_MS",
-	"COPVM_EXP_PS_MS", "COPVM_EXP_SYNC", "COPVM_SHM", "COPVM_URING",
-	"COPVM_URING_ZC", "COPVM_HOST_TIMEOUT_MS", "COPVM_QUIET", NULL
+	"COPVM_EXP_PS_MS", "COPVM_EXP_SYNC", "COPVM_EXP_JOBS", "COPVM_SHM",
+	"COPVM_URING", "COPVM_URING_ZC", "COPVM_HOST_TIMEOUT_MS",
+	"COPVM_QUIET", NULL
 };
 
 static int pidfd_signal(int pidfd, int sig)
@@ -347,6 +349,7 @@ static void on_timer(struct pvmd_watch *w, uint32_t events)
 	sync_tasks();
 	if (!nents) {
 		cur_period = 0;
+		pvmd_gang_jobs_turn(0, &cur_job, &cur_njobs);
 		return;			/* idle until a task comes */
 	}
 	now = pvmd_gang_master_ns();
@@ -357,9 +360,11 @@ static void on_timer(struct pvmd_watch *w, uint32_t events)
 			load_milli = exp_load_step(load_milli, sample_load());
 			cur_ps = exp_ps_for_load(&params, (unsigned)nents,
 						 load_milli);
-			exp_slot_at(&params, now, pvmd.index, cur_ps, &s);
 		}
+		pvmd_gang_jobs_turn(1, &cur_job, &cur_njobs);
 	}
+	exp_job_slot_at(&params, now, pvmd.index, cur_ps, cur_job, cur_njobs,
+			&s);
 	apply(s.in_ps);
 	arm(pvmd_gang_realtime_at(s.end));
 	clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -438,6 +443,7 @@ void pvmd_gang_release(void)
 	while (nents > 0)
 		drop(nents - 1);
 	disarm();
+	pvmd_gang_jobs_leave();
 	pvmd_gang_sync_stop();
 	if (enabled && nbounds)
 		pvmd_log("EXP: released; %llu boundaries, %llu signals, "

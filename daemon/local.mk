@@ -31,6 +31,7 @@ daemon_pvmd_SOURCES = \
 	daemon/addhost.c \
 	daemon/slave.c \
 	daemon/gang.c \
+	daemon/gang_jobs.c \
 	daemon/gang_sync.c \
 	daemon/cosched_watch.c \
 	daemon/costat.c

@@ -710,6 +710,13 @@ int pvmd_cosched_env_lines(char *buf, size_t size);
 /* Applies a master's "NAME VALUE" if NAME is a coscheduling setting. */
 void pvmd_cosched_env_set(const char *line);
 
+/* gang_jobs.c: the node's EXP jobs, which take turns in the PS */
+/* Our job's turn: *rank (from 0) of *njobs users with EXP jobs here;
+ * holds our entry while `have_tasks', removes it otherwise. */
+void pvmd_gang_jobs_turn(int have_tasks, int *rank, int *njobs);
+/* Removes our entry (no task left, halt, exit). */
+void pvmd_gang_jobs_leave(void);
+
 /* gang_sync.c: EXP's time base and the slaves' clock exchange */
 struct exp_params;
 /* What the exchange reports to the scheduler above it (wiring.c). */

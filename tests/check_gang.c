@@ -4,7 +4,10 @@
  * continues it in PS, at realtime multiples of IP, so the task gets about
  * PS/IP of a CPU; it leaves no task stopped when it halts (request or
  * SIGTERM), nor a task that leaves its table, and never signals a pid
- * that a gone task's process had.
+ * that a gone task's process had.  Several users' jobs take turns in the
+ * PS (gang_jobs.c): the daemon's entry lives as long as it has a task, a
+ * forged entry or an unsafe directory changes nothing, and (as root)
+ * another uid's live entry halves the task's part of the PS.
  *
  * The test process registers to spawn, and so is a task too: it leaves
  * the table (closes its connection) before it watches, so that it is not
@@ -17,7 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -31,13 +36,32 @@ static const char *const stubborn_args[] = {
 	"-c", "trap '' TERM; while :; do :; done", NULL
 };
 
+/* The jobs directory of the test's daemon (gang_jobs.c), private so that
+ * other EXP daemons of the machine do not take turns with it. */
+static char jobs_dir[64];
+
 static void exp_setup(void)
 {
+	snprintf(jobs_dir, sizeof(jobs_dir), "/tmp/check_gang-jobs-%ld",
+		 (long)getpid());
+	ck_assert_int_eq(mkdir(jobs_dir, 0700), 0);
+	ck_assert_int_eq(chmod(jobs_dir, 01777), 0);
+	setenv("COPVM_EXP_JOBS_DIR", jobs_dir, 1);
 	setenv("COPVM_MODEL", "Exp", 1);
 	setenv("COPVM_EXP_MODE", "static", 1);
 	setenv("COPVM_EXP_IP_MS", "100", 1);
 	setenv("COPVM_EXP_PS_MS", "50", 1);
 	start_daemon();
+}
+
+static void exp_teardown(void)
+{
+	char cmd[128];
+
+	stop_daemon();
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", jobs_dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", jobs_dir);
 }
 
 /* The state letter of `pid' ('?' when it is gone). */
@@ -140,16 +164,21 @@ START_TEST(task_is_stopped_and_continued)
 }
 END_TEST
 
-START_TEST(cpu_share_is_about_ps_over_ip)
+/* What a second of watching spinner `p' saw: its CPU share, the
+ * fraction of samples it was stopped in, and when in the 100 ms period
+ * (realtime) it was seen stopping. */
+struct watched {
+	double share, tfrac;
+	unsigned long long phase[16];
+	int nphase;
+};
+
+static void watch_spinner(pid_t p, struct watched *w)
 {
 	unsigned long long c0, c1, w0, w1, samples = 0, stopped = 0;
-	unsigned long long phase[16];
-	int fd, nphase = 0, i, aligned = 0;
-	pid_t p = spawn_sh(spin_args, &fd, NULL);
 	char last = 'R', s;
-	double share, tfrac;
 
-	close(fd);
+	memset(w, 0, sizeof(*w));
 	usleep(200 * 1000);
 	c0 = cpu_of(p);
 	w0 = (unsigned long long)now_ms();
@@ -159,15 +188,38 @@ START_TEST(cpu_share_is_about_ps_over_ip)
 		if (s == 'T') {
 			stopped++;
 			/* when did it stop, in the period? */
-			if (last != 'T' && nphase < 16)
-				phase[nphase++] = real_ms() % 100;
+			if (last != 'T' && w->nphase < 16)
+				w->phase[w->nphase++] = real_ms() % 100;
 		}
 		last = s;
 		usleep(300);
 	}
 	c1 = cpu_of(p);
-	share = (double)(c1 - c0) / 1e6 / (double)(w1 - w0);
-	tfrac = (double)stopped / (double)samples;
+	w->share = (double)(c1 - c0) / 1e6 / (double)(w1 - w0);
+	w->tfrac = (double)stopped / (double)samples;
+}
+
+/* How many of the stops `w' saw came `from' to `to' ms into a period. */
+static int stops_between(const struct watched *w, unsigned from, unsigned to)
+{
+	int i, n = 0;
+
+	for (i = 0; i < w->nphase; i++)
+		n += w->phase[i] >= from && w->phase[i] < to;
+	return n;
+}
+
+START_TEST(cpu_share_is_about_ps_over_ip)
+{
+	struct watched w;
+	int fd, aligned;
+	pid_t p = spawn_sh(spin_args, &fd, NULL);
+	double share, tfrac;
+
+	close(fd);
+	watch_spinner(p, &w);
+	share = w.share;
+	tfrac = w.tfrac;
 	kill(p, SIGKILL);
 	/* unmanaged it would take a whole CPU: PS/IP = 0.5 caps it.  How
 	 * much of its half it gets depends on the machine's other load, so
@@ -177,11 +229,119 @@ START_TEST(cpu_share_is_about_ps_over_ip)
 	ck_assert_msg(share > 0.0, "CPU share %.2f", share);
 	ck_assert_msg(tfrac > 0.38 && tfrac < 0.62, "stopped %.2f", tfrac);
 	/* stops come at the realtime PS boundary, 50 ms into each period */
-	for (i = 0; i < nphase; i++)
-		aligned += phase[i] >= 50 && phase[i] < 62;
-	ck_assert_int_ge(nphase, 6);
-	ck_assert_msg(aligned * 4 >= nphase * 3, "%d of %d stops at 50-62 ms",
-		      aligned, nphase);
+	aligned = stops_between(&w, 50, 62);
+	ck_assert_int_ge(w.nphase, 6);
+	ck_assert_msg(aligned * 4 >= w.nphase * 3, "%d of %d stops at 50-62 ms",
+		      aligned, w.nphase);
+}
+END_TEST
+
+/* Makes a jobs entry "UID.PID" named for `uid' in the daemon's jobs
+ * directory, owned by `owner', and holds it locked as a live daemon's
+ * would be; returns its fd (close it to let the entry die). */
+static int fake_job(unsigned uid, uid_t owner)
+{
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%u.%d", jobs_dir, uid, 4242);
+	fd = open(path, O_RDONLY | O_CREAT | O_EXCL, 0644);
+	ck_assert_int_ge(fd, 0);
+	if (owner != getuid())
+		ck_assert_int_eq(fchown(fd, owner, (gid_t)-1), 0);
+	ck_assert_int_eq(flock(fd, LOCK_EX | LOCK_NB), 0);
+	return fd;
+}
+
+/* Our entry "UID.PID" (the daemon's pid) is in the jobs directory while
+ * the daemon has a task, and goes when its last task has left. */
+START_TEST(the_jobs_entry_lives_as_long_as_a_task)
+{
+	char path[128];
+	int fd, i;
+	pid_t p = spawn_sh(spin_args, &fd, NULL);
+
+	close(fd);
+	snprintf(path, sizeof(path), "%s/%u.%ld", jobs_dir,
+		 (unsigned)getuid(), (long)dpid);
+	for (i = 0; i < 100 && access(path, F_OK) != 0; i++)
+		msleep(10);
+	ck_assert_msg(access(path, F_OK) == 0, "no entry %s", path);
+	kill(p, SIGKILL);
+	waitpid(p, NULL, 0);
+	for (i = 0; i < 100 && access(path, F_OK) == 0; i++)
+		msleep(10);
+	ck_assert_msg(access(path, F_OK) != 0, "entry %s outlived the task",
+		      path);
+}
+END_TEST
+
+/* An entry named for another uid but owned by us is a forgery: it takes
+ * no part of the PS, which stays whole (stopped half the time). */
+START_TEST(a_forged_jobs_entry_takes_no_turn)
+{
+	struct watched w;
+	int fd, fake = fake_job((unsigned)getuid() + 1, getuid());
+	pid_t p = spawn_sh(spin_args, &fd, NULL);
+
+	close(fd);
+	watch_spinner(p, &w);
+	kill(p, SIGKILL);
+	close(fake);
+	ck_assert_msg(w.tfrac > 0.38 && w.tfrac < 0.62, "stopped %.2f",
+		      w.tfrac);
+	ck_assert(!log_has("users with EXP jobs on this node"));
+}
+END_TEST
+
+/* A jobs directory that others could not write, or without the sticky
+ * bit, is not used: the daemon says so and makes no entry. */
+START_TEST(a_jobs_directory_not_sticky_is_not_used)
+{
+	char path[128];
+	int fd, i;
+	pid_t p;
+
+	ck_assert_int_eq(chmod(jobs_dir, 0777), 0);
+	p = spawn_sh(spin_args, &fd, NULL);
+	close(fd);
+	for (i = 0; i < 100 && !log_has("is not sticky and writable by all");
+	     i++)
+		msleep(10);
+	kill(p, SIGKILL);
+	ck_assert(log_has("is not sticky and writable by all (mode 777)"));
+	snprintf(path, sizeof(path), "%s/%u.%ld", jobs_dir,
+		 (unsigned)getuid(), (long)dpid);
+	ck_assert_int_ne(access(path, F_OK), 0);
+}
+END_TEST
+
+/* Root only: another user's live job on the node (uid 65534, ranked
+ * after root) takes the second half of the 50 ms PS, so our task runs
+ * in the first 25 ms of each period and is stopped 75 % of the time,
+ * stopping at 25 ms.  When that job's entry dies, the PS is ours again. */
+START_TEST(another_users_job_takes_its_turn_in_the_ps)
+{
+	struct watched w;
+	int fd, fake = fake_job(65534, 65534), aligned;
+	pid_t p = spawn_sh(spin_args, &fd, NULL);
+
+	close(fd);
+	watch_spinner(p, &w);
+	ck_assert(log_has("2 users with EXP jobs on this node, ours runs "
+			  "in part 1 of 2 of the PS"));
+	ck_assert_msg(w.tfrac > 0.63 && w.tfrac < 0.87, "stopped %.2f",
+		      w.tfrac);
+	ck_assert_msg(w.share < 0.33, "CPU share %.2f", w.share);
+	aligned = stops_between(&w, 25, 37);
+	ck_assert_int_ge(w.nphase, 6);
+	ck_assert_msg(aligned * 4 >= w.nphase * 3, "%d of %d stops at 25-37 ms",
+		      aligned, w.nphase);
+	close(fake);			/* that daemon is gone */
+	watch_spinner(p, &w);
+	kill(p, SIGKILL);
+	ck_assert_msg(w.tfrac > 0.38 && w.tfrac < 0.62, "stopped %.2f once "
+		      "alone again", w.tfrac);
 }
 END_TEST
 
@@ -327,7 +487,7 @@ static Suite *gang_suite(void)
 	Suite *s = suite_create("gang");
 	TCase *tc = tcase_create("exp");
 
-	tcase_add_checked_fixture(tc, exp_setup, stop_daemon);
+	tcase_add_checked_fixture(tc, exp_setup, exp_teardown);
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, task_is_stopped_and_continued);
 	tcase_add_test(tc, cpu_share_is_about_ps_over_ip);
@@ -335,6 +495,11 @@ static Suite *gang_suite(void)
 	tcase_add_test(tc, sigterm_leaves_no_task_stopped);
 	tcase_add_test(tc, task_leaving_the_table_is_continued);
 	tcase_add_test(tc, a_reused_pid_is_never_signalled);
+	tcase_add_test(tc, the_jobs_entry_lives_as_long_as_a_task);
+	tcase_add_test(tc, a_forged_jobs_entry_takes_no_turn);
+	tcase_add_test(tc, a_jobs_directory_not_sticky_is_not_used);
+	if (geteuid() == 0)
+		tcase_add_test(tc, another_users_job_takes_its_turn_in_the_ps);
 	suite_add_tcase(s, tc);
 	return s;
 }
