@@ -410,7 +410,11 @@ static int check_boost(struct cw_page *p, uint64_t now, uint64_t *due)
 	}
 	used = cpu > p->win_cpu ? cpu - p->win_cpu : 0;
 	span = now - p->win_start;
-	__atomic_store_n(&pg->boosted_cpu_ns, used, __ATOMIC_RELAXED);
+	/* shown per window: a look that came late (span > win) scales
+	 * what it saw to one window, never more CPU than the window */
+	__atomic_store_n(&pg->boosted_cpu_ns,
+			 span > win ? (uint64_t)((double)used * win / span) :
+				      used, __ATOMIC_RELAXED);
 	/* over the budget: more than the share of a whole window already,
 	 * or of the window just completed */
 	if (cosched_budget_exceeded(used, win, WATCH_SHARE_PCT) ||
