@@ -697,6 +697,30 @@ out:
 	return r;
 }
 
+/* Whether a spin should run its next pump round now (conn.h). */
+int pvmi_conn_spin_hint(void)
+{
+	int i, rings = 0;
+
+	for (i = 0; i < nendpoints; i++)
+		if (endpoints[i]->prepare)
+			return 1;
+	for (i = 0; i < ntps; i++)
+		if (tps[i].tp->prepare)
+			return 1;
+	for (i = 0; i < nlinks; i++) {
+		struct link *l = links[i];
+
+		if (l->role == LINK_OUT || l->connecting ||
+		    !l->pipe.tp->poll_ready)
+			continue;
+		rings = 1;
+		if (link_wanted(l) && link_ready(l))
+			return 1;
+	}
+	return !rings;
+}
+
 /* Waits up to `timeout_ms' for input and reads all complete frames
  * (conn.h). */
 int pvmi_pump(int timeout_ms)

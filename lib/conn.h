@@ -228,6 +228,11 @@ int pvmi_pump(int timeout_ms);
  * when its gap has passed (conn.c).  `now_ns' is the spin's latest
  * CLOCK_MONOTONIC reading, used instead of reading the clock again. */
 int pvmi_pump_spin(long now_ns);
+/* Whether a spin should run its next pump round now: input sits in a
+ * ring, or some transport can only be looked at by a whole round (no
+ * ring, a listening endpoint or transport that prepares).  Looks at
+ * shared memory only: no system call, no clock (conn.c). */
+int pvmi_conn_spin_hint(void);
 
 /* Stores in a static array the fds of pvm_getfds(): first an epoll set
  * readable whenever the pump has input to take (pollset.h), then the fd

@@ -40,6 +40,11 @@ static long spin_spent;
  * nothing takes under a microsecond, one that polls a few). */
 #define SWITCHED_GAP_NS		50000
 
+/* Looks at the rings between two pump rounds of a spin: a round costs
+ * a clock read and a walk over every link, endpoint and wait fd, a look
+ * one load of a ring's shared index per ring. */
+#define SPIN_LOOKS		32
+
 #if defined(__x86_64__) || defined(__i386__)
 #define cpu_relax()	__builtin_ia32_pause()
 #else
@@ -63,16 +68,28 @@ long pvmi_now_ns(void)
 static int spin(long bound, long deadline, long *now)
 {
 	long start = pvmi_now_ns(), t = start, prev;
-	int r;
+	int r, k, skipped = 0;
 
 	while (t - start < bound && (deadline < 0 || t < deadline)) {
 		r = pvmi_pump_spin(t);
 		if (r != 0) {
-			*now = pvmi_now_ns();
-			pvmi_cosched_waited(*now - start, 1, -1);
+			/* the round's reading, not a new one: the found
+			 * message is not kept waiting for the clock */
+			*now = t;
+			pvmi_cosched_waited(t - start, 1, -1);
 			return r;
 		}
-		cpu_relax();
+		/* between rounds, look at the rings only (a few ns each);
+		 * when one has input, go round at once without reading the
+		 * clock, but never twice in a row, so that a round that
+		 * finds nothing cannot keep the clock from being read */
+		for (k = 0; k < SPIN_LOOKS && !pvmi_conn_spin_hint(); k++)
+			cpu_relax();
+		if (k < SPIN_LOOKS && !skipped) {
+			skipped = 1;
+			continue;
+		}
+		skipped = 0;
 		prev = t;
 		t = pvmi_now_ns();
 		if (t - prev > SWITCHED_GAP_NS) {
