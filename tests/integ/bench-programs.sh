@@ -89,6 +89,17 @@ check_run() {
 	grep -q "^# .*library $lib/libpvm3\.so" "$o.out" ||
 		fail "$side: $name did not run with the libpvm3 of $lib: $(head -n 1 "$o.out")"
 	for r in "$@"; do
+		# the fit's lines: a stall on a loaded machine can make a
+		# short message's mean outgrow a long one's, and the
+		# program then says there is no fit instead
+		case $r in
+		*_rel_*)
+			grep -q "^relative errors, all lengths: the times do not grow" "$o.out" &&
+				continue ;;
+		rinf*|nhalf*|t0*)
+			grep -q "^all lengths: the times do not grow" "$o.out" &&
+				continue ;;
+		esac
 		grep -Eq "^RESULT $r [0-9.e+-]+\$" "$o.out" ||
 			fail "$side: $name printed no 'RESULT $r <number>'"
 	done
