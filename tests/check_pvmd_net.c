@@ -487,7 +487,8 @@ START_TEST(slave_beats_while_heard)
 {
 	struct pvmi_frame f;
 	unsigned char *body;
-	long long end = now_ms() + 3 * TMO_MS, next = 0;
+	long long t0 = now_ms(), end = t0 + 3 * TMO_MS, next = 0, last = t0;
+	long long gap = 0;
 	int beats = 0;
 
 	/* we beat as a master would; the slave must beat back and stay,
@@ -501,13 +502,23 @@ START_TEST(slave_beats_while_heard)
 		if (read_frame(slave_link, 50, &f, &body) == 1) {
 			if (f.kind == PVMI_KIND_DAEMON &&
 			    f.tag == PVMI_DD_BEAT && f.src == SLAVE_DTID &&
-			    f.len == 0)
+			    f.len == 0) {
 				beats++;
+				if (now_ms() - last > gap)
+					gap = now_ms() - last;
+				last = now_ms();
+			}
 			free(body);
 		}
 	}
-	/* a fifth of the timeout apart: about 15 in three timeouts */
-	ck_assert_int_ge(beats, 10);
+	if (end - last > gap)
+		gap = end - last;
+	/* a fifth of the timeout apart, about 15 in three timeouts; what
+	 * the master needs is that no gap reaches the timeout (a loaded
+	 * machine delays some beats: 8 were seen at load 7) */
+	ck_assert_msg(gap < TMO_MS, "no beat for %lld ms (timeout %d ms)",
+		      gap, TMO_MS);
+	ck_assert_int_ge(beats, 4);
 	ck_assert_int_le(beats, 20);
 	ck_assert_int_eq(waitpid(spid, NULL, WNOHANG), 0);
 }
