@@ -12,7 +12,6 @@
  */
 #include <check.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,26 +37,6 @@ static void exp_setup(void)
 	setenv("COPVM_EXP_IP_MS", "100", 1);
 	setenv("COPVM_EXP_PS_MS", "50", 1);
 	start_daemon();
-}
-
-/* The state letter of `pid' ('?' when it is gone). */
-static char state_of(pid_t pid)
-{
-	char path[64], buf[512], *p;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return '?';
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return '?';
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' ? p[2] : '?';
 }
 
 /* CPU time of `pid', ns (schedstat). */
