@@ -26,14 +26,8 @@ top=$PWD
 pp=$top/bench/vcc_pingpong
 [ -x "$pp" ] || { echo "run it from the build directory after make" >&2; exit 1; }
 command -v perf >/dev/null || { echo "perf is missing (linux-perf)" >&2; exit 1; }
-export PVM_TMP=$(mktemp -d) HOME=$(mktemp -d)
-export COPVM_PVMD=$top/daemon/pvmd PVM_ALLOW_ROOT=1
-unset PVM_ROOT PVM_EXPORT
-cleanup() {
-	"$top/tests/tools/pvmhalt" >/dev/null 2>&1
-	rm -rf "$PVM_TMP" "$HOME"
-}
-trap cleanup EXIT
+. "$(dirname "$0")/../tests/integ/private-vm-lib.sh"
+private_vm "$top"
 "$COPVM_PVMD" </dev/null >/dev/null 2>&1 || { echo "pvmd did not start" >&2; exit 1; }
 ev=raw_syscalls:sys_enter,context-switches,cpu-migrations
 

@@ -40,7 +40,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/epoll.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -48,6 +47,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cosched_model.h"
 #include "exp_model.h"
 #include "procfile.h"
 #include "pvmd.h"
@@ -374,14 +374,13 @@ static void on_timer(struct pvmd_watch *w, uint32_t events)
 }
 
 /* Reads the EXP settings from the environment and starts EXP if
- * COPVM_MODEL is "exp"; logs the mode and its parameters. */
+ * COPVM_MODEL names COPVM_MODEL_EXP; logs the mode and its parameters. */
 void pvmd_gang_init(void)
 {
-	const char *model = getenv("COPVM_MODEL");
 	char msg[512];
 
 	pvmd_gang_clock_init();
-	if (!model || strcasecmp(model, "exp"))
+	if (cosched_model_parse(getenv("COPVM_MODEL")) != COPVM_MODEL_EXP)
 		return;
 	if (exp_params_parse(&params, getenv("COPVM_EXP_MODE"),
 			     getenv("COPVM_EXP_IP_MS"),

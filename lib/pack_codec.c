@@ -101,39 +101,43 @@ static inline void xdr_dec_run(unsigned char *out, const unsigned char *in,
 	}
 }
 
+/* The strided loop of copy_elems(), inlined at each call so that a
+ * constant `esz' turns its memcpy into one move. */
+static inline __attribute__((always_inline)) void
+copy_strided(unsigned char *out, size_t ostep, const unsigned char *in,
+	     size_t istep, size_t nel, size_t esz)
+{
+	size_t i;
+
+	for (i = 0; i < nel; i++)
+		memcpy(out + i * ostep, in + i * istep, esz);
+}
+
 /* Copies `nel' elements of `esz' bytes, `istep' apart in `in', to
  * `ostep' apart in `out'; one memcpy when both are dense. */
 static void copy_elems(unsigned char *out, size_t ostep,
 		       const unsigned char *in, size_t istep,
 		       size_t nel, size_t esz)
 {
-	size_t i;
-
 	if (istep == esz && ostep == esz) {
 		memcpy(out, in, nel * esz);
 		return;
 	}
-	/* constant sizes let the compiler turn each memcpy into a move */
 	switch (esz) {
 	case 1:
-		for (i = 0; i < nel; i++)
-			out[i * ostep] = in[i * istep];
+		copy_strided(out, ostep, in, istep, nel, 1);
 		break;
 	case 2:
-		for (i = 0; i < nel; i++)
-			memcpy(out + i * ostep, in + i * istep, 2);
+		copy_strided(out, ostep, in, istep, nel, 2);
 		break;
 	case 4:
-		for (i = 0; i < nel; i++)
-			memcpy(out + i * ostep, in + i * istep, 4);
+		copy_strided(out, ostep, in, istep, nel, 4);
 		break;
 	case 8:
-		for (i = 0; i < nel; i++)
-			memcpy(out + i * ostep, in + i * istep, 8);
+		copy_strided(out, ostep, in, istep, nel, 8);
 		break;
 	default:
-		for (i = 0; i < nel; i++)
-			memcpy(out + i * ostep, in + i * istep, esz);
+		copy_strided(out, ostep, in, istep, nel, esz);
 		break;
 	}
 }

@@ -15,7 +15,6 @@
  */
 #include <check.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,26 +61,6 @@ static void exp_teardown(void)
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", jobs_dir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "could not remove %s\n", jobs_dir);
-}
-
-/* The state letter of `pid' ('?' when it is gone). */
-static char state_of(pid_t pid)
-{
-	char path[64], buf[512], *p;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return '?';
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return '?';
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' ? p[2] : '?';
 }
 
 /* CPU time of `pid', ns (schedstat). */

@@ -1088,25 +1088,6 @@ static void slave_log(char *buf, size_t size)
 	fclose(f);
 }
 
-static char state_of(pid_t pid)
-{
-	char path[64], buf[512], *p;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return '?';
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return '?';
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' ? p[2] : '?';
-}
-
 /* Spawns a spinner on the slave, leaves the table (so that we are not
  * stopped with it) and watches it for `ms': the phase in the master's
  * period (our CLOCK_REALTIME modulo M_IP_MS) at which each stop was

@@ -88,6 +88,16 @@ START_TEST(probe_returns_the_id_recv_later_returns)
 }
 END_TEST
 
+/* A child task: 0, 1, ... 199 to `parent', on tags 1 and 2 in turn. */
+static int send_200_on_two_tags(int parent)
+{
+	int i;
+
+	for (i = 0; i < 200; i++)
+		send_int(parent, 1 + (i & 1), i);
+	return 0;
+}
+
 /* Two child tasks each send 200 messages on two tags; the parent reads
  * them with specific (source, tag) pairs and in any order and must see
  * each sender's sequence in order for each tag. */
@@ -96,27 +106,8 @@ START_TEST(fifo_per_sender_and_tag)
 	int me = pvm_mytid(), kids[2], k, i, tag;
 	pid_t pids[2];
 
-	for (k = 0; k < 2; k++) {
-		int p2c[2];
-
-		ck_assert_int_eq(pipe(p2c), 0);
-		pids[k] = fork();
-		ck_assert_int_ge(pids[k], 0);
-		if (pids[k] == 0) {
-			int child = pvm_mytid();
-
-			if (write(p2c[1], &child, sizeof(child)) < 0)
-				_exit(2);
-			for (i = 0; i < 200; i++)
-				send_int(me, 1 + (i & 1), i);
-			pvm_exit();
-			_exit(0);
-		}
-		close(p2c[1]);
-		ck_assert_int_eq(read(p2c[0], &kids[k], sizeof(int)),
-				 sizeof(int));
-		close(p2c[0]);
-	}
+	for (k = 0; k < 2; k++)
+		kids[k] = vm_fork_task(send_200_on_two_tags, me, &pids[k]);
 	for (tag = 2; tag >= 1; tag--) {
 		for (k = 1; k >= 0; k--) {
 			int expect = tag - 1;
@@ -290,9 +281,12 @@ static long long ms_now(void)
 	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
+/* How many of B's sends have returned: shared with the children. */
+static volatile int *sent;
+
 /* Child B: FLOOD_MSGS messages of FLOOD_LEN bytes, each stamped with its
  * number, counting in *sent the sends that returned. */
-static void flood(int parent, volatile int *sent)
+static int flood(int parent)
 {
 	static int body[FLOOD_LEN / sizeof(int)];
 	int i, j;
@@ -306,13 +300,12 @@ static void flood(int parent, volatile int *sent)
 			_exit(2);
 		__atomic_store_n(sent, i + 1, __ATOMIC_SEQ_CST);
 	}
-	pvm_exit();
-	_exit(0);
+	return 0;
 }
 
 /* Child A: waits until B has sent everything or has stopped making
  * progress for a second (it is held back), then sends its one message. */
-static void watcher(int parent, volatile int *sent)
+static int watcher(int parent)
 {
 	long long start = ms_now(), since = start;
 	int last = -1, now;
@@ -332,8 +325,7 @@ static void watcher(int parent, volatile int *sent)
 	if (pvm_mytid() < 0)
 		_exit(2);
 	send_int(parent, 3, now);
-	pvm_exit();
-	_exit(0);
+	return 0;
 }
 
 /* With the receive queue limited to 1 MiB, a task waiting for A's
@@ -342,35 +334,19 @@ static void watcher(int parent, volatile int *sent)
  * receives from B, every message arrives, whole and in order. */
 START_TEST(a_full_queue_holds_back_senders_not_waited_for)
 {
-	volatile int *sent = mmap(NULL, sizeof(int), PROT_READ | PROT_WRITE,
-				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	static int body[FLOOD_LEN / sizeof(int)];
-	int me, kid[2], fds[2], i, j, n, st;
+	int me, kid[2], i, j, n, st;
 	pid_t pid[2];
 
+	sent = mmap(NULL, sizeof(int), PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ck_assert_ptr_ne((void *)sent, MAP_FAILED);
 	*sent = 0;
 	setenv("COPVM_RXQ_MB", "1", 1);
 	me = pvm_mytid();
 	ck_assert_int_gt(me, 0);
-	for (i = 0; i < 2; i++) {
-		ck_assert_int_eq(pipe(fds), 0);
-		pid[i] = fork();
-		ck_assert_int_ge(pid[i], 0);
-		if (pid[i] == 0) {
-			int t = pvm_mytid();
-
-			if (write(fds[1], &t, sizeof(t)) != sizeof(t))
-				_exit(2);
-			if (i == 0)
-				flood(me, sent);
-			watcher(me, sent);
-		}
-		close(fds[1]);
-		ck_assert_int_eq(read(fds[0], &kid[i], sizeof(int)),
-				 sizeof(int));
-		close(fds[0]);
-	}
+	kid[0] = vm_fork_task(flood, me, &pid[0]);
+	kid[1] = vm_fork_task(watcher, me, &pid[1]);
 	n = recv_int(kid[1], 3);
 	ck_assert_int_gt(n, 0);
 	ck_assert_msg(n < FLOOD_MSGS, "B sent all %d messages: not held",

@@ -537,6 +537,27 @@ int log_has(const char *text)
 	return log_has_in(dir, text);
 }
 
+/* The field after the command name in /proc/<pid>/stat; the name is in
+ * parentheses and may itself hold ") ", hence the last ')'. */
+char state_of(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return '?';
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return '?';
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : '?';
+}
+
 /* Writes the path of task `tid''s socket (pvmd_fixture.h). */
 void task_sock_path(char *buf, size_t len, int tid)
 {

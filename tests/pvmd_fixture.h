@@ -58,6 +58,10 @@ int log_has_in(const char *d, const char *text);
  * directory under `dir' (proto.h), into `buf'. */
 void task_sock_path(char *buf, size_t len, int tid);
 
+/* The state letter of process `pid' (R, S, T, ...) from /proc, or '?'
+ * when it is gone: the tests watch a daemon stop and continue tasks. */
+char state_of(pid_t pid);
+
 /* Connects to sockpath; the fd or -1. */
 int try_connect(void);
 /* Writes all of `p' (asserting success). */

@@ -11,7 +11,8 @@ tests_tools_alloc_count_la_LDFLAGS = -module -avoid-version -shared \
 	-rpath $(abs_builddir)/tests/tools
 
 TESTS += tests/integ/vcc-allocs.sh
-EXTRA_DIST += tests/integ/vcc-allocs.sh docs/results/vcc_precomm.txt
+EXTRA_DIST += tests/integ/vcc-allocs.sh docs/results/vcc_precomm.txt \
+	tests/integ/private-vm-lib.sh
 
 # spin-syscalls.sh: the same ping-pong, its tasks with their CPUs to
 # themselves, makes no system call per message in steady state (perf

@@ -25,14 +25,8 @@ if ldd "$pp" 2>/dev/null | grep -q libasan; then
 	exit 77
 fi
 
-export PVM_TMP=$(mktemp -d) HOME=$(mktemp -d)
-export COPVM_PVMD=$top_builddir/daemon/pvmd PVM_ALLOW_ROOT=1
-unset PVM_ROOT PVM_EXPORT
-cleanup() {
-	"$top_builddir/tests/tools/pvmhalt" >/dev/null 2>&1
-	rm -rf "$PVM_TMP" "$HOME"
-}
-trap cleanup EXIT
+. "$srcdir/tests/integ/private-vm-lib.sh"
+private_vm "$top_builddir"
 failed=0
 
 # run LABEL ARGS...: prints the RESULT lines of one run
