@@ -10,16 +10,17 @@
  * frames to the link's hooks (conn.h); while a handshake is under way
  * (l->gate) the bytes go to the link's owner instead.
  *
- * The pump lets the endpoints bring their pipes' in-memory state up to
+ * The pump lets the transports bring their pipes' in-memory state up to
  * date (prepare: io_uring reaps its completions), looks at every pipe
- * that can be looked at without a system call (poll_ready), then waits in poll() on the pipes' and the
- * endpoints' fds; before a wait that may block it arms such pipes (their
- * transport then wakes an fd in the poll set).  While such pipes exist, a
- * round of a receive's spin (pvmi_pump_spin) or one with input already
- * in memory calls poll() only when a gap has passed since the last (4 us,
- * doubling while the sockets stay quiet, up to 256 us), so a spin on a
- * ring is not a string of system calls (a same-host round trip takes
- * about a microsecond) and the sockets still get their turn.
+ * that can be looked at without a system call (poll_ready), then waits
+ * in poll() on the pipes' and the endpoints' fds; before a wait that may
+ * block it arms such pipes (their transport then wakes an fd in the poll
+ * set).  While such pipes exist, a round of a receive's spin
+ * (pvmi_pump_spin) or one with input already in memory calls poll() only
+ * when a gap has passed since the last (4 us, doubling while the sockets
+ * stay quiet, up to 256 us), so a spin on a ring is not a string of
+ * system calls and the sockets still get their turn.  Between rounds a
+ * spin looks at the rings only (pvmi_conn_spin_hint).
  * After a round that neither blocks nor spins (pvm_nrecv, pvm_probe) the
  * rings are left armed, since the caller may next wait on the fds of
  * pvm_getfds(): their first, an epoll set (pollset.c) kept equal to what
@@ -160,20 +161,17 @@ void pvmi_conn_endpoint_add(struct pvmi_conn_endpoint *ep)
 	pollset_update();
 }
 
-static long long mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static long mono_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+static long long mono_ms(void)
+{
+	return mono_ns() / 1000000;
 }
 
 /* Rests `ep' for PVMI_REST_MS (conn.h). */
@@ -362,15 +360,12 @@ void pvmi_conn_close_out(void)
 
 static int link_read(struct link *l);
 
-/* Lets every endpoint bring its pipes' in-memory state up to date (its
- * prepare hook, conn.h); 1 when one says the round must not block. */
+/* Lets every transport bring its pipes' in-memory state up to date (its
+ * prepare, transport.h); 1 when one says the round must not block. */
 static int prepare_all(void)
 {
 	int i, hot = 0;
 
-	for (i = 0; i < nendpoints; i++)
-		if (endpoints[i]->prepare && endpoints[i]->prepare())
-			hot = 1;
 	for (i = 0; i < ntps; i++)
 		if (tps[i].tp->prepare && tps[i].tp->prepare())
 			hot = 1;
@@ -702,20 +697,15 @@ int pvmi_conn_spin_hint(void)
 {
 	int i, rings = 0;
 
-	for (i = 0; i < nendpoints; i++)
-		if (endpoints[i]->prepare)
-			return 1;
 	for (i = 0; i < ntps; i++)
 		if (tps[i].tp->prepare)
 			return 1;
 	for (i = 0; i < nlinks; i++) {
-		struct link *l = links[i];
-
-		if (l->role == LINK_OUT || l->connecting ||
-		    !l->pipe.tp->poll_ready)
+		if (links[i]->role == LINK_OUT || links[i]->connecting ||
+		    !links[i]->pipe.tp->poll_ready)
 			continue;
 		rings = 1;
-		if (link_wanted(l) && link_ready(l))
+		if (link_wanted(links[i]) && link_ready(links[i]))
 			return 1;
 	}
 	return !rings;

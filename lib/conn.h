@@ -86,12 +86,6 @@ struct pvmi_conn_endpoint {
 	int fd;				/* -1: not listening (yet) */
 	/* `fd' is readable: accept what waits (may add links). */
 	void (*accept)(void);
-	/* Before a pump round looks at the links: brings the in-memory
-	 * state of this module's pipes up to date (io_uring: reaps its
-	 * completion queue), so that their poll_ready() and arm() need only
-	 * read it.  Returns 1 when it moved something the round must not
-	 * block on (a send's completion), else 0.  May be NULL. */
-	int (*prepare)(void);
 	/* After every pump round (e.g. expiring handshakes); may be NULL. */
 	void (*round)(void);
 	/* Everything closes; with `unlink_tid' != 0 the endpoint's name of
@@ -229,9 +223,8 @@ int pvmi_pump(int timeout_ms);
  * CLOCK_MONOTONIC reading, used instead of reading the clock again. */
 int pvmi_pump_spin(long now_ns);
 /* Whether a spin should run its next pump round now: input sits in a
- * ring, or some transport can only be looked at by a whole round (no
- * ring, a listening endpoint or transport that prepares).  Looks at
- * shared memory only: no system call, no clock (conn.c). */
+ * ring, or there is no ring or a transport only a round looks at (one
+ * that prepares).  Looks at memory only: no system call, no clock. */
 int pvmi_conn_spin_hint(void);
 
 /* Stores in a static array the fds of pvm_getfds(): first an epoll set
