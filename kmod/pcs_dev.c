@@ -222,6 +222,8 @@ static long pcs_ioc_stats(struct pcs_file *f, void __user *arg)
 	st.my_freq_milli = f->freq_milli;
 	st.my_level = f->level;
 	st.my_arrivals = f->my_arrivals;
+	st.users = pcs_active_users;
+	st.my_part_ppm = f->user ? f->user->share.share_ppm : 0;
 	p = f->task ? get_pid_task(f->task, PIDTYPE_PID) : NULL;
 	st.my_nice = task_nice(p ? p : current);
 	if (p)
@@ -232,13 +234,12 @@ static long pcs_ioc_stats(struct pcs_file *f, void __user *arg)
 }
 
 /* New limits apply to the next request; boosts in force keep theirs,
- * and tasks their shares, but every user's bucket takes the new user
- * share and window at once.
+ * and tasks their shares, but every user's bucket takes its part under
+ * the new limits, and their window, at once.
  */
 static long pcs_ioc_set_limits(struct pcs_file *f, void __user *arg)
 {
 	struct pvm_cosched_limits l;
-	struct pcs_user *u;
 
 	if (!pcs_caller_is_opener(f))
 		return -EPERM;
@@ -250,9 +251,7 @@ static long pcs_ioc_set_limits(struct pcs_file *f, void __user *arg)
 		return -EPERM;
 	rt_mutex_lock(&pcs_lock);
 	pcs_limits = l;
-	list_for_each_entry(u, &pcs_users, node)
-		cosched_bucket_set_share(&u->share, l.user_share_ppm,
-					 l.window_ns, ktime_get_ns());
+	pcs_users_rebalance(true);
 	rt_mutex_unlock(&pcs_lock);
 	return 0;
 }

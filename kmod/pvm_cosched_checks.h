@@ -13,6 +13,8 @@
 #ifndef PVM_COSCHED_CHECKS_H
 #define PVM_COSCHED_CHECKS_H
 
+#include "pvm_cosched_bucket.h"
+
 /* The share of a task that asks for none: 5 % of a CPU (the agent's -d). */
 #define PCS_SHARE_DEFAULT_PPM	50000u
 /* A share's unit, one CPU (the same as COSCHED_SHARE_ONE). */
@@ -133,8 +135,24 @@ static inline bool pcs_limits_valid(const struct pvm_cosched_limits *l)
 	       l->sample_ns >= NSEC_PER_MSEC &&
 	       l->sample_ns <= 100 * NSEC_PER_MSEC &&
 	       l->user_share_ppm >= 1 && l->user_share_ppm <= PCS_SHARE_ONE &&
-	       !l->pad2 &&
+	       l->node_share_ppm <= PCS_SHARE_ONE &&
 	       pcs_zero(l->reserved, ARRAY_SIZE(l->reserved));
+}
+
+/* The share of each CPU of a user's bucket under limits l while `users'
+ * users (0 counts as 1) have registered tasks: its part of the node's
+ * budget (cosched_part_ppm, the agent's split) and at most
+ * l->user_share_ppm; l->user_share_ppm alone without a node budget.
+ */
+static inline u32 pcs_user_part(const struct pvm_cosched_limits *l,
+				u32 users)
+{
+	u32 part;
+
+	if (!l->node_share_ppm)
+		return l->user_share_ppm;
+	part = cosched_part_ppm(l->node_share_ppm, users);
+	return part < l->user_share_ppm ? part : l->user_share_ppm;
 }
 
 /* Clamps checked request r to limits l, for a task whose base nice is

@@ -154,11 +154,24 @@ struct pvm_cosched_watch {
  * boost (nice, RT) takes CPU from others: its CPU time is charged every
  * sample_ns to a token bucket of its task's share, refilled at the share,
  * holding at most share x window_ns, and to its user's (real uid) bucket,
- * refilled at user_share_ppm of each online CPU.  When either is spent the
- * boost is held at the slice level (none before 6.12) until the debt is
- * repaid.  A task's bucket keeps the share and window of its REGISTER;
- * SET_LIMITS gives every user's bucket the new user share and window.
- * Shares are millionths of a CPU.
+ * refilled at the user's part of each online CPU.  When either is spent
+ * the boost is held at the slice level (none before 6.12) until the debt
+ * is repaid.
+ *
+ * A user's part: node_share_ppm is the node's budget, the most all
+ * users' boosts together take of each CPU; with n users that have
+ * registered tasks, each one's part is node_share_ppm / n, and never
+ * more than user_share_ppm.  The parts are computed again when a user
+ * registers its first task and when its last one goes; a bucket keeps
+ * its tokens or its debt, within its new cap.  A user's record (and its
+ * debt) outlives its last task until its bucket is full again, at the
+ * part it had.  node_share_ppm 0 is no node budget: each user's part is
+ * user_share_ppm however many users there are.  The word was padding
+ * that had to be 0, so a caller built before it sets no node budget.
+ *
+ * A task's bucket keeps the share and window of its REGISTER; SET_LIMITS
+ * gives every user's bucket its part under the new limits, and their new
+ * window.  Shares are millionths of a CPU.
  */
 struct pvm_cosched_limits {
 	__s32 nice_floor;	/* -20..0; default -5 */
@@ -168,10 +181,12 @@ struct pvm_cosched_limits {
 	__u32 pad;		/* 0 */
 	__u64 window_ns;	/* 10 ms..10 s; default 100 ms */
 	__u64 sample_ns;	/* 1 ms..100 ms; default 2 ms */
-	__u32 user_share_ppm;	/* 1..10^6: one user's share of each CPU;
-				 * default 10 %
+	__u32 user_share_ppm;	/* 1..10^6: the most one user's boosts
+				 * take of each CPU; default 10 %
 				 */
-	__u32 pad2;		/* 0 */
+	__u32 node_share_ppm;	/* 0..10^6: the node's budget, split among
+				 * the users (above); 0: none; default 10 %
+				 */
 	__u64 reserved[1];	/* 0 */
 };
 
@@ -192,7 +207,11 @@ struct pvm_cosched_stats {
 	__s32 my_nice;		/* out: the caller's nice now */
 	struct pvm_cosched_limits limits;	/* out */
 	__u64 my_arrivals;	/* out: boosts put in force by WATCH */
-	__u64 reserved[1];	/* out: 0 */
+	__u32 users;		/* out: users with registered tasks now */
+	__u32 my_part_ppm;	/* out: the caller's user's part of each
+				 * CPU now; 0 if the caller is not
+				 * registered
+				 */
 };
 
 #define PVM_COSCHED_IOC_REGISTER \

@@ -52,16 +52,19 @@ static const struct pvm_cosched_limits default_limits = {
 	.nice_floor = -5, .allow_rt = 0, .box_max_ns = 20 * MS,
 	.share_max_ppm = 500000, .window_ns = 100 * MS,
 	.sample_ns = 2 * MS, .user_share_ppm = 100000,
+	.node_share_ppm = 100000,
 };
 
 /* The limits the cases run under once the defaults are checked: boxes
  * of up to 1 s, so that a read-back never races the end of a box on a
  * slow (emulated) machine, and shares that never run out in a case that
- * does not ask for them (10 % of 10 s: 1 s of boosted CPU). */
+ * does not ask for them (10 % of 10 s: 1 s of boosted CPU), with no node
+ * budget (each user the whole user share, however many register). */
 static const struct pvm_cosched_limits suite_limits = {
 	.nice_floor = -5, .allow_rt = 0, .box_max_ns = 1000 * MS,
 	.share_max_ppm = 1000000, .window_ns = 10000 * MS,
 	.sample_ns = 2 * MS, .user_share_ppm = 1000000,
+	.node_share_ppm = 0,
 };
 
 static int xioctl(int fd, unsigned long cmd, void *arg)
@@ -200,7 +203,7 @@ static int case_open_and_defaults(void)
 	KT_CHECK(!memcmp(&st.limits, &default_limits, sizeof(st.limits)));
 	KT_EQ(st.my_level, PVM_COSCHED_BOOST_NONE);
 	KT_EQ(st.my_applied, 0);
-	KT_EQ(st.my_arrivals | st.reserved[0], 0);
+	KT_EQ(st.my_arrivals | st.my_part_ppm, 0);
 	KT_EQ(st.my_nice, nice_of(0));
 	close(fd);
 	restore_limits();
@@ -381,9 +384,9 @@ static int case_reserved_fields(void)
 		if (i == 0)
 			l.pad = 1;
 		else if (i == 1)
-			l.pad2 = 1;
-		else
 			l.reserved[0] = 1;
+		else
+			l.reserved[0] = 1ULL << 63;
 		KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_SET_LIMITS, &l), -EINVAL);
 	}
 	memset(&st, 0, sizeof(st));
@@ -442,7 +445,7 @@ static int case_out_of_range_arguments(void)
 	KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_REPORT, &rep), 0);
 	KT_EQ(stats_of(fd).my_freq_milli, 77);
 	/* Each limit out of its range. */
-	for (int i = 0; i < 16; i++) {
+	for (int i = 0; i < 18; i++) {
 		l = suite_limits;
 		switch (i) {
 		case 0: l.nice_floor = -21; break;
@@ -461,6 +464,8 @@ static int case_out_of_range_arguments(void)
 		case 13: l.user_share_ppm = 1000001; break;
 		case 14: l.sample_ns = ~0ULL; break;
 		case 15: l.window_ns = ~0ULL; break;
+		case 16: l.node_share_ppm = 1000001; break;
+		case 17: l.node_share_ppm = 0xffffffffU; break;
 		}
 		KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_SET_LIMITS, &l), -EINVAL);
 	}
@@ -843,6 +848,7 @@ static int case_set_limits_root_and_user(void)
 		.nice_floor = -10, .allow_rt = 1, .box_max_ns = 700 * MS,
 		.share_max_ppm = 300000, .window_ns = 200 * MS,
 		.sample_ns = 5 * MS, .user_share_ppm = 600000,
+		.node_share_ppm = 700000,
 	};
 	struct pvm_cosched_register reg = {
 		.abi_version = PVM_COSCHED_ABI_VERSION };
