@@ -8,8 +8,9 @@
  * cover garbage, reserved and out-of-range arguments, unknown commands,
  * bad pointers, the ABI version, boosts of other users' tasks, of dead
  * and unregistered pids, clamping to the limits, the revert after the
- * time box, on close and on exit, the CPU share, SET_LIMITS as root and
- * as a user, unload with tasks registered and reload, and random ioctls.
+ * time box, on close and on exit, the CPU share, the node budget's split
+ * between users, SET_LIMITS as root and as a user, unload with tasks
+ * registered and reload, and random ioctls.
  * `--bench' prints the cost of a REPORT and a BOOST; `--stats' prints the
  * module-wide counters (after a PVM run in the VM).
  *
@@ -35,6 +36,7 @@
 
 #include "kmod_agent.h"
 #include "kmod_safety.h"
+#include "kmod_split.h"
 #include "kmod_watch.h"
 #include "ktest.h"
 #include "pvm_cosched.h"
@@ -1136,6 +1138,21 @@ static int case_reregister(void)
 	return case_reregistering_keeps_the_users_debt(&suite_limits);
 }
 
+static int case_split_parts(void)
+{
+	return case_node_budget_parts_follow_the_users(&suite_limits);
+}
+
+static int case_split_half(void)
+{
+	return case_two_users_each_get_half_the_node_budget(&suite_limits);
+}
+
+static int case_split_asking(void)
+{
+	return case_a_user_asking_constantly_leaves_the_other_its_part(&suite_limits);
+}
+
 static int case_spinner_share(void)
 {
 	return case_spinner_held_to_its_share(&suite_limits);
@@ -1196,6 +1213,12 @@ static const struct kt_case cases[] = {
 	  case_reregister },
 	{ "one user's boosted tasks cannot take another user's CPU",
 	  case_users },
+	{ "the node budget's parts follow the users with registered tasks",
+	  case_split_parts },
+	{ "two users each get half the node budget, the last one left all of it",
+	  case_split_half },
+	{ "a user asking constantly with more tasks leaves the other its part of the node budget",
+	  case_split_asking },
 	{ "WATCH's bad arguments get their errors", case_watch_arguments },
 	{ "input on a watched socket or eventfd boosts a blocked task before it runs",
 	  case_watch_boosts_on_arrival },
