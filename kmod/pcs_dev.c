@@ -101,22 +101,10 @@ out:
 	return err;
 }
 
-/* Copies REPORT's peers in and checks them: 0, -EFAULT or -EINVAL.
- * They are not kept: nothing in the module uses them (kmod/README.md).
- */
-static int pcs_copy_peers(const struct pvm_cosched_report *rep, s32 *peers)
-{
-	if (copy_from_user(peers, u64_to_user_ptr(rep->peers_ptr),
-			   rep->npeers * sizeof(*peers)))
-		return -EFAULT;
-	return pcs_check_peers(peers, rep->npeers);
-}
-
 static long pcs_ioc_report(struct pcs_file *f, void __user *arg)
 {
 	struct pvm_cosched_report rep;
 	struct pcs_request r;
-	s32 peers[PVM_COSCHED_MAX_PEERS];
 	struct task_struct *p;
 	long err;
 
@@ -125,9 +113,6 @@ static long pcs_ioc_report(struct pcs_file *f, void __user *arg)
 	if (copy_from_user(&rep, arg, sizeof(rep)))
 		return -EFAULT;
 	err = pcs_check_report(&rep);
-	if (err)
-		return err;
-	err = pcs_copy_peers(&rep, peers);
 	if (err)
 		return err;
 	r = (struct pcs_request){ rep.level, rep.nice, rep.box_ns };

@@ -71,28 +71,14 @@ static inline u32 pcs_share_for(const struct pvm_cosched_limits *l,
 	return asked < l->share_max_ppm ? asked : l->share_max_ppm;
 }
 
-/* Checks REPORT's fixed fields (its peers are checked once copied in,
- * pcs_check_peers): 0 or -EINVAL.
+/* Checks REPORT's fields, but for the two it ignores (the unused_
+ * words, whatever they hold): 0 or -EINVAL.
  */
 static inline int pcs_check_report(const struct pvm_cosched_report *rep)
 {
-	if (rep->flags || !pcs_zero(rep->reserved, ARRAY_SIZE(rep->reserved)) ||
-	    rep->npeers > PVM_COSCHED_MAX_PEERS)
+	if (rep->flags || !pcs_zero(rep->reserved, ARRAY_SIZE(rep->reserved)))
 		return -EINVAL;
 	return pcs_check_request(rep->level, rep->nice, rep->box_ns);
-}
-
-/* Checks REPORT's peer pids (n of them, n <= PVM_COSCHED_MAX_PEERS):
- * 0 or -EINVAL.
- */
-static inline int pcs_check_peers(const s32 *peers, u32 n)
-{
-	u32 i;
-
-	for (i = 0; i < n; i++)
-		if (peers[i] <= 0)
-			return -EINVAL;
-	return 0;
 }
 
 /* Checks BOOST's fields: 0 or -EINVAL. */

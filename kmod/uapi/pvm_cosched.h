@@ -24,7 +24,7 @@
  *   ENOTTY           an unknown command
  *   EFAULT           an argument that cannot be copied
  *   EINVAL           a reserved field or flag not zero, a level, nice or
- *                    box out of range, too many peers
+ *                    box out of range
  *   EPROTONOSUPPORT  REGISTER with another ABI version
  *   EALREADY         REGISTER on an fd already registered
  *   ENOTCONN         REPORT or BOOST on an fd not registered
@@ -62,8 +62,6 @@
 #define PVM_COSCHED_BOOST_NICE	2	/* a lower nice, down to the floor */
 #define PVM_COSCHED_BOOST_RT	3	/* SCHED_FIFO, if the limits allow */
 
-#define PVM_COSCHED_MAX_PEERS	8	/* peers in one REPORT */
-
 /* Capabilities, in pvm_cosched_register.caps and the stats. */
 #define PVM_COSCHED_CAP_SLICE	0x1	/* slice requests honoured */
 #define PVM_COSCHED_CAP_NICE	0x2	/* negative nice down to the floor */
@@ -92,17 +90,23 @@ struct pvm_cosched_register {
 };
 
 /*
- * REPORT: the caller's current frequency and local correspondents, and
- * the boost it wants for itself now (BOOST_NONE undoes its boost).  The
- * correspondents are checked (pids > 0) but not kept: nothing uses them
- * yet, and a correspondent is boosted with BOOST.  The
- * box is clamped to the limits; `level' and `nice' are clamped to the
- * limits too, and the values put in force are written back.
+ * REPORT: the caller's current frequency, and the boost it wants for
+ * itself now (BOOST_NONE undoes its boost).  The box is clamped to the
+ * limits; `level' and `nice' are clamped to the limits too, and the
+ * values put in force are written back.  A correspondent is boosted with
+ * BOOST, or by its own WATCH when the message reaches it.
+ *
+ * The two `unused_' words carried the caller's local correspondents (a
+ * pointer to up to 8 pids), which the module checked and never used.
+ * They are ignored: neither read nor checked, whatever they hold, so
+ * that a caller built before, which fills them, keeps working.  Not
+ * reserved, since such callers put non-zero values there: a later use
+ * of the room must be asked for by a flag.
  */
 struct pvm_cosched_report {
 	__u64 freq_milli;	/* in: F in messages per second, x 1000 */
-	__u64 peers_ptr;	/* in: user address of __s32 pids[npeers] */
-	__u32 npeers;		/* in: 0..PVM_COSCHED_MAX_PEERS */
+	__u64 unused_peers_ptr;	/* ignored */
+	__u32 unused_npeers;	/* ignored */
 	__s32 level;		/* in/out: PVM_COSCHED_BOOST_* */
 	__s32 nice;		/* in/out: the nice wanted at BOOST_NICE */
 	__u32 flags;		/* in: 0 */
