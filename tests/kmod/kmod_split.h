@@ -19,7 +19,7 @@ int case_node_budget_parts_follow_the_users(const struct pvm_cosched_limits *bas
 /* One spinning task of user A, alone on CPU 0, boosted at about the whole
  * node budget; user B's task comes on CPU 1: each at about half; B
  * leaves: A at about the whole budget again.  The control, without a
- * node budget, gives both users the whole of it. */
+ * node budget, boosts both users more than twice the budget. */
 int case_two_users_each_get_half_the_node_budget(const struct pvm_cosched_limits *base);
 
 /* User B's four tasks spin asking constantly for boosts while user A's
