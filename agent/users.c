@@ -41,12 +41,11 @@ void users_init(uint32_t per_cpu_ppm, uint64_t window)
 	memset(users, 0, sizeof(users));
 }
 
-/* The part of the budget of each user with a registered task. */
+/* The part of the budget of each user with a registered task (the
+ * module's split too). */
 static uint32_t part_ppm(void)
 {
-	uint32_t p = budget_ppm / (uint32_t)(nactive > 0 ? nactive : 1);
-
-	return p > 0 ? p : 1;
+	return cosched_part_ppm(budget_ppm, (uint32_t)nactive);
 }
 
 /* Gives every user with a registered task its part of the budget from

@@ -7,14 +7,19 @@
  * Input: byte 0 holds flags (bit 0: the kernel honours slices), byte 1
  * the task's base nice (-20 + byte % 40), then the raw bytes of a
  * struct pvm_cosched_limits, a struct pvm_cosched_register, a struct
- * pvm_cosched_report, a struct pvm_cosched_boost and the report's peer
- * pids, each zero-filled where the input ends.  Every request the checks
+ * pvm_cosched_report, a struct pvm_cosched_boost, a struct
+ * pvm_cosched_watch and a number of users (__u32), each zero-filled where
+ * the input ends (REPORT's two unused words are ignored, whatever they
+ * hold).  Every request the checks
  * accept is clamped to the limits (when those are valid), and what comes
  * out must be a boost the limits allow: a known level no stronger than
  * the one asked, RT only if allowed, a slice only where the kernel has
  * them, a nice between the floor and the base, a box of 1 ns up to
  * box_max_ns (0 at NONE); clamping it again must change nothing.  A
- * broken invariant aborts, which libFuzzer reports as a crash.
+ * user's part of valid limits, for that many users, must be 1 ppm or
+ * more, no more than the user share, and no more than the node budget's
+ * even split (or 1 ppm).  A broken invariant aborts, which libFuzzer
+ * reports as a crash.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -96,9 +101,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pvm_cosched_report rep;
 	struct pvm_cosched_boost b;
 	struct pvm_cosched_watch w;
-	s32 peers[PVM_COSCHED_MAX_PEERS];
 	bool have_slice, valid;
 	s32 base_nice;
+	u32 users, part;
 	int rc;
 
 	if (size < 2)
@@ -111,8 +116,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	take(&data, &size, &reg, sizeof(reg));
 	take(&data, &size, &rep, sizeof(rep));
 	take(&data, &size, &b, sizeof(b));
-	take(&data, &size, peers, sizeof(peers));
 	take(&data, &size, &w, sizeof(w));
+	take(&data, &size, &users, sizeof(users));
 
 	valid = pcs_limits_valid(&l);
 	if (valid) {
@@ -123,6 +128,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		      l.share_max_ppm <= PCS_SHARE_ONE);
 		CHECK(l.user_share_ppm >= 1 &&
 		      l.user_share_ppm <= PCS_SHARE_ONE);
+		CHECK(l.node_share_ppm <= PCS_SHARE_ONE);
 		CHECK(l.sample_ns >= NSEC_PER_MSEC);
 		/* a bucket's debt x 10^6 (cosched_bucket_wait_ns) cannot
 		 * overflow: share x window is below 2^64 / 10^6 */
@@ -130,6 +136,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* a share granted is within the limit, whatever was asked */
 		CHECK(pcs_share_for(&l, reg.share_ppm) >= 1 &&
 		      pcs_share_for(&l, reg.share_ppm) <= l.share_max_ppm);
+		/* a user's part: within the user share, and all users'
+		 * parts together within the node budget, but for the 1 ppm
+		 * that no part goes below */
+		part = pcs_user_part(&l, users);
+		CHECK(part >= 1 && part <= l.user_share_ppm);
+		if (l.node_share_ppm)
+			CHECK(part == 1 || (u64)part * (users ? users : 1) <=
+			      l.node_share_ppm);
+		else
+			CHECK(part == l.user_share_ppm);
 	}
 
 	rc = pcs_check_register(&reg);
@@ -139,12 +155,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	rc = pcs_check_report(&rep);
 	CHECK(rc == 0 || rc == -EINVAL);
+	CHECK((rc == 0) == (rep.flags == 0 && rep.reserved[0] == 0 &&
+			    rep.reserved[1] == 0 &&
+			    pcs_check_request(rep.level, rep.nice,
+					      rep.box_ns) == 0));
 	if (rc == 0) {
-		CHECK(rep.npeers <= PVM_COSCHED_MAX_PEERS && rep.flags == 0);
-		rc = pcs_check_peers(peers, rep.npeers);
-		CHECK(rc == 0 || rc == -EINVAL);
-		for (u32 i = 0; rc == 0 && i < rep.npeers; i++)
-			CHECK(peers[i] > 0);
 		if (valid)
 			check_clamp(&l, have_slice, base_nice, rep.level,
 				    rep.nice, rep.box_ns);

@@ -141,25 +141,36 @@ put('fuzz_dispatch', 'user_message', reg + bytes([32 | 7, 3]) + x_ints(1))
 put('fuzz_dispatch', 'unregistered', req(OP['TASKS'], x_ints(0)) + req(30, b''))
 
 # fuzz_kmod_args: [flags: bit 0 slices] [base nice byte] limits register
-# report boost peers[8], little-endian as the uapi structs (kmod/uapi).
-def k_limits(floor=-5, rt=0, box=20_000_000, pct=50, win=100_000_000,
-             cool=200_000_000):
-    return struct.pack('<iIQIIQQQQ', floor, rt, box, pct, 0, win, cool, 0, 0)
+# report boost watch users, little-endian as the uapi structs (kmod/uapi).
+def k_limits(floor=-5, rt=0, box=20_000_000, share_max=500_000,
+             win=100_000_000, sample=2_000_000, user=100_000, node=100_000):
+    return struct.pack('<iIQIIQQIIQ', floor, rt, box, share_max, 0, win,
+                       sample, user, node, 0)
 
-def k_register(abi=1, tid=0x40001):
-    return struct.pack('<IIiiIiQQQ', abi, 0, tid, 0, 0, 0, 0, 0, 0)
+def k_register(abi=2, tid=0x40001, share=0):
+    return struct.pack('<IIiiIiQIIQ', abi, 0, tid, 0, 0, 0, 0, share, 0, 0)
 
-def k_report(freq=5000, npeers=2, level=2, nice=-5, box=20_000_000):
-    return struct.pack('<QQIiiIQQQ', freq, 0, npeers, level, nice, 0, box, 0, 0)
+# REPORT's two unused words (once its correspondents) are ignored.
+def k_report(freq=5000, unused=(0, 0), level=2, nice=-5, box=20_000_000):
+    return struct.pack('<QQIiiIQQQ', freq, unused[0], unused[1], level, nice,
+                       0, box, 0, 0)
 
 def k_boost(pid=1234, level=3, nice=0, box=10_000_000):
     return struct.pack('<iiiIQQQ', pid, level, nice, 0, box, 0, 0)
 
-k_peers = struct.pack('<8i', 100, 200, 0, 0, 0, 0, 0, 0)
+def k_watch(fd=3, op=1, level=1, nice=0, box=5_000_000):
+    return struct.pack('<iIiiQQ', fd, op, level, nice, box, 0)
+
+def k_users(n=2):
+    return struct.pack('<I', n)
+
 put('fuzz_kmod_args', 'defaults_nice', bytes([0, 20]) + k_limits() + k_register()
-    + k_report() + k_boost() + k_peers)
-put('fuzz_kmod_args', 'rt_allowed_slice', bytes([1, 30]) + k_limits(floor=-10, rt=1)
-    + k_register() + k_report(level=1, box=5_000_000) + k_boost(level=3, box=1 << 40)
-    + k_peers)
-put('fuzz_kmod_args', 'bad_fields', bytes([0, 0]) + k_limits(pct=0) + k_register(abi=2)
-    + k_report(npeers=9, level=4) + k_boost(pid=-1, level=2, nice=-21, box=0) + k_peers)
+    + k_report() + k_boost() + k_watch() + k_users(1))
+put('fuzz_kmod_args', 'rt_allowed_slice', bytes([1, 30])
+    + k_limits(floor=-10, rt=1, node=400_000, user=1_000_000)
+    + k_register(share=1_000_000) + k_report(level=1, box=5_000_000)
+    + k_boost(level=3, box=1 << 40) + k_watch(level=3, box=20_000_000)
+    + k_users(3))
+put('fuzz_kmod_args', 'bad_fields', bytes([0, 0]) + k_limits(share_max=0, node=2_000_000)
+    + k_register(abi=1) + k_report(unused=(0xdead, 9), level=4)
+    + k_boost(pid=-1, level=2, nice=-21, box=0) + k_watch(op=3) + k_users(0))

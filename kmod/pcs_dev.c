@@ -101,22 +101,10 @@ out:
 	return err;
 }
 
-/* Copies REPORT's peers in and checks them: 0, -EFAULT or -EINVAL.
- * They are not kept: nothing in the module uses them (kmod/README.md).
- */
-static int pcs_copy_peers(const struct pvm_cosched_report *rep, s32 *peers)
-{
-	if (copy_from_user(peers, u64_to_user_ptr(rep->peers_ptr),
-			   rep->npeers * sizeof(*peers)))
-		return -EFAULT;
-	return pcs_check_peers(peers, rep->npeers);
-}
-
 static long pcs_ioc_report(struct pcs_file *f, void __user *arg)
 {
 	struct pvm_cosched_report rep;
 	struct pcs_request r;
-	s32 peers[PVM_COSCHED_MAX_PEERS];
 	struct task_struct *p;
 	long err;
 
@@ -125,9 +113,6 @@ static long pcs_ioc_report(struct pcs_file *f, void __user *arg)
 	if (copy_from_user(&rep, arg, sizeof(rep)))
 		return -EFAULT;
 	err = pcs_check_report(&rep);
-	if (err)
-		return err;
-	err = pcs_copy_peers(&rep, peers);
 	if (err)
 		return err;
 	r = (struct pcs_request){ rep.level, rep.nice, rep.box_ns };
@@ -222,6 +207,8 @@ static long pcs_ioc_stats(struct pcs_file *f, void __user *arg)
 	st.my_freq_milli = f->freq_milli;
 	st.my_level = f->level;
 	st.my_arrivals = f->my_arrivals;
+	st.users = pcs_active_users;
+	st.my_part_ppm = f->user ? f->user->share.share_ppm : 0;
 	p = f->task ? get_pid_task(f->task, PIDTYPE_PID) : NULL;
 	st.my_nice = task_nice(p ? p : current);
 	if (p)
@@ -232,13 +219,12 @@ static long pcs_ioc_stats(struct pcs_file *f, void __user *arg)
 }
 
 /* New limits apply to the next request; boosts in force keep theirs,
- * and tasks their shares, but every user's bucket takes the new user
- * share and window at once.
+ * and tasks their shares, but every user's bucket takes its part under
+ * the new limits, and their window, at once.
  */
 static long pcs_ioc_set_limits(struct pcs_file *f, void __user *arg)
 {
 	struct pvm_cosched_limits l;
-	struct pcs_user *u;
 
 	if (!pcs_caller_is_opener(f))
 		return -EPERM;
@@ -250,9 +236,7 @@ static long pcs_ioc_set_limits(struct pcs_file *f, void __user *arg)
 		return -EPERM;
 	rt_mutex_lock(&pcs_lock);
 	pcs_limits = l;
-	list_for_each_entry(u, &pcs_users, node)
-		cosched_bucket_set_share(&u->share, l.user_share_ppm,
-					 l.window_ns, ktime_get_ns());
+	pcs_users_rebalance(true);
 	rt_mutex_unlock(&pcs_lock);
 	return 0;
 }

@@ -45,7 +45,9 @@ struct pcs_user {
 	struct list_head node;		/* in pcs_users */
 	kuid_t uid;
 	u32 tasks;			/* registrations pointing here */
-	struct cosched_bucket share;	/* charged CPU / online CPUs */
+	struct cosched_bucket share;	/* charged CPU / online CPUs,
+					 * refilled at the user's part
+					 */
 };
 
 struct pcs_file;
@@ -114,6 +116,7 @@ extern struct list_head pcs_registered;	/* pcs_file.node */
 extern struct list_head pcs_users;	/* pcs_user.node */
 extern struct pvm_cosched_limits pcs_limits;
 extern struct pcs_counts pcs_count;
+extern u32 pcs_active_users;		/* users with registered tasks */
 
 /* pcs_boost.c: true if the undo thread runs at SCHED_FIFO above
  * PCS_FIFO_PRIO, the condition of any RT boost.
@@ -130,6 +133,7 @@ static inline bool pcs_caller_is_opener(struct pcs_file *f)
 void pcs_prune_exited(void);
 struct pcs_file *pcs_find(struct pid *pid);
 struct pcs_user *pcs_user_get(void);
+void pcs_users_rebalance(bool all);
 int pcs_find_target(s32 nr, struct pcs_file **tf, struct task_struct **tp);
 void pcs_unregister(struct pcs_file *f, struct task_struct *p);
 

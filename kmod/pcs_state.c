@@ -6,7 +6,9 @@
  * (a forked child holds it) is found dead by resolving its struct pid
  * again and is forgotten.  A user's record (real uid) outlives its last
  * registration until its share's bucket is full again, so that closing and
- * registering again refills nothing.
+ * registering again refills nothing.  The users with registered tasks
+ * split the node's budget evenly: their buckets' parts are computed again
+ * whenever their number changes.
  */
 #include <linux/cred.h>
 #include <linux/slab.h>
@@ -26,9 +28,36 @@ struct pvm_cosched_limits pcs_limits = {
 	.window_ns = 100 * NSEC_PER_MSEC,
 	.sample_ns = 2 * NSEC_PER_MSEC,
 	.user_share_ppm = PCS_SHARE_ONE / 10,
+	.node_share_ppm = PCS_SHARE_ONE / 10,
 };
 
 struct pcs_counts pcs_count;
+
+/* The users with registered tasks: the node budget's divisor. */
+u32 pcs_active_users;
+
+/* Gives every user with registered tasks its part of the limits in force
+ * (pcs_user_part) from now on; each bucket keeps its tokens or its debt,
+ * within its new cap, so a user whose part grows gains no burst by it.
+ * A record without tasks keeps the rate it had, repaying its debt at it
+ * (it boosts nothing meanwhile); with `all' (new limits) it takes the new
+ * window too.  Under pcs_lock.
+ */
+void pcs_users_rebalance(bool all)
+{
+	u32 part = pcs_user_part(&pcs_limits, pcs_active_users);
+	u64 now = ktime_get_ns();
+	struct pcs_user *u;
+
+	list_for_each_entry(u, &pcs_users, node) {
+		if (u->tasks && (all || u->share.share_ppm != part))
+			cosched_bucket_set_share(&u->share, part,
+						 pcs_limits.window_ns, now);
+		else if (!u->tasks && all)
+			cosched_bucket_set_share(&u->share, u->share.share_ppm,
+						 pcs_limits.window_ns, now);
+	}
+}
 
 /* True if user record u has no task and a full bucket: forgetting it
  * gives its user nothing.  A record with a debt, or tokens to refill, is
@@ -43,8 +72,9 @@ static bool pcs_user_idle(struct pcs_user *u)
 }
 
 /* The record of the caller's user (its real uid), made if need be with
- * a full share of the limits in force, with one more task; NULL without
- * memory.  Forgets the idle records of other users.  Under pcs_lock.
+ * a full bucket at its part of the limits in force, with one more task;
+ * NULL without memory.  A user's first task splits the node's budget
+ * again.  Forgets the idle records of other users.  Under pcs_lock.
  */
 struct pcs_user *pcs_user_get(void)
 {
@@ -63,11 +93,16 @@ struct pcs_user *pcs_user_get(void)
 	if (!u)
 		return NULL;
 	u->uid = uid;
-	cosched_bucket_init(&u->share, pcs_limits.user_share_ppm,
+	cosched_bucket_init(&u->share,
+			    pcs_user_part(&pcs_limits, pcs_active_users + 1),
 			    pcs_limits.window_ns, ktime_get_ns());
 	list_add(&u->node, &pcs_users);
 found:
-	u->tasks++;
+	if (u->tasks++ == 0) {
+		/* new, or back while its record repays a debt */
+		pcs_active_users++;
+		pcs_users_rebalance(false);
+	}
 	return u;
 }
 
@@ -121,7 +156,10 @@ void pcs_unregister(struct pcs_file *f, struct task_struct *p)
 	list_del_init(&f->node);
 	put_pid(f->task);
 	f->task = NULL;
-	f->user->tasks--;
+	if (--f->user->tasks == 0) {
+		pcs_active_users--;
+		pcs_users_rebalance(false);
+	}
 	if (pcs_user_idle(f->user)) {
 		list_del(&f->user->node);
 		kfree(f->user);

@@ -14,6 +14,9 @@
  * share x span + the cap; the debt is itself capped at one cap, so a
  * hold never lasts longer than one window.
  *
+ * A budget shared by several users is split evenly: cosched_part_ppm is
+ * each one's refill rate.
+ *
  * Pure arithmetic on numbers the caller reads (a monotonic clock and the
  * task's CPU time, in ns), header-only so that one implementation runs
  * in the kernel module (pcs_boost.c) and in user space (copvm-agent,
@@ -127,6 +130,19 @@ static inline void cosched_bucket_set_share(struct cosched_bucket *b,
 		b->tokens_ns = tokens;
 	if (b->tokens_ns < -(__s64)b->cap_ns)
 		b->tokens_ns = -(__s64)b->cap_ns;
+}
+
+/* The part of each of `n' users sharing a budget of `budget_ppm' evenly
+ * (n 0 counts as 1): budget / n rounded down, but at least 1 ppm, so
+ * that no user with a registered task is left a bucket that never
+ * refills.  n parts together are at most the budget, or n ppm for a
+ * budget below n.
+ */
+static inline __u32 cosched_part_ppm(__u32 budget_ppm, __u32 n)
+{
+	__u32 part = budget_ppm / (n ? n : 1);
+
+	return part ? part : 1;
 }
 
 /* Non-zero while the boost may be in force: tokens left, no debt.

@@ -13,6 +13,8 @@
 #ifndef PVM_COSCHED_CHECKS_H
 #define PVM_COSCHED_CHECKS_H
 
+#include "pvm_cosched_bucket.h"
+
 /* The share of a task that asks for none: 5 % of a CPU (the agent's -d). */
 #define PCS_SHARE_DEFAULT_PPM	50000u
 /* A share's unit, one CPU (the same as COSCHED_SHARE_ONE). */
@@ -69,28 +71,14 @@ static inline u32 pcs_share_for(const struct pvm_cosched_limits *l,
 	return asked < l->share_max_ppm ? asked : l->share_max_ppm;
 }
 
-/* Checks REPORT's fixed fields (its peers are checked once copied in,
- * pcs_check_peers): 0 or -EINVAL.
+/* Checks REPORT's fields, but for the two it ignores (the unused_
+ * words, whatever they hold): 0 or -EINVAL.
  */
 static inline int pcs_check_report(const struct pvm_cosched_report *rep)
 {
-	if (rep->flags || !pcs_zero(rep->reserved, ARRAY_SIZE(rep->reserved)) ||
-	    rep->npeers > PVM_COSCHED_MAX_PEERS)
+	if (rep->flags || !pcs_zero(rep->reserved, ARRAY_SIZE(rep->reserved)))
 		return -EINVAL;
 	return pcs_check_request(rep->level, rep->nice, rep->box_ns);
-}
-
-/* Checks REPORT's peer pids (n of them, n <= PVM_COSCHED_MAX_PEERS):
- * 0 or -EINVAL.
- */
-static inline int pcs_check_peers(const s32 *peers, u32 n)
-{
-	u32 i;
-
-	for (i = 0; i < n; i++)
-		if (peers[i] <= 0)
-			return -EINVAL;
-	return 0;
 }
 
 /* Checks BOOST's fields: 0 or -EINVAL. */
@@ -133,8 +121,24 @@ static inline bool pcs_limits_valid(const struct pvm_cosched_limits *l)
 	       l->sample_ns >= NSEC_PER_MSEC &&
 	       l->sample_ns <= 100 * NSEC_PER_MSEC &&
 	       l->user_share_ppm >= 1 && l->user_share_ppm <= PCS_SHARE_ONE &&
-	       !l->pad2 &&
+	       l->node_share_ppm <= PCS_SHARE_ONE &&
 	       pcs_zero(l->reserved, ARRAY_SIZE(l->reserved));
+}
+
+/* The share of each CPU of a user's bucket under limits l while `users'
+ * users (0 counts as 1) have registered tasks: its part of the node's
+ * budget (cosched_part_ppm, the agent's split) and at most
+ * l->user_share_ppm; l->user_share_ppm alone without a node budget.
+ */
+static inline u32 pcs_user_part(const struct pvm_cosched_limits *l,
+				u32 users)
+{
+	u32 part;
+
+	if (!l->node_share_ppm)
+		return l->user_share_ppm;
+	part = cosched_part_ppm(l->node_share_ppm, users);
+	return part < l->user_share_ppm ? part : l->user_share_ppm;
 }
 
 /* Clamps checked request r to limits l, for a task whose base nice is

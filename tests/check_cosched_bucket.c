@@ -1,8 +1,9 @@
 /*
  * check_cosched_bucket.c - unit tests of kmod/pvm_cosched_bucket.h (the
  * agent's and the module's one token bucket), the CPU share of a boost: the share and its cap, refill, exhaustion, the
- * debt and its repayment, and renewal without a cliff (the boost comes
- * back as soon as the refill covers the debt, not after a cool-down).
+ * debt and its repayment, renewal without a cliff (the boost comes
+ * back as soon as the refill covers the debt, not after a cool-down), and
+ * the split of a budget between users.
  */
 #include <check.h>
 #include <stdint.h>
@@ -160,6 +161,74 @@ START_TEST(time_going_backwards_refills_nothing)
 }
 END_TEST
 
+START_TEST(a_budget_is_split_evenly_and_never_to_nothing)
+{
+	ck_assert_uint_eq(cosched_part_ppm(SHARE(0.4), 0), SHARE(0.4));
+	ck_assert_uint_eq(cosched_part_ppm(SHARE(0.4), 1), SHARE(0.4));
+	ck_assert_uint_eq(cosched_part_ppm(SHARE(0.4), 2), SHARE(0.2));
+	ck_assert_uint_eq(cosched_part_ppm(SHARE(0.4), 3), 133333);
+	ck_assert_uint_eq(cosched_part_ppm(COSCHED_SHARE_ONE, 7), 142857);
+	/* rounded down: n parts never exceed the budget */
+	ck_assert_uint_le(7 * cosched_part_ppm(COSCHED_SHARE_ONE, 7),
+			  COSCHED_SHARE_ONE);
+	/* a part too small to refill is 1 ppm, never 0 */
+	ck_assert_uint_eq(cosched_part_ppm(5, 10), 1);
+	ck_assert_uint_eq(cosched_part_ppm(0, 1), 1);
+	ck_assert_uint_eq(cosched_part_ppm(SHARE(1), 0xffffffffu), 1);
+}
+END_TEST
+
+/* Two users' buckets, each charged by one spinning task (a whole CPU
+ * of 2, divided by the CPUs) while it allows, every 2 ms from `t0' for
+ * `ms'; each user's boosted CPU goes to boosted[]. */
+static void spin_users(struct cosched_bucket *u, int n, uint64_t t0,
+		       uint64_t ms, uint64_t *boosted)
+{
+	uint64_t t, step = 2 * MS;
+	int i;
+
+	for (t = t0 + step; t <= t0 + ms * MS; t += step)
+		for (i = 0; i < n; i++) {
+			uint64_t used = cosched_bucket_allows(&u[i]) ? step : 0;
+
+			boosted[i] += used;
+			cosched_bucket_charge(&u[i], t, used / 2);
+		}
+}
+
+START_TEST(users_sharing_a_budget_each_get_their_part)
+{
+	struct cosched_bucket u[2];
+	uint64_t alone[1] = { 0 }, both[2] = { 0, 0 }, again[1] = { 0 };
+	const uint32_t budget = SHARE(0.2);
+
+	/* A alone: the whole budget, 0.2 of each of 2 CPUs, 0.4 s a s */
+	cosched_bucket_init(&u[0], cosched_part_ppm(budget, 1), 100 * MS, 0);
+	spin_users(u, 1, 0, 10000, alone);
+	/* B comes: both get half, A keeping its tokens or debt */
+	cosched_bucket_set_share(&u[0], cosched_part_ppm(budget, 2),
+				 100 * MS, 10000 * MS);
+	cosched_bucket_init(&u[1], cosched_part_ppm(budget, 2), 100 * MS,
+			    10000 * MS);
+	spin_users(u, 2, 10000 * MS, 10000, both);
+	/* B leaves: A gets the whole budget back */
+	cosched_bucket_set_share(&u[0], cosched_part_ppm(budget, 1),
+				 100 * MS, 20000 * MS);
+	spin_users(u, 1, 20000 * MS, 10000, again);
+	/* 0.4 of 10 s, plus a cap of 2 x 20 ms and a sample's overshoot */
+	ck_assert_uint_le(alone[0], 4000 * MS + 40 * MS + 2 * MS);
+	ck_assert_uint_ge(alone[0], 4000 * MS - 2 * MS);
+	ck_assert_uint_le(again[0], 4000 * MS + 2 * MS);
+	ck_assert_uint_ge(again[0], 4000 * MS - 20 * MS - 2 * MS);
+	/* half each: B's burst of its new cap, none for A, whose cap was
+	 * cut to the new one */
+	ck_assert_uint_le(both[0], 2000 * MS + 20 * MS + 2 * MS);
+	ck_assert_uint_ge(both[0], 2000 * MS - 20 * MS - 2 * MS);
+	ck_assert_uint_le(both[1], 2000 * MS + 20 * MS + 2 * MS);
+	ck_assert_uint_ge(both[1], 2000 * MS - 2 * MS);
+}
+END_TEST
+
 static Suite *bucket_suite(void)
 {
 	Suite *s = suite_create("cosched_bucket");
@@ -175,6 +244,8 @@ static Suite *bucket_suite(void)
 	tcase_add_test(tc, a_debt_is_capped_at_one_window_of_share);
 	tcase_add_test(tc, time_going_backwards_refills_nothing);
 	tcase_add_test(tc, a_new_share_keeps_the_debt_and_refills_nothing);
+	tcase_add_test(tc, a_budget_is_split_evenly_and_never_to_nothing);
+	tcase_add_test(tc, users_sharing_a_budget_each_get_their_part);
 	suite_add_tcase(s, tc);
 	return s;
 }

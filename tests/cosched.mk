@@ -10,6 +10,13 @@ TESTS += tests/check_cosched_bucket
 tests_check_cosched_bucket_SOURCES = tests/check_cosched_bucket.c
 tests_check_cosched_bucket_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_cosched_bucket_LDADD = common/libcommon.la $(CHECK_LIBS)
+# The module's argument checks (kmod/pvm_cosched_checks.h), in user space.
+check_PROGRAMS += tests/check_cosched_checks
+TESTS += tests/check_cosched_checks
+tests_check_cosched_checks_SOURCES = tests/check_cosched_checks.c
+tests_check_cosched_checks_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/kmod
+tests_check_cosched_checks_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_cosched_checks_LDADD = $(CHECK_LIBS)
 endif
 if HAVE_CHECK
 check_PROGRAMS += tests/check_cosched

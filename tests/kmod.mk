@@ -16,6 +16,7 @@ check_PROGRAMS += tests/kmod/kmod-suite
 tests_kmod_kmod_suite_SOURCES = tests/kmod/kmod_suite.c tests/kmod/ktest.c \
 	tests/kmod/ktest.h tests/kmod/kmod_agent.c tests/kmod/kmod_agent.h \
 	tests/kmod/kmod_safety.c tests/kmod/kmod_safety.h \
+	tests/kmod/kmod_split.c tests/kmod/kmod_split.h \
 	tests/kmod/kmod_watch.c tests/kmod/kmod_watch.h
 tests_kmod_kmod_suite_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/kmod/uapi
 tests_kmod_kmod_suite_LDFLAGS = -all-static

@@ -24,7 +24,7 @@
  *   ENOTTY           an unknown command
  *   EFAULT           an argument that cannot be copied
  *   EINVAL           a reserved field or flag not zero, a level, nice or
- *                    box out of range, too many peers
+ *                    box out of range
  *   EPROTONOSUPPORT  REGISTER with another ABI version
  *   EALREADY         REGISTER on an fd already registered
  *   ENOTCONN         REPORT or BOOST on an fd not registered
@@ -62,8 +62,6 @@
 #define PVM_COSCHED_BOOST_NICE	2	/* a lower nice, down to the floor */
 #define PVM_COSCHED_BOOST_RT	3	/* SCHED_FIFO, if the limits allow */
 
-#define PVM_COSCHED_MAX_PEERS	8	/* peers in one REPORT */
-
 /* Capabilities, in pvm_cosched_register.caps and the stats. */
 #define PVM_COSCHED_CAP_SLICE	0x1	/* slice requests honoured */
 #define PVM_COSCHED_CAP_NICE	0x2	/* negative nice down to the floor */
@@ -92,17 +90,23 @@ struct pvm_cosched_register {
 };
 
 /*
- * REPORT: the caller's current frequency and local correspondents, and
- * the boost it wants for itself now (BOOST_NONE undoes its boost).  The
- * correspondents are checked (pids > 0) but not kept: nothing uses them
- * yet, and a correspondent is boosted with BOOST.  The
- * box is clamped to the limits; `level' and `nice' are clamped to the
- * limits too, and the values put in force are written back.
+ * REPORT: the caller's current frequency, and the boost it wants for
+ * itself now (BOOST_NONE undoes its boost).  The box is clamped to the
+ * limits; `level' and `nice' are clamped to the limits too, and the
+ * values put in force are written back.  A correspondent is boosted with
+ * BOOST, or by its own WATCH when the message reaches it.
+ *
+ * The two `unused_' words carried the caller's local correspondents (a
+ * pointer to up to 8 pids), which the module checked and never used.
+ * They are ignored: neither read nor checked, whatever they hold, so
+ * that a caller built before, which fills them, keeps working.  Not
+ * reserved, since such callers put non-zero values there: a later use
+ * of the room must be asked for by a flag.
  */
 struct pvm_cosched_report {
 	__u64 freq_milli;	/* in: F in messages per second, x 1000 */
-	__u64 peers_ptr;	/* in: user address of __s32 pids[npeers] */
-	__u32 npeers;		/* in: 0..PVM_COSCHED_MAX_PEERS */
+	__u64 unused_peers_ptr;	/* ignored */
+	__u32 unused_npeers;	/* ignored */
 	__s32 level;		/* in/out: PVM_COSCHED_BOOST_* */
 	__s32 nice;		/* in/out: the nice wanted at BOOST_NICE */
 	__u32 flags;		/* in: 0 */
@@ -154,11 +158,24 @@ struct pvm_cosched_watch {
  * boost (nice, RT) takes CPU from others: its CPU time is charged every
  * sample_ns to a token bucket of its task's share, refilled at the share,
  * holding at most share x window_ns, and to its user's (real uid) bucket,
- * refilled at user_share_ppm of each online CPU.  When either is spent the
- * boost is held at the slice level (none before 6.12) until the debt is
- * repaid.  A task's bucket keeps the share and window of its REGISTER;
- * SET_LIMITS gives every user's bucket the new user share and window.
- * Shares are millionths of a CPU.
+ * refilled at the user's part of each online CPU.  When either is spent
+ * the boost is held at the slice level (none before 6.12) until the debt
+ * is repaid.
+ *
+ * A user's part: node_share_ppm is the node's budget, the most all
+ * users' boosts together take of each CPU; with n users that have
+ * registered tasks, each one's part is node_share_ppm / n, and never
+ * more than user_share_ppm.  The parts are computed again when a user
+ * registers its first task and when its last one goes; a bucket keeps
+ * its tokens or its debt, within its new cap.  A user's record (and its
+ * debt) outlives its last task until its bucket is full again, at the
+ * part it had.  node_share_ppm 0 is no node budget: each user's part is
+ * user_share_ppm however many users there are.  The word was padding
+ * that had to be 0, so a caller built before it sets no node budget.
+ *
+ * A task's bucket keeps the share and window of its REGISTER; SET_LIMITS
+ * gives every user's bucket its part under the new limits, and their new
+ * window.  Shares are millionths of a CPU.
  */
 struct pvm_cosched_limits {
 	__s32 nice_floor;	/* -20..0; default -5 */
@@ -168,10 +185,12 @@ struct pvm_cosched_limits {
 	__u32 pad;		/* 0 */
 	__u64 window_ns;	/* 10 ms..10 s; default 100 ms */
 	__u64 sample_ns;	/* 1 ms..100 ms; default 2 ms */
-	__u32 user_share_ppm;	/* 1..10^6: one user's share of each CPU;
-				 * default 10 %
+	__u32 user_share_ppm;	/* 1..10^6: the most one user's boosts
+				 * take of each CPU; default 10 %
 				 */
-	__u32 pad2;		/* 0 */
+	__u32 node_share_ppm;	/* 0..10^6: the node's budget, split among
+				 * the users (above); 0: none; default 10 %
+				 */
 	__u64 reserved[1];	/* 0 */
 };
 
@@ -192,7 +211,11 @@ struct pvm_cosched_stats {
 	__s32 my_nice;		/* out: the caller's nice now */
 	struct pvm_cosched_limits limits;	/* out */
 	__u64 my_arrivals;	/* out: boosts put in force by WATCH */
-	__u64 reserved[1];	/* out: 0 */
+	__u32 users;		/* out: users with registered tasks now */
+	__u32 my_part_ppm;	/* out: the caller's user's part of each
+				 * CPU now; 0 if the caller is not
+				 * registered
+				 */
 };
 
 #define PVM_COSCHED_IOC_REGISTER \

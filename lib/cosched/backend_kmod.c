@@ -9,10 +9,10 @@
  * close-on-exec and belongs to the process that opened it (the module
  * answers -EPERM to anyone else): a child that inherits it after fork
  * closes its copy and opens its own when the engine attaches it again.
- * Each REPORT also hands the module the task's F and the pids of its
- * local correspondents, for its statistics.  `watch' hands it a socket or
- * eventfd on which input boosts the blocked task in the kernel (DCS's
- * boost on arrival).
+ * Each REPORT also hands the module the task's F, for its statistics
+ * (not its correspondents: a correspondent is boosted by BOOST, or by its
+ * own watch).  `watch' hands it a socket or eventfd on which input boosts
+ * the blocked task in the kernel (DCS's boost on arrival).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,9 +29,6 @@
 #define KMOD_DEV_ENV	"COPVM_KMOD_DEV"
 
 /* The boost levels are checked against copvm.h in common/cosched_abi.c. */
-_Static_assert(PVM_COSCHED_MAX_PEERS >= COSCHED_MAX_PEERS,
-	       "a report carries every correspondent of the page");
-
 static int kmod_fd = -1;
 static pid_t kmod_owner;	/* the process that opened kmod_fd */
 static struct cosched_page *kmod_page;
@@ -132,8 +129,7 @@ static int owned_fd(void)
 static int kmod_apply(int level, int nice, uint64_t box_ns)
 {
 	struct pvm_cosched_report rep;
-	int32_t pids[PVM_COSCHED_MAX_PEERS];
-	int fd = owned_fd(), i, n = 0;
+	int fd = owned_fd();
 
 	if (fd < 0)
 		return fd;
@@ -142,13 +138,7 @@ static int kmod_apply(int level, int nice, uint64_t box_ns)
 		double f = kmod_page->freq;
 
 		rep.freq_milli = f > 0 && f < 1e12 ? (uint64_t)(f * 1000) : 0;
-		for (i = 0; i < kmod_page->npeers && i < COSCHED_MAX_PEERS;
-		     i++)
-			if (kmod_page->peers[i].pid > 0)
-				pids[n++] = kmod_page->peers[i].pid;
 	}
-	rep.peers_ptr = (uint64_t)(uintptr_t)pids;
-	rep.npeers = n;
 	rep.level = level;
 	rep.nice = nice;
 	rep.box_ns = box_ns ? box_ns : 1;

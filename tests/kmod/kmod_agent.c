@@ -32,7 +32,9 @@ static void agent_obey(const struct agent_order *o, struct agent_reply *r,
 					.share_max_ppm = 500000,
 					.window_ns = 100000000,
 					.sample_ns = 2000000,
-					.user_share_ppm = 100000 };
+					.user_share_ppm = 100000,
+					.node_share_ppm = 100000 };
+	struct pvm_cosched_stats st = { .flags = 0 };
 	pid_t holder;
 
 	switch (o->op) {
@@ -50,6 +52,12 @@ static void agent_obey(const struct agent_order *o, struct agent_reply *r,
 		break;
 	case AGENT_SET_LIMITS:
 		r->ret = xioctl(*fd, PVM_COSCHED_IOC_SET_LIMITS, &l);
+		break;
+	case AGENT_STATS:
+		r->ret = xioctl(*fd, PVM_COSCHED_IOC_STATS, &st);
+		r->level = st.my_level;
+		r->users = st.users;
+		r->part_ppm = st.my_part_ppm;
 		break;
 	case AGENT_CLOSE:
 		r->ret = close(*fd) < 0 ? -errno : 0;

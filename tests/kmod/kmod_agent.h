@@ -1,8 +1,8 @@
 /*
  * kmod_agent.h - a child process of the ioctl suite that runs as a given
  * user, holds its own registered fd of /dev/pvm_cosched and carries out
- * the suite's orders (boost a pid, report, close, exit, fork a holder of
- * its fd) one at a time over a pair of pipes, so that the suite can put
+ * the suite's orders (boost a pid, report, read its stats, close, exit,
+ * fork a holder of its fd) one at a time over a pair of pipes, so that the suite can put
  * two users or a dying task on either side of an ioctl.
  */
 #ifndef COPVM_KMOD_AGENT_H
@@ -18,6 +18,7 @@ enum agent_op {
 	AGENT_CLOSE,		/* close the fd */
 	AGENT_HOLD,		/* fork a child that keeps the fd open */
 	AGENT_EXIT,		/* exit at once */
+	AGENT_STATS,		/* STATS: the users and its user's part */
 };
 
 struct agent_order {
@@ -34,6 +35,8 @@ struct agent_reply {
 	int nice;
 	int pid;		/* AGENT_HOLD: the holder's pid */
 	uint64_t box_ns;
+	uint32_t users;		/* AGENT_STATS: users with registrations */
+	uint32_t part_ppm;	/* AGENT_STATS: its user's part */
 };
 
 struct agent {

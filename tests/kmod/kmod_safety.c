@@ -78,16 +78,19 @@ static int set_limits(const struct pvm_cosched_limits *l)
 	return ret;
 }
 
-/* Sets the module's limits `base' with RT allowed or not and each user's
- * share `user_ppm' of each CPU (0: base's); 0 or -errno. */
+/* Sets the module's limits `base' with RT allowed or not and, if
+ * `user_ppm' is not 0, each user's share `user_ppm' of each CPU and no
+ * node budget; 0 or -errno. */
 static int limits_with(const struct pvm_cosched_limits *base, int rt,
 		       uint32_t user_ppm)
 {
 	struct pvm_cosched_limits l = *base;
 
 	l.allow_rt = rt;
-	if (user_ppm)
+	if (user_ppm) {
 		l.user_share_ppm = user_ppm;
+		l.node_share_ppm = 0;
+	}
 	return set_limits(&l);
 }
 

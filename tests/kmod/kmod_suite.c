@@ -8,8 +8,9 @@
  * cover garbage, reserved and out-of-range arguments, unknown commands,
  * bad pointers, the ABI version, boosts of other users' tasks, of dead
  * and unregistered pids, clamping to the limits, the revert after the
- * time box, on close and on exit, the CPU share, SET_LIMITS as root and
- * as a user, unload with tasks registered and reload, and random ioctls.
+ * time box, on close and on exit, the CPU share, the node budget's split
+ * between users, SET_LIMITS as root and as a user, unload with tasks
+ * registered and reload, and random ioctls.
  * `--bench' prints the cost of a REPORT and a BOOST; `--stats' prints the
  * module-wide counters (after a PVM run in the VM).
  *
@@ -35,6 +36,7 @@
 
 #include "kmod_agent.h"
 #include "kmod_safety.h"
+#include "kmod_split.h"
 #include "kmod_watch.h"
 #include "ktest.h"
 #include "pvm_cosched.h"
@@ -52,16 +54,19 @@ static const struct pvm_cosched_limits default_limits = {
 	.nice_floor = -5, .allow_rt = 0, .box_max_ns = 20 * MS,
 	.share_max_ppm = 500000, .window_ns = 100 * MS,
 	.sample_ns = 2 * MS, .user_share_ppm = 100000,
+	.node_share_ppm = 100000,
 };
 
 /* The limits the cases run under once the defaults are checked: boxes
  * of up to 1 s, so that a read-back never races the end of a box on a
  * slow (emulated) machine, and shares that never run out in a case that
- * does not ask for them (10 % of 10 s: 1 s of boosted CPU). */
+ * does not ask for them (10 % of 10 s: 1 s of boosted CPU), with no node
+ * budget (each user the whole user share, however many register). */
 static const struct pvm_cosched_limits suite_limits = {
 	.nice_floor = -5, .allow_rt = 0, .box_max_ns = 1000 * MS,
 	.share_max_ppm = 1000000, .window_ns = 10000 * MS,
 	.sample_ns = 2 * MS, .user_share_ppm = 1000000,
+	.node_share_ppm = 0,
 };
 
 static int xioctl(int fd, unsigned long cmd, void *arg)
@@ -200,7 +205,7 @@ static int case_open_and_defaults(void)
 	KT_CHECK(!memcmp(&st.limits, &default_limits, sizeof(st.limits)));
 	KT_EQ(st.my_level, PVM_COSCHED_BOOST_NONE);
 	KT_EQ(st.my_applied, 0);
-	KT_EQ(st.my_arrivals | st.reserved[0], 0);
+	KT_EQ(st.my_arrivals | st.my_part_ppm, 0);
 	KT_EQ(st.my_nice, nice_of(0));
 	close(fd);
 	restore_limits();
@@ -252,7 +257,7 @@ static int case_bad_pointers(void)
 	void *bad[4];
 	struct pvm_cosched_register reg = {
 		.abi_version = PVM_COSCHED_ABI_VERSION };
-	struct pvm_cosched_report rep = { .npeers = 1 };
+	struct pvm_cosched_report rep = { .unused_npeers = 1 };
 	struct pvm_cosched_stats before, after;
 	int fd = dev_open(), fd2;
 
@@ -278,13 +283,16 @@ static int case_bad_pointers(void)
 	KT_EQ_ERR(report(fd, 0, 0, 0, NULL), -ENOTCONN);
 	KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_REGISTER, &reg), 0);
 	KT_EQ(stats_of(fd).registered, before.registered + 1);
-	/* Peers behind a bad pointer. */
-	rep.peers_ptr = (uintptr_t)bad[1];
-	KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_REPORT, &rep), -EFAULT);
-	rep.peers_ptr = (uintptr_t)(map + page - 4);
-	rep.npeers = 2;
-	KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_REPORT, &rep), -EFAULT);
-	KT_EQ(stats_of(fd).my_freq_milli, 0);
+	/* REPORT's ignored words are not read: a bad pointer there is no
+	 * fault. */
+	rep.unused_peers_ptr = (uintptr_t)bad[1];
+	rep.freq_milli = 5;
+	KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_REPORT, &rep), 0);
+	rep.unused_peers_ptr = (uintptr_t)(map + page - 4);
+	rep.unused_npeers = 2;
+	rep.freq_milli = 6;
+	KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_REPORT, &rep), 0);
+	KT_EQ(stats_of(fd).my_freq_milli, 6);
 	/* A second fd of a registered task cannot register it again. */
 	fd2 = dev_open();
 	KT_EQ_ERR(xioctl(fd2, PVM_COSCHED_IOC_REGISTER, &reg), -EALREADY);
@@ -381,9 +389,9 @@ static int case_reserved_fields(void)
 		if (i == 0)
 			l.pad = 1;
 		else if (i == 1)
-			l.pad2 = 1;
-		else
 			l.reserved[0] = 1;
+		else
+			l.reserved[0] = 1ULL << 63;
 		KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_SET_LIMITS, &l), -EINVAL);
 	}
 	memset(&st, 0, sizeof(st));
@@ -402,8 +410,8 @@ static int case_out_of_range_arguments(void)
 {
 	const int levels[] = { -1, 4, 0x7fffffff, -0x7fffffff - 1 };
 	const int nices[] = { -21, 20, 0x7fffffff, -0x7fffffff - 1 };
-	const uint32_t npeers[] = { PVM_COSCHED_MAX_PEERS + 1, 0xffffffffU };
-	int32_t peers[PVM_COSCHED_MAX_PEERS];
+	const uint32_t npeers[] = { 2, 8, 9, 0xffffffffU };
+	int32_t peers[8] = { 100, 0, -7, 103, 104, 105, 106, 107 };
 	struct pvm_cosched_report rep = { .level = 0 };
 	struct pvm_cosched_limits l;
 	struct pvm_cosched_stats before, st;
@@ -425,24 +433,18 @@ static int case_out_of_range_arguments(void)
 	KT_EQ_ERR(boost(fd, 0, PVM_COSCHED_BOOST_NICE, -5, MS, NULL), -EINVAL);
 	KT_EQ_ERR(boost(fd, -1, PVM_COSCHED_BOOST_NICE, -5, MS, NULL),
 		  -EINVAL);
-	for (int i = 0; i < 2; i++) {
-		rep.npeers = npeers[i];
-		rep.peers_ptr = (uintptr_t)peers;
-		KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_REPORT, &rep), -EINVAL);
+	/* REPORT's ignored words: whatever a caller built before put
+	 * there (its correspondents: pids <= 0 among them, more than 8) is
+	 * accepted, and read by nothing. */
+	for (int i = 0; i < 4; i++) {
+		rep.unused_npeers = npeers[i];
+		rep.unused_peers_ptr = (uintptr_t)peers;
+		rep.freq_milli = 70 + i;
+		KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_REPORT, &rep), 0);
+		KT_EQ(stats_of(fd).my_freq_milli, 70 + i);
 	}
-	for (int i = 0; i < PVM_COSCHED_MAX_PEERS; i++)
-		peers[i] = 100 + i;
-	rep.npeers = PVM_COSCHED_MAX_PEERS;
-	peers[3] = 0;
-	KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_REPORT, &rep), -EINVAL);
-	peers[3] = -7;
-	KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_REPORT, &rep), -EINVAL);
-	peers[3] = 103;
-	rep.freq_milli = 77;
-	KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_REPORT, &rep), 0);
-	KT_EQ(stats_of(fd).my_freq_milli, 77);
 	/* Each limit out of its range. */
-	for (int i = 0; i < 16; i++) {
+	for (int i = 0; i < 18; i++) {
 		l = suite_limits;
 		switch (i) {
 		case 0: l.nice_floor = -21; break;
@@ -461,6 +463,8 @@ static int case_out_of_range_arguments(void)
 		case 13: l.user_share_ppm = 1000001; break;
 		case 14: l.sample_ns = ~0ULL; break;
 		case 15: l.window_ns = ~0ULL; break;
+		case 16: l.node_share_ppm = 1000001; break;
+		case 17: l.node_share_ppm = 0xffffffffU; break;
 		}
 		KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_SET_LIMITS, &l), -EINVAL);
 	}
@@ -843,6 +847,7 @@ static int case_set_limits_root_and_user(void)
 		.nice_floor = -10, .allow_rt = 1, .box_max_ns = 700 * MS,
 		.share_max_ppm = 300000, .window_ns = 200 * MS,
 		.sample_ns = 5 * MS, .user_share_ppm = 600000,
+		.node_share_ppm = 700000,
 	};
 	struct pvm_cosched_register reg = {
 		.abi_version = PVM_COSCHED_ABI_VERSION };
@@ -925,8 +930,9 @@ static void random_argument(unsigned char *buf, size_t len, int32_t *peers)
 		rep->level = rand() % 6 - 1;
 		rep->nice = rand() % 44 - 22;
 		rep->box_ns = rand() % 4 ? rand() % (50 * MS) : ~0ULL;
-		rep->npeers = rand() % 10;
-		rep->peers_ptr = (uintptr_t)peers;
+		/* as a caller built before fills them */
+		rep->unused_npeers = rand() % 10;
+		rep->unused_peers_ptr = (uintptr_t)peers;
 		break;
 	case 1:
 		b->pid = rand() % 3 ? getpid() : rand() % 400;
@@ -955,7 +961,7 @@ static int case_random_ioctls(void)
 	unsigned char *map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
 				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	unsigned int seed = (unsigned int)now_ns(CLOCK_REALTIME);
-	int32_t peers[PVM_COSCHED_MAX_PEERS] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	int32_t peers[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
 	long ok = 0, errs = 0, bad = 0;
 	int fd = dev_open();
 
@@ -1130,6 +1136,21 @@ static int case_reregister(void)
 	return case_reregistering_keeps_the_users_debt(&suite_limits);
 }
 
+static int case_split_parts(void)
+{
+	return case_node_budget_parts_follow_the_users(&suite_limits);
+}
+
+static int case_split_half(void)
+{
+	return case_two_users_each_get_half_the_node_budget(&suite_limits);
+}
+
+static int case_split_asking(void)
+{
+	return case_a_user_asking_constantly_leaves_the_other_its_part(&suite_limits);
+}
+
 static int case_spinner_share(void)
 {
 	return case_spinner_held_to_its_share(&suite_limits);
@@ -1190,6 +1211,12 @@ static const struct kt_case cases[] = {
 	  case_reregister },
 	{ "one user's boosted tasks cannot take another user's CPU",
 	  case_users },
+	{ "the node budget's parts follow the users with registered tasks",
+	  case_split_parts },
+	{ "two users each get half the node budget, the last one left all of it",
+	  case_split_half },
+	{ "a user asking constantly with more tasks leaves the other its part of the node budget",
+	  case_split_asking },
 	{ "WATCH's bad arguments get their errors", case_watch_arguments },
 	{ "input on a watched socket or eventfd boosts a blocked task before it runs",
 	  case_watch_boosts_on_arrival },
