@@ -55,6 +55,9 @@
  * poll() that found nothing, up to POLL_GAP_MAX_NS, so a steady spin on
  * the rings is almost free of system calls while socket traffic is
  * still seen within a few microseconds once it flows. */
+/* Rounds a pump that leaves the rings armed runs again at most, for
+ * input that came while it armed them. */
+#define REARM_ROUNDS	8
 #define POLL_GAP_NS	4000
 #define POLL_GAP_MAX_NS	256000
 
@@ -263,12 +266,7 @@ void pvmi_link_drop(struct link *l)
 	pollset_update();	/* before its fd closes */
 	if (l->hooks && l->hooks->release)
 		l->hooks->release(l);
-	while (l->held) {		/* never released: never sent */
-		struct pvmi_msg *m = l->held;
-
-		l->held = m->next;
-		pvmi_msg_free(m);
-	}
+	pvmi_link_held_free(l);
 	if (l->watch && *l->watch == l)
 		*l->watch = NULL;
 	if (l->role != LINK_OUT)
@@ -449,50 +447,6 @@ void pvmi_link_sweep(void)
 			pvmi_link_drop(links[i]);
 }
 
-/* Precommunication (lib/precomm.c): a HELD message is kept on its link,
- * out of the receive queue, until a RELEASE frame with its tag and ctx
- * delivers it (enc 1) or cancels it (enc 0); one never released is freed
- * with the link.  At most HELD_MAX per link; more breaks the protocol. */
-#define HELD_MAX	64
-
-static int held_keep(struct link *l, struct pvmi_msg *m)
-{
-	struct pvmi_msg **p = &l->held;
-
-	if (l->nheld >= HELD_MAX) {
-		pvmi_msg_free(m);
-		return -1;
-	}
-	while (*p)
-		p = &(*p)->next;
-	m->next = NULL;
-	*p = m;
-	l->nheld++;
-	return 0;
-}
-
-static int held_release(struct link *l, const struct pvmi_frame *f)
-{
-	struct pvmi_msg **p, *m;
-
-	if (f->len)
-		return -1;
-	for (p = &l->held; *p; p = &(*p)->next) {
-		m = *p;
-		if (m->tag != f->tag || m->ctx != f->ctx)
-			continue;
-		*p = m->next;
-		l->nheld--;
-		m->next = NULL;
-		if (f->enc == 1)
-			pvmi_conn_deliver(m);
-		else
-			pvmi_msg_free(m);
-		return 0;
-	}
-	return 0;		/* cancelled by a link that ended: nothing */
-}
-
 /* A complete frame from the pipe of link `arg'; takes `body'.  Returns
  * -1 for a frame that breaks the protocol on this link. */
 static int conn_frame(void *arg, const struct pvmi_frame *f,
@@ -503,7 +457,7 @@ static int conn_frame(void *arg, const struct pvmi_frame *f,
 
 	if (f->kind == PVMI_KIND_RELEASE && l->role != LINK_DAEMON) {
 		pvmi_buf_free(body);
-		return held_release(l, f);
+		return pvmi_link_held_release(l, f);
 	}
 	if (f->kind != PVMI_KIND_USER &&
 	    (f->kind != PVMI_KIND_HELD || l->role == LINK_DAEMON)) {
@@ -531,7 +485,7 @@ static int conn_frame(void *arg, const struct pvmi_frame *f,
 	m->ctx = f->ctx;
 	m->wid = f->wid;
 	if (f->kind == PVMI_KIND_HELD)
-		return held_keep(l, m);
+		return pvmi_link_held_keep(l, m);
 	pvmi_conn_deliver(m);
 	return 0;
 }
@@ -569,8 +523,9 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 	struct link *stackmap[32], **map = stackmap;
 	struct pvmi_conn_endpoint *ep[MAX_ENDPOINTS];
 	int n = 0, i, r, any = 0, max = nlinks + nendpoints + ntps + 1;
-	int nep = nendpoints, hot = 0, rings = 0, rest;
+	int nep = nendpoints, hot = 0, rings = 0, rest, late = 0;
 	static long last_poll_ns, poll_gap = POLL_GAP_NS;
+	static int rearm_depth;
 	long now;
 
 	if (max > 32) {
@@ -679,16 +634,26 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 out:
 	if (rings && timeout_ms == 0 && !spinning) {
 		/* pvm_nrecv, pvm_probe: leave the rings armed, so that a
-		 * program waiting on pvm_getfds()' fds hears of them */
+		 * program waiting on pvm_getfds()' fds hears of them.  A
+		 * ring with input already is not armed, and its writer did
+		 * not ring: that input is read by another round, or a
+		 * program polling fds[0] would sleep through it. */
 		for (i = 0; i < nlinks; i++)
-			if (links[i]->role != LINK_OUT)
-				link_arm(links[i], 1);
+			if (links[i]->role != LINK_OUT &&
+			    link_arm(links[i], 1))
+				late = 1;
 	}
 	pollset_update();
 	if (pfd != stackfds)
 		free(pfd);
 	if (map != stackmap)
 		free(map);
+	if (late && r >= 0 && rearm_depth < REARM_ROUNDS) {
+		rearm_depth++;
+		i = pvmi_link_pump(0, wfd);
+		rearm_depth--;
+		r = i < 0 ? i : (r || i);
+	}
 	return r;
 }
 

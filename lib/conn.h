@@ -100,6 +100,15 @@ struct pvmi_conn_endpoint {
  * (ownership passes); before one is set such messages are dropped. */
 void pvmi_conn_set_sink(void (*deliver)(struct pvmi_msg *m));
 
+/* conn_held.c: precommunication's held messages.  Keeps `m' on `l'
+ * until released; -1 (and `m' freed) past the protocol's limit. */
+int pvmi_link_held_keep(struct link *l, struct pvmi_msg *m);
+/* Delivers (enc 1) or cancels (enc 0) the held message RELEASE frame `f'
+ * names; -1 for a frame that breaks the protocol. */
+int pvmi_link_held_release(struct link *l, const struct pvmi_frame *f);
+/* Frees what `l' still holds (never released: never sent). */
+void pvmi_link_held_free(struct link *l);
+
 /* Back-pressure.  While held (the receive queue is over its limit), a
  * pump reads only the daemon's link, links still in their handshake or
  * whose peer is not known yet, the links of the peer being written to,
