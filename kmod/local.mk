@@ -10,7 +10,8 @@ KMOD_SRC = kmod/pcs_internal.h kmod/pcs_state.c kmod/pcs_boost.c \
 	kmod/pcs_watch.c kmod/pcs_dev.c kmod/pvm_cosched_checks.h \
 	kmod/pvm_cosched_bucket.h kmod/Kbuild
 KMOD_FILES = $(KMOD_SRC) kmod/uapi/pvm_cosched.h
-EXTRA_DIST += $(KMOD_FILES) kmod/dkms.conf kmod/README.md
+EXTRA_DIST += $(KMOD_FILES) kmod/dkms.conf kmod/README.md \
+	kmod/pcs_user_space.h
 
 if BUILD_KMOD
 all-local: kmod/build/pvm_cosched.ko

@@ -11,15 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-typedef int32_t s32;
-typedef uint32_t u32;
-typedef uint64_t u64;
-#define MIN_NICE	(-20)
-#define MAX_NICE	19
-#define NSEC_PER_USEC	1000ULL
-#define NSEC_PER_MSEC	1000000ULL
-#define NSEC_PER_SEC	1000000000ULL
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#include "pcs_user_space.h"
 
 #include "uapi/pvm_cosched.h"
 #include "pvm_cosched_checks.h"

@@ -13,12 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ktest.h"
 #include "pvm_cosched.h"
-
-static int xioctl(int fd, unsigned long cmd, void *arg)
-{
-	return ioctl(fd, cmd, arg) < 0 ? -errno : 0;
-}
 
 static void agent_obey(const struct agent_order *o, struct agent_reply *r,
 		       int *fd)
@@ -39,22 +35,22 @@ static void agent_obey(const struct agent_order *o, struct agent_reply *r,
 
 	switch (o->op) {
 	case AGENT_BOOST:
-		r->ret = xioctl(*fd, PVM_COSCHED_IOC_BOOST, &b);
+		r->ret = kt_ioctl(*fd, PVM_COSCHED_IOC_BOOST, &b);
 		r->level = b.level;
 		r->nice = b.nice;
 		r->box_ns = b.box_ns;
 		break;
 	case AGENT_REPORT:
-		r->ret = xioctl(*fd, PVM_COSCHED_IOC_REPORT, &rep);
+		r->ret = kt_ioctl(*fd, PVM_COSCHED_IOC_REPORT, &rep);
 		r->level = rep.level;
 		r->nice = rep.nice;
 		r->box_ns = rep.box_ns;
 		break;
 	case AGENT_SET_LIMITS:
-		r->ret = xioctl(*fd, PVM_COSCHED_IOC_SET_LIMITS, &l);
+		r->ret = kt_ioctl(*fd, PVM_COSCHED_IOC_SET_LIMITS, &l);
 		break;
 	case AGENT_STATS:
-		r->ret = xioctl(*fd, PVM_COSCHED_IOC_STATS, &st);
+		r->ret = kt_ioctl(*fd, PVM_COSCHED_IOC_STATS, &st);
 		r->level = st.my_level;
 		r->users = st.users;
 		r->part_ppm = st.my_part_ppm;
@@ -94,7 +90,7 @@ static void agent_main(int uid, int in, int out)
 	if (fd < 0)
 		r.ret = -errno;
 	else
-		r.ret = xioctl(fd, PVM_COSCHED_IOC_REGISTER, &reg);
+		r.ret = kt_ioctl(fd, PVM_COSCHED_IOC_REGISTER, &reg);
 hello:
 	r.pid = getpid();
 	if (write(out, &r, sizeof(r)) != sizeof(r) || r.ret)

@@ -45,27 +45,6 @@
 #define USER_B		1001
 #define A_TASKS		16
 
-static int xioctl(int fd, unsigned long cmd, void *arg)
-{
-	return ioctl(fd, cmd, arg) < 0 ? -errno : 0;
-}
-
-static uint64_t now_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 /* Sets the module's limits to `l'; 0 or -errno. */
 static int set_limits(const struct pvm_cosched_limits *l)
 {
@@ -73,7 +52,7 @@ static int set_limits(const struct pvm_cosched_limits *l)
 
 	if (fd < 0)
 		return -errno;
-	ret = xioctl(fd, PVM_COSCHED_IOC_SET_LIMITS, (void *)l);
+	ret = kt_ioctl(fd, PVM_COSCHED_IOC_SET_LIMITS, (void *)l);
 	close(fd);
 	return ret;
 }
@@ -110,7 +89,7 @@ static int registered_fd_share(uint32_t share_ppm)
 	int fd = open(PVM_COSCHED_DEVICE, O_RDWR | O_CLOEXEC);
 
 	KT_CHECK(fd >= 0);
-	if (fd >= 0 && xioctl(fd, PVM_COSCHED_IOC_REGISTER, &reg)) {
+	if (fd >= 0 && kt_ioctl(fd, PVM_COSCHED_IOC_REGISTER, &reg)) {
 		KT_CHECK(!"REGISTER");
 		close(fd);
 		fd = -1;
@@ -132,7 +111,7 @@ static int boost_self(int fd, int level, uint64_t box)
 {
 	struct pvm_cosched_report rep = { .level = level, .nice = -5,
 					  .box_ns = box };
-	int ret = xioctl(fd, PVM_COSCHED_IOC_REPORT, &rep);
+	int ret = kt_ioctl(fd, PVM_COSCHED_IOC_REPORT, &rep);
 
 	return ret ? ret : rep.level;
 }
@@ -141,7 +120,7 @@ static int my_level(int fd)
 {
 	struct pvm_cosched_stats st = { .flags = 0 };
 
-	if (xioctl(fd, PVM_COSCHED_IOC_STATS, &st))
+	if (kt_ioctl(fd, PVM_COSCHED_IOC_STATS, &st))
 		return -1;
 	return st.my_level;
 }
@@ -282,12 +261,12 @@ static void spinner(int cpu, int level, int go, int out)
 	fd = registered_fd();
 	if (fd < 0 || read(go, &c, 1) != 1)
 		_exit(2);
-	t0 = mono_ns();
+	t0 = kt_mono_ns();
 	if (boost_self(fd, level, SPIN_BOX_NS) != level)
 		_exit(3);
 	limit = t0 + 3000 * MS;
 	do {
-		t1 = mono_ns();
+		t1 = kt_mono_ns();
 		if (level == PVM_COSCHED_BOOST_RT ?
 		    (sched_getscheduler(0) & ~SCHED_RESET_ON_FORK) !=
 		    SCHED_FIFO : getpriority(PRIO_PROCESS, 0) != -5)
@@ -435,10 +414,10 @@ static void greedy(int boosting, int me)
 	if (boosting)
 		fd = registered_fd_share(1000000);
 	for (;;) {
-		if (fd < 0 || mono_ns() < next)
+		if (fd < 0 || kt_mono_ns() < next)
 			continue;
 		boost_self(fd, PVM_COSCHED_BOOST_RT, 20 * MS);
-		next = mono_ns() + 10 * MS;
+		next = kt_mono_ns() + 10 * MS;
 	}
 }
 
@@ -469,7 +448,7 @@ static struct pvm_cosched_stats module_stats(void)
 	int fd = open(PVM_COSCHED_DEVICE, O_RDWR | O_CLOEXEC);
 
 	if (fd >= 0) {
-		xioctl(fd, PVM_COSCHED_IOC_STATS, &st);
+		kt_ioctl(fd, PVM_COSCHED_IOC_STATS, &st);
 		close(fd);
 	}
 	return st;
@@ -505,13 +484,13 @@ static double share_of_b(int boosting, int ms, double *a_share)
 	}
 	usleep(300000);			/* all registered and running */
 	s0 = module_stats();
-	t0 = mono_ns();
+	t0 = kt_mono_ns();
 	for (i = 0; i < 2; i++)
 		b0 += cpu_ns(b[i]);
 	for (i = 0; i < A_TASKS; i++)
 		a0 += cpu_ns(a[i]);
 	usleep(ms * 1000);
-	t1 = mono_ns();
+	t1 = kt_mono_ns();
 	for (i = 0; i < 2; i++)
 		b1 += cpu_ns(b[i]);
 	for (i = 0; i < A_TASKS; i++)
@@ -609,19 +588,19 @@ static double loop_share_beside_hog(uint32_t share_ppm, uint64_t *held)
 		if (fd < 0)
 			_exit(2);
 		for (;;) {
-			if (mono_ns() < next)
+			if (kt_mono_ns() < next)
 				continue;
 			boost_self(fd, PVM_COSCHED_BOOST_RT, 200 * MS);
-			next = mono_ns() + 50 * MS;
+			next = kt_mono_ns() + 50 * MS;
 		}
 	}
 	usleep(300000);			/* registered, boosted, running */
 	s0 = module_stats();
-	t0 = mono_ns();
+	t0 = kt_mono_ns();
 	c0 = cpu_ns(loop);
 	usleep(HOG_MS * 1000);
 	c1 = cpu_ns(loop);
-	t1 = mono_ns();
+	t1 = kt_mono_ns();
 	s1 = module_stats();
 	kill(hog, SIGKILL);
 	kill(loop, SIGKILL);
@@ -686,18 +665,18 @@ static void blocked_child(void)
 	/* the box moves; the state stays */
 	KT_EQ(boost_self(fd, PVM_COSCHED_BOOST_RT, 1000 * MS),
 	      PVM_COSCHED_BOOST_RT);
-	c0 = now_cpu_ns();
-	limit = mono_ns() + 500 * MS;
-	while (at_fifo() && mono_ns() < limit)
+	c0 = kt_thread_cpu_ns();
+	limit = kt_mono_ns() + 500 * MS;
+	while (at_fifo() && kt_mono_ns() < limit)
 		;
-	boosted_cpu = now_cpu_ns() - c0;
-	held_at = mono_ns();
+	boosted_cpu = kt_thread_cpu_ns() - c0;
+	held_at = kt_mono_ns();
 	KT_CHECK(!at_fifo());
 	KT_CHECK(my_level(fd) != PVM_COSCHED_BOOST_RT);
 	limit = held_at + 500 * MS;
-	while (!at_fifo() && mono_ns() < limit)
+	while (!at_fifo() && kt_mono_ns() < limit)
 		;
-	held_for = mono_ns() - held_at;
+	held_for = kt_mono_ns() - held_at;
 	printf("#   after 500 ms blocked: held after %.1f ms of CPU at SCHED_FIFO (share 10 ms), back in force after %.1f ms held\n",
 	       boosted_cpu / 1e6, held_for / 1e6);
 	KT_CHECK(boosted_cpu >= 5 * MS);
@@ -743,9 +722,9 @@ static void share_child(int uid, int cpu, int ms, int out)
 	fd = registered_fd_share(1000000);
 	if (fd < 0)
 		_exit(2);
-	last = mono_ns();
+	last = kt_mono_ns();
 	end = last + ms * MS;
-	while ((t = mono_ns()) < end) {
+	while ((t = kt_mono_ns()) < end) {
 		if (getpriority(PRIO_PROCESS, 0) == -5)
 			boosted += t - last;
 		last = t;
@@ -838,8 +817,8 @@ static void reregister_child(void)
 	KT_EQ(boost_self(fd, PVM_COSCHED_BOOST_NICE, 1000 * MS),
 	      PVM_COSCHED_BOOST_NICE);
 	KT_EQ(getpriority(PRIO_PROCESS, 0), -5);
-	limit = mono_ns() + 1000 * MS;
-	while (getpriority(PRIO_PROCESS, 0) == -5 && mono_ns() < limit)
+	limit = kt_mono_ns() + 1000 * MS;
+	while (getpriority(PRIO_PROCESS, 0) == -5 && kt_mono_ns() < limit)
 		;
 	KT_CHECK(getpriority(PRIO_PROCESS, 0) != -5);
 	close(fd);

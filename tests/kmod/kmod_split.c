@@ -35,30 +35,9 @@
 #define BUDGET		200000U		/* the node's budget in the cases */
 #define PHASE_MS	2000		/* one phase of the timing case */
 
-static int xioctl(int fd, unsigned long cmd, void *arg)
-{
-	return ioctl(fd, cmd, arg) < 0 ? -errno : 0;
-}
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 static void sleep_until(uint64_t t)
 {
-	uint64_t now = mono_ns();
+	uint64_t now = kt_mono_ns();
 
 	if (now < t)
 		usleep((t - now) / 1000);
@@ -70,7 +49,7 @@ static int set_limits(const struct pvm_cosched_limits *l)
 
 	if (fd < 0)
 		return -errno;
-	ret = xioctl(fd, PVM_COSCHED_IOC_SET_LIMITS, (void *)l);
+	ret = kt_ioctl(fd, PVM_COSCHED_IOC_SET_LIMITS, (void *)l);
 	close(fd);
 	return ret;
 }
@@ -109,7 +88,7 @@ static int registered_whole_cpu(void)
 		.abi_version = PVM_COSCHED_ABI_VERSION, .share_ppm = ONE_CPU };
 	int fd = open(PVM_COSCHED_DEVICE, O_RDWR | O_CLOEXEC);
 
-	if (fd < 0 || xioctl(fd, PVM_COSCHED_IOC_REGISTER, &reg) < 0)
+	if (fd < 0 || kt_ioctl(fd, PVM_COSCHED_IOC_REGISTER, &reg) < 0)
 		_exit(3);
 	return fd;
 }
@@ -120,7 +99,7 @@ static int ask_nice(int fd, uint64_t box)
 {
 	struct pvm_cosched_report rep = { .level = PVM_COSCHED_BOOST_NICE,
 					  .nice = -5, .box_ns = box };
-	int ret = xioctl(fd, PVM_COSCHED_IOC_REPORT, &rep);
+	int ret = kt_ioctl(fd, PVM_COSCHED_IOC_REPORT, &rep);
 
 	return ret ? ret : rep.level;
 }
@@ -147,9 +126,9 @@ static void spinner(int tag, int uid, int cpu, uint64_t t0, int from_ms,
 	pin_as(cpu, uid);
 	sleep_until(t0 + from_ms * MS);
 	fd = registered_whole_cpu();
-	last = thread_cpu_ns();
-	while ((t = mono_ns()) < end) {
-		c = thread_cpu_ns();
+	last = kt_thread_cpu_ns();
+	while ((t = kt_mono_ns()) < end) {
+		c = kt_thread_cpu_ns();
 		if (getpriority(PRIO_PROCESS, 0) == -5) {
 			phase = (int)((t - t0) / (PHASE_MS * MS));
 			r.boosted_ns[phase < 3 ? phase : 2] += c - last;
@@ -223,7 +202,7 @@ int case_node_budget_parts_follow_the_users(const struct pvm_cosched_limits *bas
 	KT_SKIP_IF(geteuid() != 0, "needs root (two users, SET_LIMITS)");
 	KT_EQ_ERR(split_limits(base, ONE_CPU, 400000), 0);
 	fd = open(PVM_COSCHED_DEVICE, O_RDWR | O_CLOEXEC);
-	KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_STATS, &st), 0);
+	KT_EQ_ERR(kt_ioctl(fd, PVM_COSCHED_IOC_STATS, &st), 0);
 	close(fd);
 	KT_EQ(st.users, 0);		/* no other case left a task */
 	KT_EQ(st.my_part_ppm, 0);	/* not registered */
@@ -272,7 +251,7 @@ int case_node_budget_parts_follow_the_users(const struct pvm_cosched_limits *bas
 static int two_spinners(int ua, int ub, int to_a, int from_b, int to_b,
 			struct split_result *r)
 {
-	uint64_t t0 = mono_ns() + 300 * MS;	/* forked and pinned */
+	uint64_t t0 = kt_mono_ns() + 300 * MS;	/* forked and pinned */
 	int out[2], ret;
 	pid_t c[2];
 
@@ -360,16 +339,16 @@ static void light_asker(uint64_t t0, int out)
 	sleep_until(t0);
 	fd = registered_whole_cpu();
 	sleep_until(t0 + 300 * MS);
-	if (xioctl(fd, PVM_COSCHED_IOC_STATS, &st) == 0) {
+	if (kt_ioctl(fd, PVM_COSCHED_IOC_STATS, &st) == 0) {
 		r.users = st.users;
 		r.part_ppm = st.my_part_ppm;
 	}
-	while (mono_ns() < end) {
+	while (kt_mono_ns() < end) {
 		r.asks++;
 		if (ask_nice(fd, 5 * MS) == PVM_COSCHED_BOOST_NICE &&
 		    getpriority(PRIO_PROCESS, 0) == -5)
 			r.in_force++;
-		for (t = mono_ns(); mono_ns() < t + 2 * MS;)
+		for (t = kt_mono_ns(); kt_mono_ns() < t + 2 * MS;)
 			;
 		usleep(40000);
 	}
@@ -388,7 +367,7 @@ int case_a_user_asking_constantly_leaves_the_other_its_part(const struct pvm_cos
 {
 	const uint64_t half = (uint64_t)ASK_MS * MS * BUDGET / ONE_CPU;
 	struct split_result r[ASK_B_TASKS + 1];
-	uint64_t t0 = mono_ns() + 300 * MS, b = 0;
+	uint64_t t0 = kt_mono_ns() + 300 * MS, b = 0;
 	pid_t c[ASK_B_TASKS + 1];
 	int out[2], i;
 

@@ -69,11 +69,6 @@ static const struct pvm_cosched_limits suite_limits = {
 	.node_share_ppm = 0,
 };
 
-static int xioctl(int fd, unsigned long cmd, void *arg)
-{
-	return ioctl(fd, cmd, arg) < 0 ? -errno : 0;
-}
-
 static int dev_open(void)
 {
 	return open(PVM_COSCHED_DEVICE, O_RDWR | O_CLOEXEC);
@@ -89,7 +84,7 @@ static int open_registered(void)
 	KT_CHECK(fd >= 0);
 	if (fd < 0)
 		return -1;
-	KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_REGISTER, &reg), 0);
+	KT_EQ_ERR(kt_ioctl(fd, PVM_COSCHED_IOC_REGISTER, &reg), 0);
 	return fd;
 }
 
@@ -99,7 +94,7 @@ static struct pvm_cosched_stats stats_of(int fd)
 
 	memset(&st, 0xff, sizeof(st));
 	st.flags = 0;
-	KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_STATS, &st), 0);
+	KT_EQ_ERR(kt_ioctl(fd, PVM_COSCHED_IOC_STATS, &st), 0);
 	return st;
 }
 
@@ -123,7 +118,7 @@ static int report(int fd, int level, int nice, uint64_t box,
 {
 	struct pvm_cosched_report rep = { .level = level, .nice = nice,
 					  .box_ns = box, .freq_milli = 1234 };
-	int ret = xioctl(fd, PVM_COSCHED_IOC_REPORT, &rep);
+	int ret = kt_ioctl(fd, PVM_COSCHED_IOC_REPORT, &rep);
 
 	if (out)
 		*out = rep;
@@ -135,7 +130,7 @@ static int boost(int fd, pid_t pid, int level, int nice, uint64_t box,
 {
 	struct pvm_cosched_boost b = { .pid = pid, .level = level,
 				       .nice = nice, .box_ns = box };
-	int ret = xioctl(fd, PVM_COSCHED_IOC_BOOST, &b);
+	int ret = kt_ioctl(fd, PVM_COSCHED_IOC_BOOST, &b);
 
 	if (out)
 		*out = b;
@@ -146,7 +141,7 @@ static int set_limits(const struct pvm_cosched_limits *l)
 {
 	int fd = dev_open(), ret;
 
-	ret = xioctl(fd, PVM_COSCHED_IOC_SET_LIMITS, (void *)l);
+	ret = kt_ioctl(fd, PVM_COSCHED_IOC_SET_LIMITS, (void *)l);
 	close(fd);
 	return ret;
 }
@@ -232,8 +227,8 @@ static int case_unknown_commands(void)
 	struct pvm_cosched_stats before = stats_of(fd), after;
 
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
-		KT_EQ_ERR(xioctl(fd, cmds[i], buf), -ENOTTY);
-		KT_EQ_ERR(xioctl(fd, cmds[i], NULL), -ENOTTY);
+		KT_EQ_ERR(kt_ioctl(fd, cmds[i], buf), -ENOTTY);
+		KT_EQ_ERR(kt_ioctl(fd, cmds[i], NULL), -ENOTTY);
 	}
 	after = stats_of(fd);
 	KT_EQ(after.applied, before.applied);
@@ -272,31 +267,31 @@ static int case_bad_pointers(void)
 	before = stats_of(fd);
 	for (size_t c = 0; c < 5; c++)
 		for (int b = 0; b < 4; b++)
-			KT_EQ_ERR(xioctl(fd, cmds[c], bad[b]), -EFAULT);
+			KT_EQ_ERR(kt_ioctl(fd, cmds[c], bad[b]), -EFAULT);
 	/* A read-only REGISTER cannot write back: no registration. */
 	memcpy(map, &reg, sizeof(reg));
 	mprotect(map, page, PROT_READ);
-	KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_REGISTER, map), -EFAULT);
-	KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_STATS, map + 64), -EFAULT);
+	KT_EQ_ERR(kt_ioctl(fd, PVM_COSCHED_IOC_REGISTER, map), -EFAULT);
+	KT_EQ_ERR(kt_ioctl(fd, PVM_COSCHED_IOC_STATS, map + 64), -EFAULT);
 	after = stats_of(fd);
 	KT_EQ(after.registered, before.registered);
 	KT_EQ_ERR(report(fd, 0, 0, 0, NULL), -ENOTCONN);
-	KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_REGISTER, &reg), 0);
+	KT_EQ_ERR(kt_ioctl(fd, PVM_COSCHED_IOC_REGISTER, &reg), 0);
 	KT_EQ(stats_of(fd).registered, before.registered + 1);
 	/* REPORT's ignored words are not read: a bad pointer there is no
 	 * fault. */
 	rep.unused_peers_ptr = (uintptr_t)bad[1];
 	rep.freq_milli = 5;
-	KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_REPORT, &rep), 0);
+	KT_EQ_ERR(kt_ioctl(fd, PVM_COSCHED_IOC_REPORT, &rep), 0);
 	rep.unused_peers_ptr = (uintptr_t)(map + page - 4);
 	rep.unused_npeers = 2;
 	rep.freq_milli = 6;
-	KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_REPORT, &rep), 0);
+	KT_EQ_ERR(kt_ioctl(fd, PVM_COSCHED_IOC_REPORT, &rep), 0);
 	KT_EQ(stats_of(fd).my_freq_milli, 6);
 	/* A second fd of a registered task cannot register it again. */
 	fd2 = dev_open();
-	KT_EQ_ERR(xioctl(fd2, PVM_COSCHED_IOC_REGISTER, &reg), -EALREADY);
-	KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_REGISTER, &reg), -EALREADY);
+	KT_EQ_ERR(kt_ioctl(fd2, PVM_COSCHED_IOC_REGISTER, &reg), -EALREADY);
+	KT_EQ_ERR(kt_ioctl(fd, PVM_COSCHED_IOC_REGISTER, &reg), -EALREADY);
 	KT_EQ(stats_of(fd).registered, before.registered + 1);
 	close(fd2);
 	close(fd);
@@ -314,7 +309,7 @@ static int case_abi_version(void)
 	for (size_t i = 0; i < 4; i++) {
 		memset(&reg, 0, sizeof(reg));
 		reg.abi_version = wrong[i];
-		KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_REGISTER, &reg),
+		KT_EQ_ERR(kt_ioctl(fd, PVM_COSCHED_IOC_REGISTER, &reg),
 			  -EPROTONOSUPPORT);
 		KT_EQ_ERR(report(fd, 0, 0, 0, NULL), -ENOTCONN);
 		KT_EQ_ERR(boost(fd, getpid(), 0, 0, 0, NULL), -ENOTCONN);
@@ -322,7 +317,7 @@ static int case_abi_version(void)
 	memset(&reg, 0, sizeof(reg));
 	reg.abi_version = PVM_COSCHED_ABI_VERSION;
 	reg.tid = 0x40001;
-	KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_REGISTER, &reg), 0);
+	KT_EQ_ERR(kt_ioctl(fd, PVM_COSCHED_IOC_REGISTER, &reg), 0);
 	st = stats_of(fd);
 	KT_EQ(reg.base_nice, nice_of(0));
 	KT_EQ(reg.nice_floor, st.limits.nice_floor);
@@ -357,12 +352,12 @@ static int case_reserved_fields(void)
 			reg.pad = 1;
 		else
 			reg.reserved[0] = 1ULL << 63;
-		KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_REGISTER, &reg), -EINVAL);
+		KT_EQ_ERR(kt_ioctl(fd, PVM_COSCHED_IOC_REGISTER, &reg), -EINVAL);
 		KT_EQ_ERR(report(fd, 0, 0, 0, NULL), -ENOTCONN);
 	}
 	memset(&reg, 0, sizeof(reg));
 	reg.abi_version = PVM_COSCHED_ABI_VERSION;
-	KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_REGISTER, &reg), 0);
+	KT_EQ_ERR(kt_ioctl(fd, PVM_COSCHED_IOC_REGISTER, &reg), 0);
 	before = stats_of(fd);
 	for (int i = 0; i < 3; i++) {
 		memset(&rep, 0, sizeof(rep));
@@ -381,8 +376,8 @@ static int case_reserved_fields(void)
 			rep.reserved[i - 1] = 1;
 			b.reserved[i - 1] = 1;
 		}
-		KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_REPORT, &rep), -EINVAL);
-		KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_BOOST, &b), -EINVAL);
+		KT_EQ_ERR(kt_ioctl(fd, PVM_COSCHED_IOC_REPORT, &rep), -EINVAL);
+		KT_EQ_ERR(kt_ioctl(fd, PVM_COSCHED_IOC_BOOST, &b), -EINVAL);
 	}
 	for (int i = 0; i < 3; i++) {
 		l = suite_limits;
@@ -392,11 +387,11 @@ static int case_reserved_fields(void)
 			l.reserved[0] = 1;
 		else
 			l.reserved[0] = 1ULL << 63;
-		KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_SET_LIMITS, &l), -EINVAL);
+		KT_EQ_ERR(kt_ioctl(fd, PVM_COSCHED_IOC_SET_LIMITS, &l), -EINVAL);
 	}
 	memset(&st, 0, sizeof(st));
 	st.flags = 2;
-	KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_STATS, &st), -EINVAL);
+	KT_EQ_ERR(kt_ioctl(fd, PVM_COSCHED_IOC_STATS, &st), -EINVAL);
 	st = stats_of(fd);
 	KT_EQ(st.applied, before.applied);
 	KT_EQ(st.my_level, PVM_COSCHED_BOOST_NONE);
@@ -440,7 +435,7 @@ static int case_out_of_range_arguments(void)
 		rep.unused_npeers = npeers[i];
 		rep.unused_peers_ptr = (uintptr_t)peers;
 		rep.freq_milli = 70 + i;
-		KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_REPORT, &rep), 0);
+		KT_EQ_ERR(kt_ioctl(fd, PVM_COSCHED_IOC_REPORT, &rep), 0);
 		KT_EQ(stats_of(fd).my_freq_milli, 70 + i);
 	}
 	/* Each limit out of its range. */
@@ -466,7 +461,7 @@ static int case_out_of_range_arguments(void)
 		case 16: l.node_share_ppm = 1000001; break;
 		case 17: l.node_share_ppm = 0xffffffffU; break;
 		}
-		KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_SET_LIMITS, &l), -EINVAL);
+		KT_EQ_ERR(kt_ioctl(fd, PVM_COSCHED_IOC_SET_LIMITS, &l), -EINVAL);
 	}
 	st = stats_of(fd);
 	KT_CHECK(!memcmp(&st.limits, &suite_limits, sizeof(l)));
@@ -499,7 +494,7 @@ static int case_forked_child_cannot_use_fd(void)
 
 	if (child == 0) {
 		struct pvm_cosched_stats st = { 0 };
-		int ok = xioctl(fd, PVM_COSCHED_IOC_STATS, &st) == -EPERM &&
+		int ok = kt_ioctl(fd, PVM_COSCHED_IOC_STATS, &st) == -EPERM &&
 			 report(fd, 0, 0, 0, NULL) == -EPERM &&
 			 boost(fd, getppid(), 0, 0, 0, NULL) == -EPERM;
 
@@ -864,7 +859,7 @@ static int case_set_limits_root_and_user(void)
 	st = stats_now();
 	KT_CHECK(!memcmp(&st.limits, &l, sizeof(l)));
 	fd = dev_open();
-	KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_REGISTER, &reg), 0);
+	KT_EQ_ERR(kt_ioctl(fd, PVM_COSCHED_IOC_REGISTER, &reg), 0);
 	KT_EQ(reg.nice_floor, -10);
 	KT_EQ(reg.box_max_ns, 700 * MS);
 	KT_EQ(reg.share_ppm, 50000);	/* the default, within the limit */

@@ -38,17 +38,12 @@
 #define MS	1000000ULL
 #define BOX_NS	(500 * MS)
 
-static int xioctl(int fd, unsigned long cmd, void *arg)
-{
-	return ioctl(fd, cmd, arg) < 0 ? -errno : 0;
-}
-
 static int watch(int dev, int fd, int op, int level, int nice, uint64_t box)
 {
 	struct pvm_cosched_watch w = { .fd = fd, .op = op, .level = level,
 				       .nice = nice, .box_ns = box };
 
-	return xioctl(dev, PVM_COSCHED_IOC_WATCH, &w);
+	return kt_ioctl(dev, PVM_COSCHED_IOC_WATCH, &w);
 }
 
 /* Opens the device and registers the caller; -1 on failure. */
@@ -58,7 +53,7 @@ static int registered(void)
 		.abi_version = PVM_COSCHED_ABI_VERSION };
 	int fd = open(PVM_COSCHED_DEVICE, O_RDWR | O_CLOEXEC);
 
-	if (fd < 0 || xioctl(fd, PVM_COSCHED_IOC_REGISTER, &reg) < 0)
+	if (fd < 0 || kt_ioctl(fd, PVM_COSCHED_IOC_REGISTER, &reg) < 0)
 		return -1;
 	return fd;
 }
@@ -67,7 +62,7 @@ static uint64_t arrivals(int dev)
 {
 	struct pvm_cosched_stats st = { .flags = 0 };
 
-	return xioctl(dev, PVM_COSCHED_IOC_STATS, &st) ? ~0ULL :
+	return kt_ioctl(dev, PVM_COSCHED_IOC_STATS, &st) ? ~0ULL :
 	       st.my_arrivals;
 }
 
@@ -91,12 +86,12 @@ static int long_boxes(struct pvm_cosched_limits *old)
 
 	if (fd < 0)
 		return -errno;
-	rc = xioctl(fd, PVM_COSCHED_IOC_STATS, &st);
+	rc = kt_ioctl(fd, PVM_COSCHED_IOC_STATS, &st);
 	if (rc == 0) {
 		*old = st.limits;
 		l = st.limits;
 		l.box_max_ns = 1000 * MS;
-		rc = xioctl(fd, PVM_COSCHED_IOC_SET_LIMITS, &l);
+		rc = kt_ioctl(fd, PVM_COSCHED_IOC_SET_LIMITS, &l);
 	}
 	close(fd);
 	return rc;
@@ -106,7 +101,7 @@ static void set_limits_back(const struct pvm_cosched_limits *old)
 {
 	int fd = open(PVM_COSCHED_DEVICE, O_RDWR | O_CLOEXEC);
 
-	KT_EQ_ERR(xioctl(fd, PVM_COSCHED_IOC_SET_LIMITS, (void *)old), 0);
+	KT_EQ_ERR(kt_ioctl(fd, PVM_COSCHED_IOC_SET_LIMITS, (void *)old), 0);
 	close(fd);
 }
 
@@ -199,7 +194,7 @@ int case_watch_arguments(void)
 	w.level = PVM_COSCHED_BOOST_NICE;
 	w.box_ns = BOX_NS;
 	w.reserved[0] = 1;
-	KT_EQ_ERR(xioctl(dev, PVM_COSCHED_IOC_WATCH, &w), -EINVAL);
+	KT_EQ_ERR(kt_ioctl(dev, PVM_COSCHED_IOC_WATCH, &w), -EINVAL);
 	KT_EQ_ERR(watch(dev, sv[0][0], PVM_COSCHED_WATCH_DEL,
 			PVM_COSCHED_BOOST_NICE, 0, 0), -EINVAL);
 	/* Files that do not poll: a regular file, the device itself. */
@@ -377,7 +372,7 @@ int case_watch_lets_closed_files_go(void)
 	/* Closed by the task: held until its next request. */
 	close(sv[0]);
 	KT_EQ(hung_up_within(sv[1], 100), 0);
-	KT_EQ_ERR(xioctl(dev, PVM_COSCHED_IOC_REPORT, &rep), 0);
+	KT_EQ_ERR(kt_ioctl(dev, PVM_COSCHED_IOC_REPORT, &rep), 0);
 	KT_EQ(hung_up_within(sv[1], 1000), 1);
 	/* The device fd closed: every watch ends. */
 	close(tv[0]);

@@ -9,6 +9,7 @@
 #include "ktest.h"
 
 #include <stdio.h>
+#include <sys/ioctl.h>
 #include <time.h>
 
 int kt_failed;
@@ -86,4 +87,30 @@ int kt_run_all(const struct kt_case *cases, int n, const char *prefix)
 	       fail ? "FAIL" : "PASS", n, pass, fail, skip);
 	fflush(stdout);
 	return fail ? 1 : 0;
+}
+
+/* ioctl as 0 or -errno (ktest.h). */
+int kt_ioctl(int fd, unsigned long cmd, void *arg)
+{
+	return ioctl(fd, cmd, arg) < 0 ? -errno : 0;
+}
+
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* CLOCK_MONOTONIC now (ktest.h). */
+uint64_t kt_mono_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
+}
+
+/* The calling thread's CPU time (ktest.h). */
+uint64_t kt_thread_cpu_ns(void)
+{
+	return clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }

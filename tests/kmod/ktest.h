@@ -9,6 +9,7 @@
 #define COPVM_KTEST_H
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -61,6 +62,13 @@ struct kt_case {
 	const char *name;
 	int (*run)(void);
 };
+
+/* ioctl(fd, cmd, arg) as 0 or -errno, the form KT_EQ_ERR compares. */
+int kt_ioctl(int fd, unsigned long cmd, void *arg);
+/* CLOCK_MONOTONIC now, in ns. */
+uint64_t kt_mono_ns(void);
+/* The calling thread's CPU time, in ns. */
+uint64_t kt_thread_cpu_ns(void);
 
 /* Runs the cases in order, prints one line per case and the summary
  * line `prefix: PASS|FAIL n=N pass=P fail=F skip=S'; 0 if none failed. */
