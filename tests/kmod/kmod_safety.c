@@ -45,18 +45,6 @@
 #define USER_B		1001
 #define A_TASKS		16
 
-/* Sets the module's limits to `l'; 0 or -errno. */
-static int set_limits(const struct pvm_cosched_limits *l)
-{
-	int fd = open(PVM_COSCHED_DEVICE, O_RDWR | O_CLOEXEC), ret;
-
-	if (fd < 0)
-		return -errno;
-	ret = kt_ioctl(fd, PVM_COSCHED_IOC_SET_LIMITS, (void *)l);
-	close(fd);
-	return ret;
-}
-
 /* Sets the module's limits `base' with RT allowed or not and, if
  * `user_ppm' is not 0, each user's share `user_ppm' of each CPU and no
  * node budget; 0 or -errno. */
@@ -70,7 +58,7 @@ static int limits_with(const struct pvm_cosched_limits *base, int rt,
 		l.user_share_ppm = user_ppm;
 		l.node_share_ppm = 0;
 	}
-	return set_limits(&l);
+	return kt_set_limits(&l);
 }
 
 /* Sets the module's limits `base' with RT allowed or not; 0 or -errno. */
@@ -540,7 +528,7 @@ int case_one_user_cannot_take_anothers_cpu(const struct pvm_cosched_limits *base
 		       lin - 0.05, nocap, a_lin, a_boosted, a_nocap);
 		KT_CHECK(boosted >= lin - 0.05);
 	}
-	KT_EQ_ERR(set_limits(base), 0);
+	KT_EQ_ERR(kt_set_limits(base), 0);
 	return KT_PASS;
 }
 
@@ -627,7 +615,7 @@ int case_spinner_held_to_its_share(const struct pvm_cosched_limits *base)
 	l.share_max_ppm = 1000000;
 	l.window_ns = 100 * MS;
 	l.user_share_ppm = 1000000;
-	KT_EQ_ERR(set_limits(&l), 0);
+	KT_EQ_ERR(kt_set_limits(&l), 0);
 	bound = loop_share_beside_hog(200000, &held);
 	free_run = loop_share_beside_hog(1000000, &held_free);
 	printf("#   the busy loop's share of its CPU: %.3f beside a spinner with a 20 %% share (held %llu times; bound 0.25), %.3f beside one with 100 %% (held %llu times)\n",
@@ -637,7 +625,7 @@ int case_spinner_held_to_its_share(const struct pvm_cosched_limits *base)
 	KT_CHECK(held > 0);
 	KT_CHECK(free_run < 0.25);
 	KT_EQ(held_free, 0);
-	KT_EQ_ERR(set_limits(base), 0);
+	KT_EQ_ERR(kt_set_limits(base), 0);
 	return KT_PASS;
 }
 
@@ -699,13 +687,13 @@ int case_blocked_task_spends_no_share(const struct pvm_cosched_limits *base)
 	l.share_max_ppm = 1000000;
 	l.window_ns = 100 * MS;
 	l.user_share_ppm = 1000000;
-	KT_EQ_ERR(set_limits(&l), 0);
+	KT_EQ_ERR(kt_set_limits(&l), 0);
 	c = fork();
 	if (c == 0)
 		blocked_child();
 	KT_CHECK(c > 0 && waitpid(c, &st, 0) == c && WIFEXITED(st) &&
 		 WEXITSTATUS(st) == 0);
-	KT_EQ_ERR(set_limits(base), 0);
+	KT_EQ_ERR(kt_set_limits(base), 0);
 	return KT_PASS;
 }
 
@@ -755,7 +743,7 @@ int case_user_share_is_shared(const struct pvm_cosched_limits *base)
 	l.share_max_ppm = 1000000;
 	l.window_ns = 100 * MS;
 	l.user_share_ppm = 100000;
-	KT_EQ_ERR(set_limits(&l), 0);
+	KT_EQ_ERR(kt_set_limits(&l), 0);
 	KT_CHECK(pipe(out) == 0);
 	for (i = 0; i < 2; i++) {
 		c[i] = fork();
@@ -793,7 +781,7 @@ int case_user_share_is_shared(const struct pvm_cosched_limits *base)
 	 * of its task's runtime overran it by 60 % */
 	KT_CHECK(sum <= rate + rate / 4 + 50 * MS);
 	KT_CHECK(sum >= rate / 2);
-	KT_EQ_ERR(set_limits(base), 0);
+	KT_EQ_ERR(kt_set_limits(base), 0);
 	return KT_PASS;
 }
 
@@ -845,12 +833,12 @@ int case_reregistering_keeps_the_users_debt(const struct pvm_cosched_limits *bas
 	l.window_ns = 100 * MS;
 	l.sample_ns = 100 * MS;
 	l.user_share_ppm = 10000;
-	KT_EQ_ERR(set_limits(&l), 0);
+	KT_EQ_ERR(kt_set_limits(&l), 0);
 	c = fork();
 	if (c == 0)
 		reregister_child();
 	KT_CHECK(c > 0 && waitpid(c, &st, 0) == c && WIFEXITED(st) &&
 		 WEXITSTATUS(st) == 0);
-	KT_EQ_ERR(set_limits(base), 0);
+	KT_EQ_ERR(kt_set_limits(base), 0);
 	return KT_PASS;
 }

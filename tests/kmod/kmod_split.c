@@ -43,17 +43,6 @@ static void sleep_until(uint64_t t)
 		usleep((t - now) / 1000);
 }
 
-static int set_limits(const struct pvm_cosched_limits *l)
-{
-	int fd = open(PVM_COSCHED_DEVICE, O_RDWR | O_CLOEXEC), ret;
-
-	if (fd < 0)
-		return -errno;
-	ret = kt_ioctl(fd, PVM_COSCHED_IOC_SET_LIMITS, (void *)l);
-	close(fd);
-	return ret;
-}
-
 /* Sets `base' with tasks' shares of up to a whole CPU, 100 ms windows,
  * each user's share `user_ppm' and the node's budget `node_ppm'. */
 static int split_limits(const struct pvm_cosched_limits *base,
@@ -65,7 +54,7 @@ static int split_limits(const struct pvm_cosched_limits *base,
 	l.window_ns = 100 * MS;
 	l.user_share_ppm = user_ppm;
 	l.node_share_ppm = node_ppm;
-	return set_limits(&l);
+	return kt_set_limits(&l);
 }
 
 /* Pins the caller to `cpu' and becomes `uid'; exits on failure. */
@@ -234,7 +223,7 @@ int case_node_budget_parts_follow_the_users(const struct pvm_cosched_limits *bas
 	agent_stop(&a);
 	agent_stop(&b1);
 	agent_stop(&b2);
-	KT_EQ_ERR(set_limits(base), 0);
+	KT_EQ_ERR(kt_set_limits(base), 0);
 	return KT_PASS;
 }
 
@@ -313,7 +302,7 @@ int case_two_users_each_get_half_the_node_budget(const struct pvm_cosched_limits
 	KT_CHECK(a2 * 10 >= a1 * 14);
 	/* the control: the case can tell a node budget from none */
 	KT_CHECK(both > 2 * whole);
-	KT_EQ_ERR(set_limits(base), 0);
+	KT_EQ_ERR(kt_set_limits(base), 0);
 	return KT_PASS;
 }
 
@@ -398,6 +387,6 @@ int case_a_user_asking_constantly_leaves_the_other_its_part(const struct pvm_cos
 	KT_CHECK(r[ASK_B_TASKS].asks >= 10);
 	KT_CHECK(r[ASK_B_TASKS].in_force * 10 >= r[ASK_B_TASKS].asks * 9);
 	KT_CHECK(b <= half + half / 4 + 50 * MS);
-	KT_EQ_ERR(set_limits(base), 0);
+	KT_EQ_ERR(kt_set_limits(base), 0);
 	return KT_PASS;
 }

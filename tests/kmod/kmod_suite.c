@@ -137,20 +137,11 @@ static int boost(int fd, pid_t pid, int level, int nice, uint64_t box,
 	return ret;
 }
 
-static int set_limits(const struct pvm_cosched_limits *l)
-{
-	int fd = dev_open(), ret;
-
-	ret = kt_ioctl(fd, PVM_COSCHED_IOC_SET_LIMITS, (void *)l);
-	close(fd);
-	return ret;
-}
-
 static void restore_limits(void)
 {
 	struct pvm_cosched_stats st;
 
-	KT_EQ_ERR(set_limits(&suite_limits), 0);
+	KT_EQ_ERR(kt_set_limits(&suite_limits), 0);
 	st = stats_now();
 	KT_CHECK(!memcmp(&st.limits, &suite_limits, sizeof(st.limits)));
 }
@@ -656,7 +647,7 @@ static int case_clamp_rt(void)
 	KT_EQ(nice_of(0), -5);
 	KT_EQ_ERR(report(fd, PVM_COSCHED_BOOST_NONE, 0, 0, NULL), 0);
 	l.allow_rt = 1;
-	KT_EQ_ERR(set_limits(&l), 0);
+	KT_EQ_ERR(kt_set_limits(&l), 0);
 	KT_EQ(stats_of(fd).limits.allow_rt, 1);
 	KT_EQ_ERR(report(fd, PVM_COSCHED_BOOST_RT, 0, 900 * MS, &rep), 0);
 	KT_EQ(rep.level, PVM_COSCHED_BOOST_RT);
@@ -855,7 +846,7 @@ static int case_set_limits_root_and_user(void)
 	KT_SKIP_IF(!is_root(), "needs root");
 	struct pvm_cosched_stats st;
 
-	KT_EQ_ERR(set_limits(&l), 0);
+	KT_EQ_ERR(kt_set_limits(&l), 0);
 	st = stats_now();
 	KT_CHECK(!memcmp(&st.limits, &l, sizeof(l)));
 	fd = dev_open();
@@ -1075,7 +1066,7 @@ static int case_bench(void)
 	struct pvm_cosched_limits l = suite_limits;
 
 	if (is_root())
-		set_limits(&l);
+		kt_set_limits(&l);
 	KT_EQ_ERR(agent_start(&a, -1), 0);
 	t0 = now_ns(CLOCK_MONOTONIC);
 	for (int i = 0; i < n; i++)

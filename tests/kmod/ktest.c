@@ -7,9 +7,12 @@
  * runs only the cases whose names contain them.
  */
 #include "ktest.h"
+#include "pvm_cosched.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <sys/ioctl.h>
+#include <unistd.h>
 #include <time.h>
 
 int kt_failed;
@@ -113,4 +116,16 @@ uint64_t kt_mono_ns(void)
 uint64_t kt_thread_cpu_ns(void)
 {
 	return clock_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
+/* Sets the module's limits (ktest.h). */
+int kt_set_limits(const struct pvm_cosched_limits *l)
+{
+	int fd = open(PVM_COSCHED_DEVICE, O_RDWR | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = kt_ioctl(fd, PVM_COSCHED_IOC_SET_LIMITS, (void *)l);
+	close(fd);
+	return ret;
 }

@@ -70,6 +70,11 @@ uint64_t kt_mono_ns(void);
 /* The calling thread's CPU time, in ns. */
 uint64_t kt_thread_cpu_ns(void);
 
+struct pvm_cosched_limits;
+/* Sets the module's limits to `l' through a file of its own; 0 or
+ * -errno. */
+int kt_set_limits(const struct pvm_cosched_limits *l);
+
 /* Runs the cases in order, prints one line per case and the summary
  * line `prefix: PASS|FAIL n=N pass=P fail=F skip=S'; 0 if none failed. */
 int kt_run_all(const struct kt_case *cases, int n, const char *prefix);
