@@ -27,7 +27,7 @@
 #include <stdint.h>
 
 #define COSCHED_PAGE_MAGIC	0x63767063u	/* "cpvc" little-endian */
-#define COSCHED_PAGE_VERSION	1
+#define COSCHED_PAGE_VERSION	2	/* 2: fields grouped by cache line */
 #define COSCHED_PAGE_SIZE	4096
 #define COSCHED_DIR		"cosched"	/* inside the run directory */
 #define COSCHED_PAGE_FMT	"t%x"		/* task id in hex */
@@ -44,7 +44,15 @@ struct cosched_peer {
 	uint32_t recvs;		/* messages we received from it */
 };
 
+/* The page is cut into cache lines by who touches them how often: a
+ * field that the task writes at each message never shares a line with
+ * one that a correspondent reads at each send, or each would pull the
+ * other's line away (false sharing cost 30-35 ns a message on the 8 B
+ * ping-pong of docs/results/msg_breakdown.md). */
+#define COSCHED_LINE		64
+
 struct cosched_page {
+	/* Who: written at enrolment, read by correspondents at each send. */
 	uint32_t magic;		/* COSCHED_PAGE_MAGIC once initialised */
 	uint32_t version;	/* COSCHED_PAGE_VERSION */
 	int32_t pid;
@@ -54,63 +62,64 @@ struct cosched_page {
 	int32_t backend;	/* COPVM_BACKEND_* in use */
 	uint32_t p_milli;	/* P in thousandths */
 	uint32_t interval_us;	/* the probe's interval */
-	uint32_t spin_ns;	/* the receive's spin bound now */
+	/* The task's transports (COSCHED_XPORT_*), for the observability
+	 * tools; 0 until known. */
+	int32_t local_xport;	/* same-host circuits: set at enrolment */
+	int32_t tcp_xport;	/* direct TCP routes: at the first one */
 
-	/* The probe: counts of the current interval and of all time. */
-	uint64_t sends_now;
+	/* The probe: counts of the current interval and of all time,
+	 * written by the task at each message. */
+	_Alignas(COSCHED_LINE) uint64_t sends_now;
 	uint64_t recvs_now;
 	uint64_t sends_total;
 	uint64_t recvs_total;
 	uint64_t interval_start_ns;	/* CLOCK_MONOTONIC */
 	double freq;		/* F, messages per second */
+	uint32_t spin_ns;	/* the receive's spin bound now */
+	int32_t npeers;		/* entries used in peers[] */
 
-	/* The engine's decision and what the backend applied. */
-	int32_t boost;		/* COPVM_BOOST_* in force */
+	/* The engine's decision and what the backend applied, read by a
+	 * correspondent at each send. */
+	_Alignas(COSCHED_LINE) int32_t boost;	/* COPVM_BOOST_* in force */
 	int32_t boost_nice;	/* the nice value set while boosted */
 	int32_t base_nice;	/* the nice value to restore on undo */
 	int32_t boost_slice;	/* 1 while a short slice is requested */
 	uint64_t boost_until_ns;	/* end of the time box; 0: none */
-	uint64_t boosts;	/* boosts of itself applied */
+	int32_t waiting;	/* 1 while blocked in a receive */
+	int32_t pad0;
+	/* peers: written by correspondents (atomic). */
+	uint64_t last_boosted_ns;	/* DCS's Tp: last boost by anyone */
+	uint64_t boosted_by_peers;	/* boosts others gave this task */
+
+	/* The boosts' history, for the tools. */
+	_Alignas(COSCHED_LINE) uint64_t boosts;	/* boosts of itself applied */
 	uint64_t peer_boosts;	/* boosts of correspondents requested */
 	uint64_t demotions;	/* boosts withdrawn by the CPU budget */
 	uint64_t boosted_cpu_ns;	/* CPU used while boosted in the current
 					 * budget window (the daemon's watch,
 					 * self backend) */
 	uint64_t budget_window_ns;	/* the budget's window */
-	int32_t waiting;	/* 1 while blocked in a receive */
-	int32_t npeers;		/* entries used in peers[] */
-
-	/* peers: written by correspondents (atomic). */
-	uint64_t last_boosted_ns;	/* DCS's Tp: last boost by anyone */
-	uint64_t boosted_by_peers;	/* boosts others gave this task */
+	/* Boosts the backend refused (of itself or of a correspondent), for
+	 * the live view's refusals per second. */
+	uint64_t refusals;
 
 	/* req: set by the console or copvm-cosched (atomic exchange). */
 	int32_t req_model;
 	int32_t req_p_milli;
 	int32_t req_interval_ms;
-	int32_t pad0;
+	int32_t pad1;
 
-	struct cosched_peer peers[COSCHED_MAX_PEERS];
-
-	/* The task's transports (COSCHED_XPORT_*), for the observability
-	 * tools; 0 until known.  Appended after version 1's fields: an older
-	 * task's page reads 0 here. */
-	int32_t local_xport;	/* same-host circuits: set at enrolment */
-	int32_t tcp_xport;	/* direct TCP routes: at the first one */
+	/* Written by the task at each message to a task of this host. */
+	_Alignas(COSCHED_LINE) struct cosched_peer peers[COSCHED_MAX_PEERS];
 
 	/* How the task's receives waited (lib/wait.c), for the tools and
-	 * the frontier's diagnosis; appended like the transports. */
+	 * the frontier's diagnosis; written at each wait. */
 	uint64_t waits;		/* receives that had to wait */
 	uint64_t spins;		/* ... that spun first */
 	uint64_t spin_hits;	/* ... and found input while spinning */
 	uint64_t spun_ns;	/* time spent spinning, all of them */
 	uint64_t blocks;	/* ... that blocked */
 	uint64_t block_ns;	/* time spent blocked */
-
-	/* Boosts the backend refused (of itself or of a correspondent), for
-	 * the live view's refusals per second; appended like the
-	 * transports. */
-	uint64_t refusals;
 };
 
 #define COSCHED_XPORT_UNKNOWN	0
@@ -121,6 +130,13 @@ struct cosched_page {
 
 _Static_assert(sizeof(struct cosched_page) <= COSCHED_PAGE_SIZE,
 	       "the coscheduling page fits in one page");
+#define COSCHED_LINE_OF(f)	(__builtin_offsetof(struct cosched_page, f) / COSCHED_LINE)
+_Static_assert(COSCHED_LINE_OF(sends_now) != COSCHED_LINE_OF(magic) &&
+	       COSCHED_LINE_OF(recvs_total) != COSCHED_LINE_OF(boost) &&
+	       COSCHED_LINE_OF(npeers) != COSCHED_LINE_OF(waiting) &&
+	       COSCHED_LINE_OF(peers) != COSCHED_LINE_OF(last_boosted_ns),
+	       "what the task writes at each message shares no cache line "
+	       "with what its correspondents read at each send");
 
 /*
  * The boost trace (COPVM_COSCHED_TRACE=FILE): one line per boost event,
