@@ -181,6 +181,8 @@ EXTRA_DIST += bench/pingpong-vs-mpi.sh bench/mpi_pingpong.c
 EXTRA_DIST += bench/pingpong-syscalls.sh bench/breakdown.sh
 # The fair-share frontier (docs/results/efficacy/).
 EXTRA_DIST += bench/frontier.sh bench/frontier-report.pl
+# What a Gain costs the local jobs in a bench-cluster.sh run.
+EXTRA_DIST += bench/work-cost.pl
 
 # One boost's cost through the agent or the module (docs/results/kmod/).
 noinst_PROGRAMS += bench/boost_cost
