@@ -485,9 +485,18 @@ run_jobs() {
 }
 
 # run_cell BENCH SYSTEM K REP: one run, one line of runs.csv.
+# The agent's CPU time so far, in seconds (nothing without an agent):
+# with its share of each run, the boosts' own cost shows in metrics.csv.
+agent_cpu_s() {
+	[ -n "$BC_AGENT_PID" ] && [ -r "/proc/$BC_AGENT_PID/stat" ] || return 0
+	awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); printf "%.3f\n", ($12 + $13) / hz }' \
+		"/proc/$BC_AGENT_PID/stat"
+}
+
 run_cell() {
 	local b=$1 sys=$2 k=$3 rep=$4 name dir status=ok note= t= wall= c2= lo=
 	local cmd rc vmrc t0 i j et kind times= tj jn fp p running u udir
+	local agent0= agent1= agent_share=
 	name=$b.$sys.k$k.r$rep
 	dir=$BC_W/cells/$name
 	mkdir -p "$dir"
@@ -526,6 +535,7 @@ run_cell() {
 	elif [ $vmrc = 0 ]; then
 		bc_local_start "$k" "$nodes" "$dir" "$c2args"
 		t0=$(now)
+		agent0=$(agent_cpu_s)
 		run_jobs "$sys" "$dir" "$cmd"
 		wall=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }')
 		for j in $(seq "$njobs"); do
@@ -593,6 +603,10 @@ run_cell() {
 			ctimes=$(bc_calcula2_times "$nodes" "$dir" | tr '\n' ' ')
 			c2=$(echo "$ctimes" | awk '{ for (i = 1; i <= NF; i++) s += $i; printf "%.4f", s / NF }')
 			lo=$(awk -v d="$ded_mean" -v e="$c2" 'BEGIN { printf "%.4f", d / e }')
+			agent1=$(agent_cpu_s)
+			[ -n "$agent0" ] && [ -n "$agent1" ] &&
+				agent_share=$(awk -v a="$agent0" -v b="$agent1" -v t0="$t0" -v t1="$(now)" \
+					'BEGIN { printf "%.4f", (b - a) / (t1 - t0) }')
 		fi
 		bc_local_stop
 	fi
@@ -627,6 +641,8 @@ run_cell() {
 			done
 		fi
 	fi
+	[ -n "$agent_share" ] &&
+		echo "$b,$sys,$nodes,$k,$rep,agent_cpu_share,$agent_share" >>"$out/metrics.csv"
 	if [ -n "$c2" ]; then
 		i=0
 		for et in $(bc_calcula2_times "$nodes" "$dir"); do
