@@ -440,9 +440,25 @@ static struct shm_rec *front(const struct shm_ring *r)
 	return load_acquire(&rec->seq) == r->seq ? rec : NULL;
 }
 
+/* Lines of a record's payload fetched ahead when it is first seen. */
+#define PREFETCH_LINES	3
+
 int shm_ring_readable(const struct shm_ring *r)
 {
-	return r && r->hdr && !r->producer && front(r) != NULL;
+	const struct shm_rec *rec;
+	uint32_t len, at, i;
+
+	if (!r || !r->hdr || r->producer || !(rec = front(r)))
+		return 0;
+	/* The record is seen by a spin, whose caller takes it a little
+	 * later: its payload's lines, still in the producer's cache, start
+	 * on their way now rather than one after the other at the copy.
+	 * Only a hint: `len' is read again, and checked, at the take. */
+	len = load_relaxed(&rec->len);
+	at = r->pos + REC_BYTES;
+	for (i = 0; i < PREFETCH_LINES && i * 64 < len; i++)
+		__builtin_prefetch(r->data + ((at + i * 64) & r->mask));
+	return 1;
 }
 
 static int record_or_closed(struct shm_ring *r, uint32_t unused)
