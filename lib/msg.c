@@ -85,6 +85,8 @@ struct pvmi_msg *pvmi_msg_new(int enc)
 /* Drops the unpack view of `m' (msg.h). */
 void pvmi_view_drop(struct pvmi_msg *m)
 {
+	if (!m->rview)		/* the common case, without free()'s call */
+		return;
 	free(m->rview);
 	m->rview = NULL;
 	m->rview_len = 0;
