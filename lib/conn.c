@@ -6,7 +6,7 @@
  * transport has taken the whole frame but keep reading incoming frames
  * through the pump here while they wait, so two tasks sending large
  * messages to each other cannot deadlock.  The pipes hand complete
- * frames here: user messages go to the sink, other
+ * frames to conn_frame.c: user messages go to the sink, other
  * frames to the link's hooks (conn.h); while a handshake is under way
  * (l->gate) the bytes go to the link's owner instead.
  *
@@ -85,17 +85,14 @@ static int writing_peer;	/* peer of the write waiting for room */
  * sync: an fd number it lists may now name another file. */
 static int pollset_dirty;
 
-static int conn_frame(void *arg, const struct pvmi_frame *f,
-		      unsigned char *body);
-static long conn_gate(void *arg, const unsigned char *data, size_t len);
 static int conn_paused(void *arg);
 static long conn_spin(void *arg, long lin_ns);
 static int pollset_update(void);
 
 /* What every pipe hands its frames and handshake bytes to. */
 static const struct pvmi_pipe_sink conn_sink = {
-	.frame = conn_frame,
-	.gate = conn_gate,
+	.frame = pvmi_conn_frame,
+	.gate = pvmi_conn_gate,
 	.paused = conn_paused,
 	.spin_ns = conn_spin,
 };
@@ -447,49 +444,6 @@ void pvmi_link_sweep(void)
 			pvmi_link_drop(links[i]);
 }
 
-/* A complete frame from the pipe of link `arg'; takes `body'.  Returns
- * -1 for a frame that breaks the protocol on this link. */
-static int conn_frame(void *arg, const struct pvmi_frame *f,
-		      unsigned char *body)
-{
-	struct link *l = arg;
-	struct pvmi_msg *m;
-
-	if (f->kind == PVMI_KIND_RELEASE && l->role != LINK_DAEMON) {
-		pvmi_buf_free(body);
-		return pvmi_link_held_release(l, f);
-	}
-	if (f->kind != PVMI_KIND_USER &&
-	    (f->kind != PVMI_KIND_HELD || l->role == LINK_DAEMON)) {
-		if (l->hooks && l->hooks->frame)
-			return l->hooks->frame(l, f, body);
-		pvmi_buf_free(body);
-		return -1;
-	}
-	if (l->role == LINK_BOTH && f->src != l->peer) {
-		pvmi_buf_free(body);
-		return -1;
-	}
-	if (l->role == LINK_IN && !l->peer)
-		l->peer = f->src;	/* one task's circuit: for the hold */
-	if (l->role == LINK_DAEMON)
-		pvmi_conn_drain_peers();
-	m = pvmi_msg_from_body(body, f->len, f->enc);
-	if (!m) {
-		pvmi_buf_free(body);
-		return 0;	/* out of memory: the message is lost */
-	}
-	m->src = f->src;
-	m->dst = f->dst;
-	m->tag = f->tag;
-	m->ctx = f->ctx;
-	m->wid = f->wid;
-	if (f->kind == PVMI_KIND_HELD)
-		return pvmi_link_held_keep(l, m);
-	pvmi_conn_deliver(m);
-	return 0;
-}
-
 /* A held link reads no further than the frame it completed. */
 static int conn_paused(void *arg)
 {
@@ -501,16 +455,6 @@ static int conn_paused(void *arg)
 static long conn_spin(void *arg, long lin_ns)
 {
 	return pvmi_cosched_spin_ns(lin_ns);
-}
-
-/* Handshake bytes from the pipe of link `arg': its owner's. */
-static long conn_gate(void *arg, const unsigned char *data, size_t len)
-{
-	struct link *l = arg;
-
-	if (!l->hooks || !l->hooks->gate_input)
-		return -1;
-	return l->hooks->gate_input(l, data, len);
 }
 
 /* One round of waiting: polls every inbound fd, every endpoint (and

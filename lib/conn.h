@@ -109,6 +109,14 @@ int pvmi_link_held_release(struct link *l, const struct pvmi_frame *f);
 /* Frees what `l' still holds (never released: never sent). */
 void pvmi_link_held_free(struct link *l);
 
+/* conn_frame.c: the sink of every link's pipe (transport.h).  A complete
+ * frame from link `arg', taking `body'; -1 when it breaks the protocol. */
+int pvmi_conn_frame(void *arg, const struct pvmi_frame *f,
+		    unsigned char *body);
+/* Handshake bytes from link `arg', for its owner's gate_input hook: how
+ * many it consumed, or -1 to end the link. */
+long pvmi_conn_gate(void *arg, const unsigned char *data, size_t len);
+
 /* Back-pressure.  While held (the receive queue is over its limit), a
  * pump reads only the daemon's link, links still in their handshake or
  * whose peer is not known yet, the links of the peer being written to,
