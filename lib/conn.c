@@ -19,8 +19,9 @@
  * (pvmi_pump_spin) or one with input already in memory calls poll() only
  * when a gap has passed since the last (4 us, doubling while the sockets
  * stay quiet, up to 256 us), so a spin on a ring is not a string of
- * system calls and the sockets still get their turn.  Between rounds a
- * spin looks at the rings only (pvmi_conn_spin_hint).
+ * system calls and the sockets still get their turn; such a round of a
+ * spin reads the rings' links in place, gathering no fds (spin_round).
+ * Between rounds a spin looks at the rings only (pvmi_conn_spin_hint).
  * After a round that neither blocks nor spins (pvm_nrecv, pvm_probe) the
  * rings are left armed, since the caller may next wait on the fds of
  * pvm_getfds(): their first, an epoll set (pollset.c) kept equal to what
@@ -77,6 +78,8 @@ static struct {
 static int ntps;
 static void (*sink)(struct pvmi_msg *m);
 static int spinning;		/* in pvmi_pump_spin() */
+static long last_poll_ns;	/* the pump's last poll() (see the top) */
+static long poll_gap = POLL_GAP_NS;
 static long spin_now;		/* its caller's clock reading */
 static int held;		/* back-pressure: see pvmi_conn_hold() */
 static int wanted_peer = PVMI_WANT_NONE;
@@ -468,7 +471,6 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 	struct pvmi_conn_endpoint *ep[MAX_ENDPOINTS];
 	int n = 0, i, r, any = 0, max = nlinks + nendpoints + ntps + 1;
 	int nep = nendpoints, hot = 0, rings = 0, rest, late = 0;
-	static long last_poll_ns, poll_gap = POLL_GAP_NS;
 	static int rearm_depth;
 	long now;
 
@@ -627,12 +629,60 @@ int pvmi_pump(int timeout_ms)
 	return pvmi_link_pump(timeout_ms, -1);
 }
 
+/* A spin's round that needs no poll() (rings polled, the gap not yet
+ * passed; no transport that prepares): what pvmi_link_pump() does then,
+ * without gathering fds, the rings' links read in place.  0 when it does
+ * not apply; else 1, with the round's result in *r. */
+static int spin_round(long now, int *r)
+{
+	struct link *l;
+	int i, any = 0, hot = 0, ready;
+
+	for (i = 0; i < ntps; i++)
+		if (tps[i].tp->prepare)
+			return 0;
+	if (now - last_poll_ns >= poll_gap)
+		return 0;
+	for (i = 0; i < nlinks; i++) {
+		l = links[i];
+		if (l->role != LINK_OUT && !l->connecting && link_wanted(l) &&
+		    l->pipe.tp->poll_ready)
+			break;
+	}
+	if (i == nlinks)
+		return 0;	/* no ring polled: every round polls */
+	for (i = 0; i < nlinks; i++) {
+		l = links[i];
+		if (l->role == LINK_OUT || l->connecting || !link_wanted(l))
+			continue;
+		link_arm(l, 0);	/* what a wait that blocked left armed */
+		ready = link_ready(l);
+		hot |= ready;
+		if (ready && !l->dead) {
+			if (link_read(l) < 0)
+				l->dead = 1;
+			any = 1;
+		}
+	}
+	if (hot) {
+		for (i = 0; i < nendpoints; i++)
+			if (endpoints[i]->round)
+				endpoints[i]->round();
+		pvmi_link_sweep();
+	}
+	pollset_update();
+	*r = any;
+	return 1;
+}
+
 /* One round of a receive's spin: as pvmi_pump(0), but poll() may be left
  * out while the rings are looked at (conn.h). */
 int pvmi_pump_spin(long now_ns)
 {
 	int r;
 
+	if (spin_round(now_ns, &r))
+		return r;
 	spinning = 1;
 	spin_now = now_ns;
 	r = pvmi_link_pump(0, -1);
