@@ -479,6 +479,10 @@ static struct shm_rec *wait_record(struct shm_ring *r, long timeout_ns,
 
 	if (rec)		/* the common case, without the wait's call */
 		return rec;
+	if (timeout_ns == 0 && !load_acquire(&r->hdr->producer_closed)) {
+		*err = -EAGAIN;	/* the wait's answer, without its call */
+		return NULL;
+	}
 	rc = shmr_wait_until(r, record_or_closed, 0, &r->hdr->cons_armed,
 			timeout_ns, 0);
 	rec = front(r);
