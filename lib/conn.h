@@ -100,7 +100,7 @@ struct pvmi_conn_endpoint {
  * (ownership passes); before one is set such messages are dropped. */
 void pvmi_conn_set_sink(void (*deliver)(struct pvmi_msg *m));
 
-/* conn_held.c: precommunication's held messages.  Keeps `m' on `l'
+/* conn_frame.c: precommunication's held messages.  Keeps `m' on `l'
  * until released; -1 (and `m' freed) past the protocol's limit. */
 int pvmi_link_held_keep(struct link *l, struct pvmi_msg *m);
 /* Delivers (enc 1) or cancels (enc 0) the held message RELEASE frame `f'
