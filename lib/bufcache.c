@@ -221,8 +221,10 @@ void *pvmi_buf_alloc(size_t n)
 		sweep(now);
 		pools[cls].last_use_ms = now;
 		if (pools[cls].n > 0) {
+			/* a pooled buffer's cap is its class's size: its
+			 * header's line is left for whoever needs it */
 			h = pools[cls].free[--pools[cls].n];
-			cached_bytes -= (long)h->cap;
+			cached_bytes -= 1L << (cls + BUF_MIN_SHIFT);
 			COUNT(live, 1);
 			COUNT(allocs, 1);
 		}
