@@ -32,8 +32,9 @@
  * of 5 with VCC on, docs/results/vcc_precomm.txt, session 8).  A plain
  * heap block (class BUF_LARGE, and every buffer with VCC off) is a
  * malloc block with the header first, grown with realloc.
- * The pools are guarded by a spin lock and the counters are atomic, so a
- * buffer may be freed on another thread than the one that made it.
+ * The pools and the counters are guarded by a spin lock (the counters
+ * are read atomically), so a buffer may be freed on another thread than
+ * the one that made it.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -78,6 +79,12 @@ static char lock;
 static int configured;
 static int enabled = 1;
 static long idle_ms = BUF_IDLE_MS_DEFAULT;
+
+/* Adds `d' to counter `c' with the lock held: no other writer runs, so
+ * a plain load and store do, where an atomic add per buffer would cost
+ * a locked instruction more (readers load it atomically). */
+#define COUNT(c, d) __atomic_store_n(&(c), \
+		__atomic_load_n(&(c), __ATOMIC_RELAXED) + (d), __ATOMIC_RELAXED)
 
 static void lock_pools(void)
 {
@@ -136,16 +143,16 @@ static int pool_max(int cls)
 						     BUF_POOL_MAX;
 }
 
-/* The class holding `n' usable bytes, or BUF_LARGE. */
+/* The class holding `n' usable bytes, or BUF_LARGE: the power of two
+ * at or above n, counted from the smallest class. */
 static unsigned class_of(size_t n)
 {
-	unsigned c = 0;
-
 	if (n > (1UL << BUF_MAX_SHIFT))
 		return BUF_LARGE;
-	while ((1UL << (c + BUF_MIN_SHIFT)) < n)
-		c++;
-	return c;
+	if (n <= (1UL << BUF_MIN_SHIFT))
+		return 0;
+	return (unsigned)(64 - __builtin_clzll((unsigned long long)n - 1)) -
+	       BUF_MIN_SHIFT;
 }
 
 /* Frees the memory of buffer `h' (NULL is ignored). */
@@ -194,7 +201,6 @@ static struct bufhdr *heap_block(unsigned cls, size_t n)
 	}
 	if (!h)
 		return NULL;
-	__atomic_add_fetch(&heap_allocs, 1, __ATOMIC_RELAXED);
 	h->magic = BUF_MAGIC;
 	h->cls = cls;
 	h->cap = cap;
@@ -215,15 +221,24 @@ void *pvmi_buf_alloc(size_t n)
 		sweep(now);
 		pools[cls].last_use_ms = now;
 		if (pools[cls].n > 0) {
+			/* a pooled buffer's cap is its class's size: its
+			 * header's line is left for whoever needs it */
 			h = pools[cls].free[--pools[cls].n];
-			cached_bytes -= (long)h->cap;
+			cached_bytes -= 1L << (cls + BUF_MIN_SHIFT);
+			COUNT(live, 1);
+			COUNT(allocs, 1);
 		}
 		unlock_pools();
+		if (h)
+			return h + 1;
 	}
-	if (!h && !(h = heap_block(enabled ? cls : BUF_LARGE, n)))
+	if (!(h = heap_block(enabled ? cls : BUF_LARGE, n)))
 		return NULL;
-	__atomic_add_fetch(&live, 1, __ATOMIC_RELAXED);
-	__atomic_add_fetch(&allocs, 1, __ATOMIC_RELAXED);
+	lock_pools();
+	COUNT(heap_allocs, 1);
+	COUNT(live, 1);
+	COUNT(allocs, 1);
+	unlock_pools();
 	return h + 1;
 }
 
@@ -243,8 +258,9 @@ static void release(struct bufhdr *h)
 {
 	struct pool *p;
 
+	lock_pools();
+	COUNT(live, -1);
 	if (enabled && h->cls != BUF_LARGE) {
-		lock_pools();
 		p = &pools[h->cls];
 		if (p->n < pool_max(h->cls) &&
 		    cached_bytes + (long)h->cap <= BUF_CACHE_MAX_BYTES) {
@@ -252,8 +268,8 @@ static void release(struct bufhdr *h)
 			cached_bytes += (long)h->cap;
 			h = NULL;
 		}
-		unlock_pools();
 	}
+	unlock_pools();
 	block_free(h);
 }
 
@@ -279,7 +295,9 @@ void *pvmi_buf_realloc(void *p, size_t n)
 	if (!q)
 		return NULL;
 	memcpy(q, p, h->cap);
-	__atomic_sub_fetch(&allocs, 1, __ATOMIC_RELAXED);
+	lock_pools();
+	COUNT(allocs, -1);
+	unlock_pools();
 	pvmi_buf_free(p);
 	return q;
 }
@@ -308,7 +326,6 @@ void pvmi_buf_free(void *p)
 {
 	if (!p)
 		return;
-	__atomic_sub_fetch(&live, 1, __ATOMIC_RELAXED);
 	release(hdr_of(p));
 }
 

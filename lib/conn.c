@@ -6,7 +6,7 @@
  * transport has taken the whole frame but keep reading incoming frames
  * through the pump here while they wait, so two tasks sending large
  * messages to each other cannot deadlock.  The pipes hand complete
- * frames here: user messages go to the sink, other
+ * frames to conn_frame.c: user messages go to the sink, other
  * frames to the link's hooks (conn.h); while a handshake is under way
  * (l->gate) the bytes go to the link's owner instead.
  *
@@ -19,8 +19,9 @@
  * (pvmi_pump_spin) or one with input already in memory calls poll() only
  * when a gap has passed since the last (4 us, doubling while the sockets
  * stay quiet, up to 256 us), so a spin on a ring is not a string of
- * system calls and the sockets still get their turn.  Between rounds a
- * spin looks at the rings only (pvmi_conn_spin_hint).
+ * system calls and the sockets still get their turn; such a round of a
+ * spin reads the rings' links in place, gathering no fds (spin_round).
+ * Between rounds a spin looks at the rings only (pvmi_conn_spin_hint).
  * After a round that neither blocks nor spins (pvm_nrecv, pvm_probe) the
  * rings are left armed, since the caller may next wait on the fds of
  * pvm_getfds(): their first, an epoll set (pollset.c) kept equal to what
@@ -77,6 +78,8 @@ static struct {
 static int ntps;
 static void (*sink)(struct pvmi_msg *m);
 static int spinning;		/* in pvmi_pump_spin() */
+static long last_poll_ns;	/* the pump's last poll() (see the top) */
+static long poll_gap = POLL_GAP_NS;
 static long spin_now;		/* its caller's clock reading */
 static int held;		/* back-pressure: see pvmi_conn_hold() */
 static int wanted_peer = PVMI_WANT_NONE;
@@ -85,17 +88,14 @@ static int writing_peer;	/* peer of the write waiting for room */
  * sync: an fd number it lists may now name another file. */
 static int pollset_dirty;
 
-static int conn_frame(void *arg, const struct pvmi_frame *f,
-		      unsigned char *body);
-static long conn_gate(void *arg, const unsigned char *data, size_t len);
 static int conn_paused(void *arg);
 static long conn_spin(void *arg, long lin_ns);
 static int pollset_update(void);
 
 /* What every pipe hands its frames and handshake bytes to. */
 static const struct pvmi_pipe_sink conn_sink = {
-	.frame = conn_frame,
-	.gate = conn_gate,
+	.frame = pvmi_conn_frame,
+	.gate = pvmi_conn_gate,
 	.paused = conn_paused,
 	.spin_ns = conn_spin,
 };
@@ -447,49 +447,6 @@ void pvmi_link_sweep(void)
 			pvmi_link_drop(links[i]);
 }
 
-/* A complete frame from the pipe of link `arg'; takes `body'.  Returns
- * -1 for a frame that breaks the protocol on this link. */
-static int conn_frame(void *arg, const struct pvmi_frame *f,
-		      unsigned char *body)
-{
-	struct link *l = arg;
-	struct pvmi_msg *m;
-
-	if (f->kind == PVMI_KIND_RELEASE && l->role != LINK_DAEMON) {
-		pvmi_buf_free(body);
-		return pvmi_link_held_release(l, f);
-	}
-	if (f->kind != PVMI_KIND_USER &&
-	    (f->kind != PVMI_KIND_HELD || l->role == LINK_DAEMON)) {
-		if (l->hooks && l->hooks->frame)
-			return l->hooks->frame(l, f, body);
-		pvmi_buf_free(body);
-		return -1;
-	}
-	if (l->role == LINK_BOTH && f->src != l->peer) {
-		pvmi_buf_free(body);
-		return -1;
-	}
-	if (l->role == LINK_IN && !l->peer)
-		l->peer = f->src;	/* one task's circuit: for the hold */
-	if (l->role == LINK_DAEMON)
-		pvmi_conn_drain_peers();
-	m = pvmi_msg_from_body(body, f->len, f->enc);
-	if (!m) {
-		pvmi_buf_free(body);
-		return 0;	/* out of memory: the message is lost */
-	}
-	m->src = f->src;
-	m->dst = f->dst;
-	m->tag = f->tag;
-	m->ctx = f->ctx;
-	m->wid = f->wid;
-	if (f->kind == PVMI_KIND_HELD)
-		return pvmi_link_held_keep(l, m);
-	pvmi_conn_deliver(m);
-	return 0;
-}
-
 /* A held link reads no further than the frame it completed. */
 static int conn_paused(void *arg)
 {
@@ -503,16 +460,6 @@ static long conn_spin(void *arg, long lin_ns)
 	return pvmi_cosched_spin_ns(lin_ns);
 }
 
-/* Handshake bytes from the pipe of link `arg': its owner's. */
-static long conn_gate(void *arg, const unsigned char *data, size_t len)
-{
-	struct link *l = arg;
-
-	if (!l->hooks || !l->hooks->gate_input)
-		return -1;
-	return l->hooks->gate_input(l, data, len);
-}
-
 /* One round of waiting: polls every inbound fd, every endpoint (and
  * `wfd' for writability) for up to `timeout_ms'.  Returns 1 when
  * something was read, accepted or `wfd' became writable, 0 on timeout,
@@ -524,7 +471,6 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 	struct pvmi_conn_endpoint *ep[MAX_ENDPOINTS];
 	int n = 0, i, r, any = 0, max = nlinks + nendpoints + ntps + 1;
 	int nep = nendpoints, hot = 0, rings = 0, rest, late = 0;
-	static long last_poll_ns, poll_gap = POLL_GAP_NS;
 	static int rearm_depth;
 	long now;
 
@@ -683,12 +629,60 @@ int pvmi_pump(int timeout_ms)
 	return pvmi_link_pump(timeout_ms, -1);
 }
 
+/* A spin's round that needs no poll() (rings polled, the gap not yet
+ * passed; no transport that prepares): what pvmi_link_pump() does then,
+ * without gathering fds, the rings' links read in place.  0 when it does
+ * not apply; else 1, with the round's result in *r. */
+static int spin_round(long now, int *r)
+{
+	struct link *l;
+	int i, any = 0, hot = 0, ready;
+
+	for (i = 0; i < ntps; i++)
+		if (tps[i].tp->prepare)
+			return 0;
+	if (now - last_poll_ns >= poll_gap)
+		return 0;
+	for (i = 0; i < nlinks; i++) {
+		l = links[i];
+		if (l->role != LINK_OUT && !l->connecting && link_wanted(l) &&
+		    l->pipe.tp->poll_ready)
+			break;
+	}
+	if (i == nlinks)
+		return 0;	/* no ring polled: every round polls */
+	for (i = 0; i < nlinks; i++) {
+		l = links[i];
+		if (l->role == LINK_OUT || l->connecting || !link_wanted(l))
+			continue;
+		link_arm(l, 0);	/* what a wait that blocked left armed */
+		ready = link_ready(l);
+		hot |= ready;
+		if (ready && !l->dead) {
+			if (link_read(l) < 0)
+				l->dead = 1;
+			any = 1;
+		}
+	}
+	if (hot) {
+		for (i = 0; i < nendpoints; i++)
+			if (endpoints[i]->round)
+				endpoints[i]->round();
+		pvmi_link_sweep();
+	}
+	pollset_update();
+	*r = any;
+	return 1;
+}
+
 /* One round of a receive's spin: as pvmi_pump(0), but poll() may be left
  * out while the rings are looked at (conn.h). */
 int pvmi_pump_spin(long now_ns)
 {
 	int r;
 
+	if (spin_round(now_ns, &r))
+		return r;
 	spinning = 1;
 	spin_now = now_ns;
 	r = pvmi_link_pump(0, -1);

@@ -100,7 +100,7 @@ struct pvmi_conn_endpoint {
  * (ownership passes); before one is set such messages are dropped. */
 void pvmi_conn_set_sink(void (*deliver)(struct pvmi_msg *m));
 
-/* conn_held.c: precommunication's held messages.  Keeps `m' on `l'
+/* conn_frame.c: precommunication's held messages.  Keeps `m' on `l'
  * until released; -1 (and `m' freed) past the protocol's limit. */
 int pvmi_link_held_keep(struct link *l, struct pvmi_msg *m);
 /* Delivers (enc 1) or cancels (enc 0) the held message RELEASE frame `f'
@@ -108,6 +108,14 @@ int pvmi_link_held_keep(struct link *l, struct pvmi_msg *m);
 int pvmi_link_held_release(struct link *l, const struct pvmi_frame *f);
 /* Frees what `l' still holds (never released: never sent). */
 void pvmi_link_held_free(struct link *l);
+
+/* conn_frame.c: the sink of every link's pipe (transport.h).  A complete
+ * frame from link `arg', taking `body'; -1 when it breaks the protocol. */
+int pvmi_conn_frame(void *arg, const struct pvmi_frame *f,
+		    unsigned char *body);
+/* Handshake bytes from link `arg', for its owner's gate_input hook: how
+ * many it consumed, or -1 to end the link. */
+long pvmi_conn_gate(void *arg, const unsigned char *data, size_t len);
 
 /* Back-pressure.  While held (the receive queue is over its limit), a
  * pump reads only the daemon's link, links still in their handshake or

@@ -18,34 +18,21 @@
 
 #define IOV_INLINE	64
 
-/* Writes a whole frame (header + iov) to `l', pumping input while the
- * transport cannot take more (conn.h). */
-int pvmi_link_write(struct link *l, struct pvmi_frame *f,
-		    const struct iovec *body, int nbody)
+/* Writes the frame whose iovecs are `iov' (`cnt' of them, iov[0] left
+ * for the header, filled here: `hdr', or `f' encoded when NULL) to `l',
+ * pumping input while the transport cannot take more. */
+static int write_frame(struct link *l, struct pvmi_frame *f,
+		       const unsigned char *hdr, struct iovec *iov, int cnt)
 {
-	return pvmi_link_write_hdr(l, f, NULL, body, nbody);
-}
-
-/* pvmi_link_write() with the header already encoded in `hdr' (NULL:
- * encode `f') (conn.h). */
-int pvmi_link_write_hdr(struct link *l, struct pvmi_frame *f,
-			const unsigned char *hdr, const struct iovec *body,
-			int nbody)
-{
-	struct iovec stackiov[IOV_INLINE], *iov = stackiov;
 	struct pvmi_tx tx;
-	int cnt = nbody + 1, r, rc = PvmOk, writing;
+	int r, rc = PvmOk, writing;
 
-	if (cnt > IOV_INLINE && !(iov = malloc(cnt * sizeof(*iov))))
-		return PvmNoMem;
 	if (!hdr) {
 		pvmi_frame_encode(f, tx.hdr);
 		hdr = tx.hdr;
 	}
 	iov[0].iov_base = (void *)hdr;
 	iov[0].iov_len = sizeof(tx.hdr);
-	if (nbody)
-		memcpy(iov + 1, body, nbody * sizeof(*iov));
 	tx.iov = iov;
 	tx.count = cnt;
 	tx.next = 0;
@@ -63,6 +50,31 @@ int pvmi_link_write_hdr(struct link *l, struct pvmi_frame *f,
 	if (r != 1)
 		rc = -1;
 	l->busy--;
+	return rc;
+}
+
+/* Writes a whole frame (header + iov) to `l', pumping input while the
+ * transport cannot take more (conn.h). */
+int pvmi_link_write(struct link *l, struct pvmi_frame *f,
+		    const struct iovec *body, int nbody)
+{
+	return pvmi_link_write_hdr(l, f, NULL, body, nbody);
+}
+
+/* pvmi_link_write() with the header already encoded in `hdr' (NULL:
+ * encode `f') (conn.h). */
+int pvmi_link_write_hdr(struct link *l, struct pvmi_frame *f,
+			const unsigned char *hdr, const struct iovec *body,
+			int nbody)
+{
+	struct iovec stackiov[IOV_INLINE], *iov = stackiov;
+	int cnt = nbody + 1, rc;
+
+	if (cnt > IOV_INLINE && !(iov = malloc(cnt * sizeof(*iov))))
+		return PvmNoMem;
+	if (nbody)
+		memcpy(iov + 1, body, nbody * sizeof(*iov));
+	rc = write_frame(l, f, hdr, iov, cnt);
 	if (iov != stackiov)
 		free(iov);
 	return rc;
@@ -98,22 +110,22 @@ int pvmi_link_send(struct link *l, struct pvmi_frame *f,
 }
 
 /* pvmi_link_send() with the header already encoded in `hdr' (NULL:
- * encode `f') (conn.h). */
+ * encode `f') (conn.h).  The body's iovecs are gathered after the
+ * header's slot, in the array the write uses. */
 int pvmi_link_send_hdr(struct link *l, struct pvmi_frame *f,
 		       const unsigned char *hdr, const struct pvmi_msg *m)
 {
-	struct iovec stack[IOV_INLINE], *iov;
-	int n, rc;
+	struct iovec stack[IOV_INLINE], *iov = stack;
+	int nfrag = m ? m->nfrag : 0, n = 0, rc;
 
-	/* quiets gcc: nothing of it is read when n == 0 */
-	stack[0].iov_base = NULL;
-	stack[0].iov_len = 0;
-	n = body_iov(m, &iov, stack, IOV_INLINE);
-	if (n < 0)
+	if (nfrag + 1 > IOV_INLINE &&
+	    !(iov = malloc((nfrag + 1) * sizeof(*iov))))
 		return PvmNoMem;
+	if (nfrag)
+		n = pvmi_msg_iov(m, iov + 1, nfrag);
 	f->magic = PVMI_FRAME_MAGIC;
 	f->len = m ? m->len : 0;
-	rc = pvmi_link_write_hdr(l, f, hdr, iov, n);
+	rc = write_frame(l, f, hdr, iov, n + 1);
 	if (iov != stack)
 		free(iov);
 	return rc;

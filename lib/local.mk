@@ -15,7 +15,7 @@ lib_libpvm3_la_SOURCES = \
 	lib/transport/unix.c lib/transport/tcp.c lib/transport/shm.c \
 	lib/transport/shm_setup.c lib/transport/shm_pipe.h \
 	lib/route.c lib/route.h \
-	lib/conn.c lib/conn.h lib/conn_send.c lib/conn_held.c \
+	lib/conn.c lib/conn.h lib/conn_send.c lib/conn_frame.c \
 	lib/pollset.c lib/pollset.h \
 	lib/conn_unix.c lib/conn_unix.h \
 	lib/conn_tcp.c lib/conn_tcp.h \

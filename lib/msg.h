@@ -21,6 +21,8 @@ struct pvmi_frag {
 	size_t cap;		/* 0 for a fragment that borrows user memory */
 };
 
+/* A field added here must also be cleared by msg_reset() (msg.c), which
+ * empties a kept object for reuse. */
 struct pvmi_msg {
 	int mid;		/* buffer id, > 0 while registered */
 	int enc;		/* PvmDataDefault, PvmDataRaw or PvmDataInPlace */

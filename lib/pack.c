@@ -212,6 +212,14 @@ static int cur_read(const struct pvmi_msg *m, struct cur *c, void *out,
 	const unsigned char *p;
 	size_t k;
 
+	/* the common case: all within the current fragment */
+	if (c->frag < m->nfrag && m->frags[c->frag].len - c->off >= n &&
+	    c->off <= m->frags[c->frag].len) {
+		if (o)
+			memcpy(o, m->frags[c->frag].data + c->off, n);
+		c->off += n;
+		return 0;
+	}
 	while (n) {
 		k = cur_span(m, c, &p);
 		if (!k)

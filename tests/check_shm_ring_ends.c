@@ -3,7 +3,8 @@
  * (lib/transport/shm_ring.c, shm_seg.c) at its edges: a producer killed
  * in the middle of a message or of a single copy, an exited producer,
  * a closed or dead consumer; single copy and its fallback; bad segments
- * and forged records.  Fixtures in shm_fixture.c.
+ * and forged records; gathered and scattered records (shm_ring_sendv,
+ * shm_ring_recvv).  Fixtures in shm_fixture.c.
  */
 #include <check.h>
 #include <errno.h>
@@ -411,6 +412,60 @@ START_TEST(test_forged_record_is_eproto)
 }
 END_TEST
 
+/* ---- gather and scatter (shm_ring_sendv, shm_ring_recvv) ---- */
+
+START_TEST(test_gathered_record_scatters_and_mixes_with_plain)
+{
+	struct shm_ring p, c;
+	unsigned char a[40], b[3000], in[4000], h[32], *big = malloc(MIB);
+	struct iovec out[3] = { { a, sizeof(a) }, { NULL, 0 }, { b, sizeof(b) } };
+	struct iovec v[2] = { { h, sizeof(h) }, { in, sizeof(in) } };
+	uint32_t tag = 0;
+
+	local_pair(&p, &c, 0);
+	fill(a, 3, sizeof(a));
+	fill(b, 4, sizeof(b));
+	ck_assert_int_eq(shm_ring_sendv(&p, 7, out, 3, SHM_NO_WAIT), 0);
+	ck_assert_int_eq(shm_ring_send(&p, 8, a, sizeof(a), SHM_NO_WAIT), 0);
+	ck_assert_int_eq(shm_ring_sendv(&p, 9, NULL, 0, SHM_NO_WAIT), 0);
+	/* one record at most: a longer gather is refused, nothing sent */
+	out[1].iov_base = big;
+	out[1].iov_len = MIB;
+	ck_assert_int_eq(shm_ring_sendv(&p, 10, out, 3, SHM_NO_WAIT),
+			 -EMSGSIZE);
+	/* too little room leaves the message where it is */
+	v[1].iov_len = sizeof(a) + sizeof(b) - sizeof(h) - 1;
+	ck_assert_int_eq(shm_ring_recvv(&c, &tag, v, 2, SHM_NO_WAIT),
+			 -EMSGSIZE);
+	v[1].iov_len = sizeof(in);
+	ck_assert_int_eq(shm_ring_recvv(&c, &tag, v, 2, SHM_NO_WAIT),
+			 sizeof(a) + sizeof(b));
+	ck_assert_uint_eq(tag, 7);
+	ck_assert(intact(h, 3, sizeof(h)));
+	ck_assert(!memcmp(in, a + sizeof(h), sizeof(a) - sizeof(h)));
+	ck_assert(intact(in + sizeof(a) - sizeof(h), 4, sizeof(b)));
+	ck_assert_int_eq(shm_ring_recvv(&c, &tag, v, 2, SHM_NO_WAIT),
+			 sizeof(a));
+	ck_assert_uint_eq(tag, 8);
+	ck_assert_int_eq(shm_ring_recv(&c, &tag, in, sizeof(in),
+				       SHM_NO_WAIT), 0);
+	ck_assert_uint_eq(tag, 9);
+	/* a message of several records is left to shm_ring_recv */
+	fill(big, 5, MIB);
+	ck_assert_int_eq(shm_ring_send(&p, 11, big, 100000, SHM_NO_WAIT), 0);
+	ck_assert_int_eq(shm_ring_recvv(&c, &tag, v, 2, SHM_NO_WAIT),
+			 -EMSGSIZE);
+	memset(big, 0, MIB);
+	ck_assert_int_eq(shm_ring_recv(&c, &tag, big, MIB, SHM_NO_WAIT),
+			 100000);
+	ck_assert(intact(big, 5, 100000));
+	ck_assert_int_eq(shm_ring_recvv(&c, &tag, v, 2, SHM_NO_WAIT), -EAGAIN);
+	free(big);
+	shm_ring_close(&p);
+	shm_ring_close(&c);
+}
+END_TEST
+
 static Suite *shm_ring_ends_suite(void)
 {
 	Suite *s = suite_create("shm_ring_ends");
@@ -434,6 +489,10 @@ static Suite *shm_ring_ends_suite(void)
 	tc = tcase_create("bad_input");
 	tcase_add_test(tc, test_bad_segments_are_refused);
 	tcase_add_test(tc, test_forged_record_is_eproto);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("gather");
+	tcase_add_test(tc, test_gathered_record_scatters_and_mixes_with_plain);
 	suite_add_tcase(s, tc);
 
 	return s;

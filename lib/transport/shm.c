@@ -127,6 +127,7 @@ static int ring_take(struct shm_pipe *s)
 {
 	struct shm_msg_info info;
 	unsigned char hdr[PVMI_FRAME_HDR_LEN], *body;
+	struct iovec v[2];
 	uint32_t tag;
 	ssize_t n;
 	int rc;
@@ -145,15 +146,20 @@ static int ring_take(struct shm_pipe *s)
 		if (s->body || info.len < PVMI_FRAME_HDR_LEN ||
 		    info.len > WHOLE_MAX)
 			return -EPROTO;
-		n = shm_ring_recv(&s->ring, &tag, s->stage, WHOLE_MAX, 0);
-		if (n != (ssize_t)info.len ||
-		    pvmi_frame_decode(s->stage, &s->f) ||
-		    s->f.len != n - PVMI_FRAME_HDR_LEN)
-			return n < 0 ? (int)n : -EPROTO;
-		body = pvmi_buf_alloc(s->f.len);
+		/* the header apart, the body straight into its buffer */
+		body = pvmi_buf_alloc(info.len - PVMI_FRAME_HDR_LEN);
 		if (!body)
 			return -ENOMEM;
-		memcpy(body, s->stage + PVMI_FRAME_HDR_LEN, s->f.len);
+		v[0].iov_base = hdr;
+		v[0].iov_len = PVMI_FRAME_HDR_LEN;
+		v[1].iov_base = body;
+		v[1].iov_len = info.len - PVMI_FRAME_HDR_LEN;
+		n = shm_ring_recvv(&s->ring, &tag, v, 2, 0);
+		if (n != (ssize_t)info.len || pvmi_frame_decode(hdr, &s->f) ||
+		    s->f.len != n - PVMI_FRAME_HDR_LEN) {
+			pvmi_buf_free(body);
+			return n < 0 ? (int)n : -EPROTO;
+		}
 		return deliver(s, body) ? -EPROTO : 1;
 	case REC_HEAD:
 		if (s->body || info.len != PVMI_FRAME_HDR_LEN)
@@ -359,18 +365,19 @@ static long spin_budget(struct pvmi_pipe *p, struct shm_pipe *s)
 	return up->spin_ns(arg, SHM_RING_DEFAULT_SPIN_NS);
 }
 
-/* One record into the ring of `p', waiting a little for room: 1 sent,
- * 0 no room yet (or input to read first), or a negative errno. */
-static int ring_put(struct pvmi_pipe *p, struct shm_pipe *s, uint32_t tag,
-		    const void *buf, size_t len)
+/* One record, the `cnt' pieces of `iov', into the ring of `p', waiting
+ * a little for room: 1 sent, 0 no room yet (or input to read first), or
+ * a negative errno. */
+static int ring_putv(struct pvmi_pipe *p, struct shm_pipe *s, uint32_t tag,
+		     const struct iovec *iov, int cnt)
 {
-	int rc = shm_ring_send(&s->ring, tag, buf, len, SHM_NO_WAIT);
+	int rc = shm_ring_sendv(&s->ring, tag, iov, cnt, SHM_NO_WAIT);
 
 	if (rc == -EAGAIN) {
 		shm_ring_set_spin(&s->ring, spin_budget(p, s));
 		if (!arm_readers(1))
-			rc = shm_ring_send(&s->ring, tag, buf, len,
-					   ROOM_WAIT_NS);
+			rc = shm_ring_sendv(&s->ring, tag, iov, cnt,
+					    ROOM_WAIT_NS);
 		arm_readers(0);
 	}
 	if (rc == -ETIMEDOUT || rc == -EAGAIN)
@@ -380,25 +387,27 @@ static int ring_put(struct pvmi_pipe *p, struct shm_pipe *s, uint32_t tag,
 	return rc < 0 ? rc : 1;
 }
 
+/* ring_putv() of the `len' bytes at `buf'. */
+static int ring_put(struct pvmi_pipe *p, struct shm_pipe *s, uint32_t tag,
+		    const void *buf, size_t len)
+{
+	struct iovec v = { (void *)buf, len };
+
+	return ring_putv(p, s, tag, &v, 1);
+}
+
 /* Moves frame `tx' into the ring as far as there is room. */
 static int ring_send(struct pvmi_pipe *p, struct shm_pipe *s,
 		     struct pvmi_tx *tx)
 {
-	size_t left = tx_left(tx), piece, off;
+	size_t left = tx_left(tx), piece;
 	struct iovec *v;
-	int rc, i;
+	int rc;
 
 	if (tx->next == 0 && tx->iov[0].iov_len == PVMI_FRAME_HDR_LEN &&
 	    left <= WHOLE_MAX && left <= s->ring.chunk) {
-		/* a whole frame in one record */
-		unsigned char stage[WHOLE_MAX];
-
-		for (i = 0, off = 0; i < tx->count; i++) {
-			memcpy(stage + off, tx->iov[i].iov_base,
-			       tx->iov[i].iov_len);
-			off += tx->iov[i].iov_len;
-		}
-		rc = ring_put(p, s, REC_WHOLE, stage, left);
+		/* a whole frame in one record, gathered into the ring */
+		rc = ring_putv(p, s, REC_WHOLE, tx->iov, tx->count);
 		if (rc == 1)
 			tx->next = tx->count;
 		return rc;
@@ -521,7 +530,6 @@ static void shm_close(struct pvmi_pipe *p)
 		if (s->peer_wake >= 0)
 			close(s->peer_wake);
 		pvmi_buf_free(s->body);
-		free(s->stage);
 		free(s);
 		p->priv = NULL;
 	}

@@ -69,7 +69,6 @@ struct shm_pipe {
 	struct pvmi_frame f;		/* frame being put together */
 	unsigned char *body;
 	size_t got;
-	unsigned char *stage;		/* one REC_WHOLE record */
 	struct pvmi_pipe *pipe;		/* ours, while on the readers list */
 	int room_armed;			/* armed by arm_readers() */
 	struct shm_pipe *next_reader;

@@ -220,17 +220,23 @@ static void ring_copy_in(struct shm_ring *r, uint32_t pos, const void *src,
 		       len - first);
 }
 
-/* Publishes one record; room was checked. */
-static void put_record(struct shm_ring *r, uint32_t tag, uint32_t flags,
-		       uint64_t total, uint64_t offset, const void *src,
-		       uint32_t len)
+/* Publishes one record whose payload is the `cnt' pieces of `iov'
+ * (`len' bytes in all); room was checked. */
+static void put_record_v(struct shm_ring *r, uint32_t tag, uint32_t flags,
+			 uint64_t total, uint64_t offset,
+			 const struct iovec *iov, int cnt, uint32_t len)
 {
 	struct shm_rec *rec = (struct shm_rec *)(r->data + (r->pos & r->mask));
 	struct shm_rec *after;
-	uint32_t size = rec_bytes(len);
+	uint32_t size = rec_bytes(len), at = r->pos + REC_BYTES;
+	int i;
 
-	if (len)
-		ring_copy_in(r, r->pos + REC_BYTES, src, len);
+	for (i = 0; i < cnt; i++) {
+		if (!iov[i].iov_len)
+			continue;
+		ring_copy_in(r, at, iov[i].iov_base, (uint32_t)iov[i].iov_len);
+		at += (uint32_t)iov[i].iov_len;
+	}
 	rec->len = len;
 	rec->tag = tag;
 	rec->flags = flags;
@@ -247,13 +253,29 @@ static void put_record(struct shm_ring *r, uint32_t tag, uint32_t flags,
 	shmr_wake_if_armed(r, &r->hdr->cons_armed);
 }
 
+/* Publishes one record of `len' bytes at `src'; room was checked. */
+static void put_record(struct shm_ring *r, uint32_t tag, uint32_t flags,
+		       uint64_t total, uint64_t offset, const void *src,
+		       uint32_t len)
+{
+	struct iovec v = { (void *)src, len };
+
+	put_record_v(r, tag, flags, total, offset, &v, 1, len);
+}
+
 /* Waits for room for `need' bytes; 0, or -EPIPE when the consumer is
  * closed or gone, or the wait's error. */
 static int wait_room(struct shm_ring *r, uint32_t need, long timeout_ns)
 {
-	int rc = shmr_wait_until(r, room_or_closed, need, &r->hdr->prod_armed,
-			    timeout_ns,
-			    timeout_ns >= 0 && r->doorbell_ends_wait);
+	int rc;
+
+	/* the common case, room already seen, without the wait's call */
+	if ((r->mask + 1) - (r->pos - r->other) >= need + REC_BYTES &&
+	    !load_acquire(&r->hdr->consumer_closed))
+		return 0;
+	rc = shmr_wait_until(r, room_or_closed, need, &r->hdr->prod_armed,
+			     timeout_ns,
+			     timeout_ns >= 0 && r->doorbell_ends_wait);
 
 	if (rc == -ECONNRESET ||
 	    load_acquire(&r->hdr->consumer_closed) != 0)
@@ -383,6 +405,31 @@ int shm_ring_send(struct shm_ring *r, uint32_t tag, const void *buf,
 	}
 }
 
+int shm_ring_sendv(struct shm_ring *r, uint32_t tag, const struct iovec *iov,
+		   int cnt, long timeout_ns)
+{
+	size_t len = 0;
+	int rc, i;
+
+	if (!r || !r->hdr || !r->producer || cnt < 0 || (cnt && !iov))
+		return -EINVAL;
+	for (i = 0; i < cnt; i++) {
+		if (iov[i].iov_len && !iov[i].iov_base)
+			return -EINVAL;
+		len += iov[i].iov_len;
+	}
+	if (len > r->chunk)
+		return -EMSGSIZE;
+	if (load_acquire(&r->hdr->consumer_closed))
+		return -EPIPE;
+	rc = wait_room(r, rec_bytes((uint32_t)len), timeout_ns);
+	if (rc < 0)
+		return rc;
+	put_record_v(r, tag, SHM_REC_FIRST | SHM_REC_LAST, len, 0, iov, cnt,
+		     (uint32_t)len);
+	return 0;
+}
+
 /* ---- the consumer ---- */
 
 /* The record at our tail when it is the next one, else NULL. */
@@ -393,9 +440,25 @@ static struct shm_rec *front(const struct shm_ring *r)
 	return load_acquire(&rec->seq) == r->seq ? rec : NULL;
 }
 
+/* Lines of a record's payload fetched ahead when it is first seen. */
+#define PREFETCH_LINES	3
+
 int shm_ring_readable(const struct shm_ring *r)
 {
-	return r && r->hdr && !r->producer && front(r) != NULL;
+	const struct shm_rec *rec;
+	uint32_t len, at, i;
+
+	if (!r || !r->hdr || r->producer || !(rec = front(r)))
+		return 0;
+	/* The record is seen by a spin, whose caller takes it a little
+	 * later: its payload's lines, still in the producer's cache, start
+	 * on their way now rather than one after the other at the copy.
+	 * Only a hint: `len' is read again, and checked, at the take. */
+	len = load_relaxed(&rec->len);
+	at = r->pos + REC_BYTES;
+	for (i = 0; i < PREFETCH_LINES && i * 64 < len; i++)
+		__builtin_prefetch(r->data + ((at + i * 64) & r->mask));
+	return 1;
 }
 
 static int record_or_closed(struct shm_ring *r, uint32_t unused)
@@ -411,9 +474,15 @@ static int record_or_closed(struct shm_ring *r, uint32_t unused)
 static struct shm_rec *wait_record(struct shm_ring *r, long timeout_ns,
 				   int *err)
 {
-	struct shm_rec *rec;
+	struct shm_rec *rec = front(r);
 	int rc;
 
+	if (rec)		/* the common case, without the wait's call */
+		return rec;
+	if (timeout_ns == 0 && !load_acquire(&r->hdr->producer_closed)) {
+		*err = -EAGAIN;	/* the wait's answer, without its call */
+		return NULL;
+	}
 	rc = shmr_wait_until(r, record_or_closed, 0, &r->hdr->cons_armed,
 			timeout_ns, 0);
 	rec = front(r);
@@ -476,16 +545,22 @@ static void ring_copy_out(struct shm_ring *r, uint32_t pos, void *dst,
 		memcpy((unsigned char *)dst + first, r->data, len - first);
 }
 
+/* Frees the space of the front record, of `len' payload bytes. */
+static void free_record(struct shm_ring *r, uint32_t len)
+{
+	r->pos += rec_bytes(len);
+	r->seq = next_seq(r->seq);
+	store_release(&r->hdr->tail, r->pos);
+	shmr_wake_if_armed(r, &r->hdr->prod_armed);
+}
+
 /* Copies the payload (`len' bytes) of the front record to `dst' and
  * frees its space. */
 static void take_record(struct shm_ring *r, uint32_t len, void *dst)
 {
 	if (len)
 		ring_copy_out(r, r->pos + REC_BYTES, dst, len);
-	r->pos += rec_bytes(len);
-	r->seq = next_seq(r->seq);
-	store_release(&r->hdr->tail, r->pos);
-	shmr_wake_if_armed(r, &r->hdr->prod_armed);
+	free_record(r, len);
 }
 
 /* A copy of the front record's header, so that what is checked is what
@@ -624,4 +699,43 @@ ssize_t shm_ring_recv(struct shm_ring *r, uint32_t *tag, void *buf,
 	if (tag)
 		*tag = first.tag;
 	return (ssize_t)first.total;
+}
+
+ssize_t shm_ring_recvv(struct shm_ring *r, uint32_t *tag,
+		       const struct iovec *iov, int cnt, long timeout_ns)
+{
+	struct shm_rec *rec, h;
+	uint32_t at, k;
+	size_t cap = 0;
+	int err = 0, i;
+
+	if (!r || !r->hdr || r->producer || cnt < 0 || (cnt && !iov))
+		return -EINVAL;
+	for (i = 0; i < cnt; i++) {
+		if (iov[i].iov_len && !iov[i].iov_base)
+			return -EINVAL;
+		cap += iov[i].iov_len;
+	}
+	rec = wait_record(r, timeout_ns, &err);
+	if (!rec)
+		return err;
+	snapshot(rec, &h);
+	if (!record_valid(r, &h) || !(h.flags & SHM_REC_FIRST) ||
+	    (h.flags & SHM_REC_SINGLE_COPY))
+		return -EPROTO;
+	if (!(h.flags & SHM_REC_LAST) || h.total > cap)
+		return -EMSGSIZE;
+	at = r->pos + REC_BYTES;
+	for (i = 0, k = h.len; i < cnt && k; i++) {
+		uint32_t n = iov[i].iov_len < k ? (uint32_t)iov[i].iov_len : k;
+
+		if (n)
+			ring_copy_out(r, at, iov[i].iov_base, n);
+		at += n;
+		k -= n;
+	}
+	free_record(r, h.len);
+	if (tag)
+		*tag = h.tag;
+	return (ssize_t)h.total;
 }

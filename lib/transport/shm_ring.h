@@ -92,6 +92,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <sys/uio.h>
 
 /* "copvmshm" read as a little-endian u64 */
 #define SHM_RING_MAGIC		0x6d68736d766f7063ULL
@@ -189,6 +190,18 @@ void shm_ring_forget(struct shm_ring *r);
  * 0, -EAGAIN, -ETIMEDOUT, -EPIPE, -EINVAL. */
 int shm_ring_send(struct shm_ring *r, uint32_t tag, const void *buf,
 		  size_t len, long timeout_ns);
+/* Sends the `cnt' pieces of `iov' as one message of one record (at most
+ * the chunk's bytes in all: -EMSGSIZE), gathered straight into the ring;
+ * never single copy.  Waits as shm_ring_send.  0, -EAGAIN, -ETIMEDOUT,
+ * -EPIPE, -EMSGSIZE, -EINVAL. */
+int shm_ring_sendv(struct shm_ring *r, uint32_t tag, const struct iovec *iov,
+		   int cnt, long timeout_ns);
+/* Receives the next message, which must be one record (a longer one, or
+ * one longer than the `cnt' pieces of `iov' hold, is left in the ring:
+ * -EMSGSIZE; a single-copy one is -EPROTO), scattered over `iov' in
+ * order; returns its length.  Waits and errors as shm_ring_recv. */
+ssize_t shm_ring_recvv(struct shm_ring *r, uint32_t *tag,
+		       const struct iovec *iov, int cnt, long timeout_ns);
 /* Tells the next message's tag and length without taking it, waiting
  * up to `timeout_ns' for it.  0, -EAGAIN, -ETIMEDOUT, -EPIPE,
  * -ECONNRESET, -EPROTO. */

@@ -280,11 +280,7 @@ int pvmi_shm_take_ring(struct pvmi_pipe *p, struct shm_pipe *s)
 		send_with_fds(p->fd, answer_no, GREET_LEN, NULL, 0);
 		return 0;
 	}
-	if (!s->stage)
-		s->stage = malloc(WHOLE_MAX);
-	if (!s->stage)
-		rc = -ENOMEM;
-	else if (shm_fault("map"))
+	if (shm_fault("map"))
 		rc = -ENOMEM;
 	else
 		rc = shm_ring_attach(&s->ring, stash[i].fds[0]);
