@@ -65,6 +65,12 @@ static void msg_reset(struct pvmi_msg *m)
 	m->datalen = 0;
 	m->datalen_at = 0;
 }
+#ifdef __LP64__
+/* Fails the build when a field is added, until msg_reset() clears it. */
+_Static_assert(sizeof(struct pvmi_msg) == 136,
+	       "struct pvmi_msg changed: clear the new field in msg_reset(), "
+	       "then update this size");
+#endif
 
 /* Creates an empty message with encoding `enc'; NULL when out of memory. */
 struct pvmi_msg *pvmi_msg_new(int enc)

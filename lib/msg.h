@@ -22,7 +22,8 @@ struct pvmi_frag {
 };
 
 /* A field added here must also be cleared by msg_reset() (msg.c), which
- * empties a kept object for reuse. */
+ * empties a kept object for reuse; a size check there fails the build
+ * until it is. */
 struct pvmi_msg {
 	int mid;		/* buffer id, > 0 while registered */
 	int enc;		/* PvmDataDefault, PvmDataRaw or PvmDataInPlace */
