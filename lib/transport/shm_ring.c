@@ -193,14 +193,18 @@ void shm_ring_forget(struct shm_ring *r)
 
 /* Room for a record of `need' bytes plus the cleared slot after it, or
  * the consumer gone: the wait is over. */
+/* Room for `need' bytes after the consumer's tail as last read. */
+static int room_seen(const struct shm_ring *r, uint32_t need)
+{
+	return (r->mask + 1) - (r->pos - r->other) >= need + REC_BYTES;
+}
+
 static int room_or_closed(struct shm_ring *r, uint32_t need)
 {
-	uint32_t size = r->mask + 1;
-
-	if (size - (r->pos - r->other) >= need + REC_BYTES)
+	if (room_seen(r, need))
 		return 1;
 	r->other = load_acquire(&r->hdr->tail);
-	if (size - (r->pos - r->other) >= need + REC_BYTES)
+	if (room_seen(r, need))
 		return 1;
 	return load_acquire(&r->hdr->consumer_closed) != 0;
 }
@@ -218,6 +222,23 @@ static void ring_copy_in(struct shm_ring *r, uint32_t pos, const void *src,
 	if (len > first)
 		memcpy(r->data, (const unsigned char *)src + first,
 		       len - first);
+}
+
+/* The bytes of the `cnt' pieces of `iov' in `*len'; -1 for a piece
+ * with bytes and no address, or a bad count. */
+static int iov_total(const struct iovec *iov, int cnt, size_t *len)
+{
+	int i;
+
+	*len = 0;
+	if (cnt < 0 || (cnt && !iov))
+		return -1;
+	for (i = 0; i < cnt; i++) {
+		if (iov[i].iov_len && !iov[i].iov_base)
+			return -1;
+		*len += iov[i].iov_len;
+	}
+	return 0;
 }
 
 /* Publishes one record whose payload is the `cnt' pieces of `iov'
@@ -270,8 +291,7 @@ static int wait_room(struct shm_ring *r, uint32_t need, long timeout_ns)
 	int rc;
 
 	/* the common case, room already seen, without the wait's call */
-	if ((r->mask + 1) - (r->pos - r->other) >= need + REC_BYTES &&
-	    !load_acquire(&r->hdr->consumer_closed))
+	if (room_seen(r, need) && !load_acquire(&r->hdr->consumer_closed))
 		return 0;
 	rc = shmr_wait_until(r, room_or_closed, need, &r->hdr->prod_armed,
 			     timeout_ns,
@@ -408,16 +428,11 @@ int shm_ring_send(struct shm_ring *r, uint32_t tag, const void *buf,
 int shm_ring_sendv(struct shm_ring *r, uint32_t tag, const struct iovec *iov,
 		   int cnt, long timeout_ns)
 {
-	size_t len = 0;
-	int rc, i;
+	size_t len;
+	int rc;
 
-	if (!r || !r->hdr || !r->producer || cnt < 0 || (cnt && !iov))
+	if (!r || !r->hdr || !r->producer || iov_total(iov, cnt, &len) < 0)
 		return -EINVAL;
-	for (i = 0; i < cnt; i++) {
-		if (iov[i].iov_len && !iov[i].iov_base)
-			return -EINVAL;
-		len += iov[i].iov_len;
-	}
 	if (len > r->chunk)
 		return -EMSGSIZE;
 	if (load_acquire(&r->hdr->consumer_closed))
@@ -706,16 +721,11 @@ ssize_t shm_ring_recvv(struct shm_ring *r, uint32_t *tag,
 {
 	struct shm_rec *rec, h;
 	uint32_t at, k;
-	size_t cap = 0;
+	size_t cap;
 	int err = 0, i;
 
-	if (!r || !r->hdr || r->producer || cnt < 0 || (cnt && !iov))
+	if (!r || !r->hdr || r->producer || iov_total(iov, cnt, &cap) < 0)
 		return -EINVAL;
-	for (i = 0; i < cnt; i++) {
-		if (iov[i].iov_len && !iov[i].iov_base)
-			return -EINVAL;
-		cap += iov[i].iov_len;
-	}
 	rec = wait_record(r, timeout_ns, &err);
 	if (!rec)
 		return err;
