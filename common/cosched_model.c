@@ -234,3 +234,14 @@ uint64_t cosched_spin_ns(int model, int boost, uint64_t ctxsw_ns,
 		return 2 * ctxsw_ns;
 	return lin_ns;
 }
+
+int cosched_spin_rationed(int model, int boost, int charged,
+			  unsigned hit_rate)
+{
+	const struct cosched_model_rules *r = cosched_model_rules(model);
+
+	if (r && r->wait == COSCHED_WAIT_TWO_CTXSW)
+		return 0;
+	return !(charged && boost >= COPVM_BOOST_NICE &&
+		 hit_rate >= COSCHED_HIT_PAYS);
+}

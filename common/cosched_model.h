@@ -160,4 +160,20 @@ int cosched_budget_exceeded(uint64_t cpu_ns, uint64_t window_ns, int share_pct);
 uint64_t cosched_spin_ns(int model, int boost, uint64_t ctxsw_ns,
 			 uint64_t lin_ns);
 
+/* The recent spins' hit rate (in 1/COSCHED_HIT_ONE) from which a task
+ * under a charged boost keeps spinning after a spin in vain. */
+#define COSCHED_HIT_ONE		256u
+#define COSCHED_HIT_PAYS	(COSCHED_HIT_ONE / 2)
+
+/* Is spinning rationed: after a spin that found nothing, or that the
+ * kernel cut short, do the next waits block at once?  Yes, except under
+ * IMP (always the two-phase spin-block) and for a task at `boost' nice or
+ * rt whose backend charges those boosts to a bounded share (`charged')
+ * while its recent spins mostly found their message (`hit_rate', in
+ * 1/COSCHED_HIT_ONE, at least COSCHED_HIT_PAYS): the share keeps the
+ * local jobs' CPU, and blocking would make each reply wake a busy CPU;
+ * spins that mostly miss would only spend the share. */
+int cosched_spin_rationed(int model, int boost, int charged,
+			  unsigned hit_rate);
+
 #endif /* COPVM_COSCHED_MODEL_H */

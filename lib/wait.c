@@ -15,14 +15,23 @@
  *
  * The coscheduling model (lib/cosched/) sets the spin bound: IMP spins
  * for two context switches and always spins first (the papers'
- * two-phase spin-block, without the skipping above).  Around the block
- * the model is told, so DCS can see who is waiting.
+ * two-phase spin-block, without the skipping above).  So does a task
+ * that holds a nice or real-time boost which its backend charges to a
+ * bounded share (the agent's and the module's token bucket), as long as
+ * its recent spins mostly found their message: that share, enforced from
+ * outside the task, is what keeps the local jobs' CPU, and a boosted
+ * task that skipped blocked on a third to half of its waits, so that
+ * most replies woke a busy CPU; spins that mostly miss (a barrier's
+ * reply that takes hundreds of microseconds) would only spend the share
+ * (docs/results/two-users).  Around the block the model is told, so DCS
+ * can see who is waiting.
  */
 #include <time.h>
 
 #include "conn.h"
 #include "daemon_link.h"
 #include "cosched/cosched.h"
+#include "cosched_model.h"
 #include "pvmi.h"
 #include "wait.h"
 
@@ -32,6 +41,9 @@ static long spin_ns = 40000;
 static int spin_skip;
 /* How long the last wait spun before it gave up (0: it did not). */
 static long spin_spent;
+/* The recent spins' hit rate, in 1/COSCHED_HIT_ONE: each spin moves it
+ * an eighth of the way to one (found input) or to zero (did not). */
+static unsigned hit_rate = COSCHED_HIT_ONE;
 /* After a spin that found nothing. */
 #define SKIP_AFTER_IDLE_SPIN	32
 /* After a spin cut short because another task wanted the CPU. */
@@ -59,6 +71,15 @@ long pvmi_now_ns(void)
 	return ts.tv_sec * 1000000000L + ts.tv_nsec;
 }
 
+/* Moves the recent spins' hit rate towards this spin's outcome. */
+static void spin_outcome(int hit)
+{
+	if (hit)
+		hit_rate += (COSCHED_HIT_ONE - hit_rate) / 8;
+	else
+		hit_rate -= hit_rate / 8;
+}
+
 /* Spins until input arrives, the budget or `deadline' runs out, or the
  * CPU turns out to be shared.  Returns what pvmi_pump(0) returned last
  * (0: nothing yet); `*now' is the time the spin ended.  A spin makes no
@@ -76,6 +97,7 @@ static int spin(long bound, long deadline, long *now)
 			/* the round's reading, not a new one: the found
 			 * message is not kept waiting for the clock */
 			*now = t;
+			spin_outcome(1);
 			pvmi_cosched_waited(t - start, 1, -1);
 			return r;
 		}
@@ -94,6 +116,7 @@ static int spin(long bound, long deadline, long *now)
 		t = pvmi_now_ns();
 		if (t - prev > SWITCHED_GAP_NS) {
 			spin_skip = SKIP_AFTER_PREEMPTION;
+			spin_outcome(0);
 			*now = t;
 			spin_spent = t - start;
 			return 0;
@@ -101,8 +124,10 @@ static int spin(long bound, long deadline, long *now)
 	}
 	*now = t;
 	spin_spent = t - start;
-	if (t - start >= bound)
+	if (t - start >= bound) {
 		spin_skip = SKIP_AFTER_IDLE_SPIN;
+		spin_outcome(0);
+	}
 	return 0;
 }
 
@@ -131,7 +156,7 @@ int pvmi_wait_input(long deadline)
 	long t, bound = pvmi_cosched_recv_spin_ns(spin_ns);
 	int r;
 
-	if (pvmi_cosched_pure_spin())
+	if (spin_skip > 0 && !pvmi_cosched_spin_rationed(hit_rate))
 		spin_skip = 0;
 	spin_spent = 0;
 	if (spin_skip > 0 || bound == 0) {

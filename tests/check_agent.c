@@ -416,6 +416,9 @@ START_TEST(probe_reports_the_agents_caps)
 	/* RT is offered only with its RLIMIT_RTTIME backstop. */
 	ck_assert_int_eq(caps.rt, have_sys_resource());
 	ck_assert_int_eq(caps.peers, 1);
+	/* Its nice and rt boosts are charged to the share (the wait's
+	 * spin relies on it: lib/wait.c). */
+	ck_assert_int_eq(caps.charged, 1);
 	ck_assert_int_eq(caps.nice_floor, -7);
 	ck_assert_int_eq(caps.slice, slice_of(getpid()) != 0);
 	stop_agent();

@@ -198,6 +198,36 @@ START_TEST(spin_bounds)
 }
 END_TEST
 
+START_TEST(spin_is_rationed_unless_imp_or_a_charged_boost_that_pays)
+{
+	const unsigned all = COSCHED_HIT_ONE, pays = COSCHED_HIT_PAYS;
+	int m;
+
+	for (m = 0; m < COPVM_NMODELS; m++) {
+		int imp = cosched_models[m].wait == COSCHED_WAIT_TWO_CTXSW;
+
+		/* Unboosted, or at most a slice (never charged): rationed. */
+		ck_assert_int_eq(cosched_spin_rationed(m, COPVM_BOOST_NONE, 1, all), !imp);
+		ck_assert_int_eq(cosched_spin_rationed(m, COPVM_BOOST_SLICE, 1, all), !imp);
+		/* A strong boost nobody charges (self: its nice is bounded
+		 * by the daemon's watch only): rationed. */
+		ck_assert_int_eq(cosched_spin_rationed(m, COPVM_BOOST_NICE, 0, all), !imp);
+		ck_assert_int_eq(cosched_spin_rationed(m, COPVM_BOOST_RT, 0, all), !imp);
+		/* A strong boost charged to a share, while spins pay: not
+		 * rationed. */
+		ck_assert_int_eq(cosched_spin_rationed(m, COPVM_BOOST_NICE, 1, all), 0);
+		ck_assert_int_eq(cosched_spin_rationed(m, COPVM_BOOST_RT, 1, pays), 0);
+		/* ... and once they mostly miss, rationed again (not IMP). */
+		ck_assert_int_eq(cosched_spin_rationed(m, COPVM_BOOST_RT, 1, pays - 1), !imp);
+		ck_assert_int_eq(cosched_spin_rationed(m, COPVM_BOOST_NICE, 1, 0), !imp);
+	}
+	ck_assert_int_eq(cosched_spin_rationed(COPVM_MODEL_IMP, COPVM_BOOST_NONE, 0, 0), 0);
+	ck_assert_int_eq(cosched_spin_rationed(COPVM_MODEL_LIN, COPVM_BOOST_NONE, 0, all), 1);
+	/* An unknown model is rationed like LIN. */
+	ck_assert_int_eq(cosched_spin_rationed(-1, COPVM_BOOST_NONE, 0, all), 1);
+}
+END_TEST
+
 START_TEST(names_round_trip)
 {
 	int i;
@@ -388,6 +418,7 @@ static Suite *cosched_model_suite(void)
 	tcase_add_test(tc, dcs_predicate);
 	tcase_add_test(tc, budget_demotes_above_the_share);
 	tcase_add_test(tc, spin_bounds);
+	tcase_add_test(tc, spin_is_rationed_unless_imp_or_a_charged_boost_that_pays);
 	tcase_add_test(tc, names_round_trip);
 	tcase_add_test(tc, boost_nice_follows_the_boost_rule);
 	suite_add_tcase(s, tc);

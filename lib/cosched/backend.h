@@ -32,6 +32,7 @@ struct cosched_caps {
 	int rt;			/* time-boxed SCHED_FIFO */
 	int peers;		/* may boost same-uid correspondents */
 	int arrival;		/* boosts on input to a watched fd (watch) */
+	int charged;		/* charges nice and rt boosts to a share */
 	uint64_t box_max_ns;	/* longest time box it grants; 0: any */
 };
 

@@ -177,6 +177,7 @@ static int agent_probe(struct cosched_caps *caps)
 	caps->nice_floor = rp.caps & AGENT_CAP_NICE ? rp.nice_floor : 0;
 	caps->rt = !!(rp.caps & AGENT_CAP_RT);
 	caps->peers = !!(rp.caps & AGENT_CAP_PEERS);
+	caps->charged = 1;	/* its token bucket (agent/serve.c) */
 	caps->box_max_ns = (uint64_t)rp.box_max_us * 1000;
 	return 0;
 }

@@ -81,6 +81,7 @@ static int kmod_probe(struct cosched_caps *caps)
 	caps->rt = !!(reg.caps & PVM_COSCHED_CAP_RT);
 	caps->peers = !!(reg.caps & PVM_COSCHED_CAP_PEERS);
 	caps->arrival = !!(reg.caps & PVM_COSCHED_CAP_WATCH);
+	caps->charged = 1;	/* its token bucket (kmod/pcs_boost.c) */
 	caps->box_max_ns = reg.box_max_ns;
 	return 0;
 }

@@ -466,9 +466,15 @@ long pvmi_cosched_recv_spin_ns(long lin_ns)
 	return s;
 }
 
-int pvmi_cosched_pure_spin(void)
+int pvmi_cosched_spin_rationed(unsigned hit_rate)
 {
-	return pvmi_cosched_page && rules()->wait == COSCHED_WAIT_TWO_CTXSW;
+	struct cosched_page *pg = pvmi_cosched_page;
+
+	if (!pg)
+		return 1;
+	return cosched_spin_rationed(pvmi_cosched_set.model,
+				     __atomic_load_n(&pg->boost, __ATOMIC_RELAXED),
+				     caps.charged, hit_rate);
 }
 
 void pvmi_cosched_blocking(int blocked)

@@ -41,9 +41,10 @@ long pvmi_cosched_spin_ns(long lin_ns);
 /* The spin bound of the next receive, in ns: the model's, raised to at
  * least a millisecond while no task waits for a CPU (0 stays 0). */
 long pvmi_cosched_recv_spin_ns(long lin_ns);
-/* Non-zero when the model wants a plain two-phase spin-block (IMP),
- * without copvm's adaptive spin skipping. */
-int pvmi_cosched_pure_spin(void);
+/* Non-zero when a spin that found nothing makes the next waits block at
+ * once (cosched_spin_rationed: not under IMP, nor under a charged boost
+ * while the recent spins' `hit_rate', in 1/COSCHED_HIT_ONE, pays). */
+int pvmi_cosched_spin_rationed(unsigned hit_rate);
 /* The task is about to block in a receive (1) or has woken (0). */
 void pvmi_cosched_blocking(int blocked);
 /* A receive waited: it spun for `spun_ns' (0: not at all), finding
