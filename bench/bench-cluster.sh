@@ -417,6 +417,10 @@ bc_log "bench-cluster: ET_dedicated ${ded[*]} s (all: $ded_all)"
 			grep -v '^COPVM_PVM' | sed "s|$BC_W|WORK|g" | tr '\n' ' ' | sed 's/ $//')"
 	done
 	[ "$ncopvm" -gt 0 ] && echo "backend: COPVM_BACKEND=$backend; copvm-agent: $agent_state${COPVM_INTERVAL_MS:+; COPVM_INTERVAL_MS=$COPVM_INTERVAL_MS}"
+	# The agent grants rt as nice where it cannot set the tasks'
+	# RLIMIT_RTTIME backstop (docs/agent.md): a report must say so.
+	[ -n "$BC_AGENT_PID" ] && grep -q 'no CAP_SYS_RESOURCE' "$BC_W/agent.log" 2>/dev/null &&
+		echo "copvm-agent grants rt as nice at its floor here (no CAP_SYS_RESOURCE: no RLIMIT_RTTIME backstop)"
 	echo "parallel jobs: $njobs copy(ies) of the benchmark's master at once"
 	[ "$nusers" = 1 ] || echo "users: job 1 $(id -un) (uid $(id -u)), job 2 $user2 (uid $(id -u "$user2")), each a virtual machine of its own on the same nodes"
 	[ -n "$trace" ] && echo "trace: COPVM_COSCHED_TRACE, one file per copvm run (logs/*.trace)"
