@@ -4,7 +4,8 @@
  * in the middle of a message or of a single copy, an exited producer,
  * a closed or dead consumer; single copy and its fallback; bad segments
  * and forged records; gathered and scattered records (shm_ring_sendv,
- * shm_ring_recvv).  Fixtures in shm_fixture.c.
+ * shm_ring_recvv), and the bad calls and records they refuse.  Fixtures
+ * in shm_fixture.c.
  */
 #include <check.h>
 #include <errno.h>
@@ -466,6 +467,55 @@ START_TEST(test_gathered_record_scatters_and_mixes_with_plain)
 }
 END_TEST
 
+/* The gathered calls check what the plain ones check: the side, the
+ * iovec list, a closed peer, a record that is not a whole message. */
+START_TEST(test_gather_and_scatter_refuse_bad_calls_and_records)
+{
+	struct shm_ring p, c;
+	struct shm_rec *rec;
+	unsigned char b[64];
+	struct iovec v[2] = { { b, 32 }, { b + 32, 32 } };
+	struct iovec hole[1] = { { NULL, 8 } };
+
+	local_pair(&p, &c, 0);
+	/* each side only does its own side's calls */
+	ck_assert_int_eq(shm_ring_sendv(&c, 0, v, 2, SHM_NO_WAIT), -EINVAL);
+	ck_assert_int_eq(shm_ring_recvv(&p, NULL, v, 2, SHM_NO_WAIT), -EINVAL);
+	ck_assert_int_eq(shm_ring_sendv(NULL, 0, v, 2, SHM_NO_WAIT), -EINVAL);
+	/* a list that is not one */
+	ck_assert_int_eq(shm_ring_sendv(&p, 0, v, -1, SHM_NO_WAIT), -EINVAL);
+	ck_assert_int_eq(shm_ring_sendv(&p, 0, NULL, 1, SHM_NO_WAIT), -EINVAL);
+	ck_assert_int_eq(shm_ring_sendv(&p, 0, hole, 1, SHM_NO_WAIT), -EINVAL);
+	ck_assert_int_eq(shm_ring_recvv(&c, NULL, v, -1, SHM_NO_WAIT), -EINVAL);
+	ck_assert_int_eq(shm_ring_recvv(&c, NULL, hole, 1, SHM_NO_WAIT),
+			 -EINVAL);
+	/* none of them published anything */
+	ck_assert_int_eq(shm_ring_recvv(&c, NULL, v, 2, SHM_NO_WAIT), -EAGAIN);
+
+	/* forged records: past the ring, not a start, a single copy */
+	rec = (struct shm_rec *)p.data;
+	rec->len = 1U << 30;
+	rec->total = 1U << 30;
+	rec->flags = SHM_REC_FIRST | SHM_REC_LAST;
+	__atomic_store_n(&rec->seq, 1, __ATOMIC_RELEASE);
+	ck_assert_int_eq(shm_ring_recvv(&c, NULL, v, 2, SHM_NO_WAIT), -EPROTO);
+	rec->len = 10;
+	rec->total = 10;
+	rec->flags = SHM_REC_LAST;
+	ck_assert_int_eq(shm_ring_recvv(&c, NULL, v, 2, SHM_NO_WAIT), -EPROTO);
+	rec->flags = SHM_REC_FIRST | SHM_REC_LAST | SHM_REC_SINGLE_COPY;
+	ck_assert_int_eq(shm_ring_recvv(&c, NULL, v, 2, SHM_NO_WAIT), -EPROTO);
+	shm_ring_close(&p);
+	shm_ring_close(&c);
+
+	/* a consumer that closed: the producer's gather gets -EPIPE */
+	local_pair(&p, &c, 0);
+	shm_ring_close(&c);
+	ck_assert_int_eq(shm_ring_sendv(&p, 0, v, 2, SHM_NO_WAIT), -EPIPE);
+	shm_ring_close(&p);
+}
+END_TEST
+
 static Suite *shm_ring_ends_suite(void)
 {
 	Suite *s = suite_create("shm_ring_ends");
@@ -493,6 +543,7 @@ static Suite *shm_ring_ends_suite(void)
 
 	tc = tcase_create("gather");
 	tcase_add_test(tc, test_gathered_record_scatters_and_mixes_with_plain);
+	tcase_add_test(tc, test_gather_and_scatter_refuse_bad_calls_and_records);
 	suite_add_tcase(s, tc);
 
 	return s;
