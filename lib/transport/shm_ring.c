@@ -191,14 +191,15 @@ void shm_ring_forget(struct shm_ring *r)
 
 /* ---- the producer ---- */
 
-/* Room for a record of `need' bytes plus the cleared slot after it, or
- * the consumer gone: the wait is over. */
-/* Room for `need' bytes after the consumer's tail as last read. */
+/* Room for a record of `need' bytes plus the cleared slot after it,
+ * after the consumer's tail as last read. */
 static int room_seen(const struct shm_ring *r, uint32_t need)
 {
 	return (r->mask + 1) - (r->pos - r->other) >= need + REC_BYTES;
 }
 
+/* Room for a record of `need' bytes (the tail read again if need be), or
+ * the consumer gone: the wait is over. */
 static int room_or_closed(struct shm_ring *r, uint32_t need)
 {
 	if (room_seen(r, need))
