@@ -36,7 +36,7 @@ struct agent_conf {
 	uint32_t share_max_ppm;	/* -p: the most CPU share a task is granted */
 	uint32_t share_default_ppm;	/* -d: for a task that names none */
 	uint64_t window_ns;	/* -w: a share's burst is share x window */
-	uint64_t sample_ns;	/* -t: CPU sampled this often while boosted */
+	uint64_t sample_ns;	/* -t: CPU sampled at most this often */
 	uint32_t user_share_ppm;	/* -U: most all users' boosts take of
 					 * each CPU, split among the users */
 	int rt_self;		/* the agent runs SCHED_FIFO 2 (not -R) */
@@ -88,7 +88,8 @@ struct agent_entry {
 	int32_t want_nice;	/* its nice, for COPVM_BOOST_NICE */
 	struct cosched_bucket share;	/* CPU the task may use boosted */
 	int user;		/* its user's slot in users.c */
-	uint64_t cpu_mark_ns;	/* schedstat at the last sample */
+	clockid_t cpu_clock;	/* its CPU-time clock (boost_cpu_clock) */
+	uint64_t cpu_mark_ns;	/* that clock at the last sample */
 };
 
 struct agent_shared {
@@ -111,8 +112,11 @@ int boost_apply(struct agent_entry *e, int level, int nice,
 int boost_undo(struct agent_entry *e);
 /* Restores the RLIMIT_RTTIME the agent replaced, if still ours. */
 void boost_rttime_restore(struct agent_entry *e);
-/* The CPU time task `pid' has used (/proc/PID/schedstat); 0 or -errno. */
-int boost_cpu_ns(pid_t pid, uint64_t *ns);
+/* The CPU-time clock of process `pid' (its threads together), which any
+ * process may read: one system call a sample.  0 or -errno. */
+int boost_cpu_clock(pid_t pid, clockid_t *clock);
+/* The CPU time read from `clock' (boost_cpu_clock); 0 or -errno. */
+int boost_cpu_ns(clockid_t clock, uint64_t *ns);
 /* The start time (clock ticks since boot) of `pid', 0 if unreadable. */
 uint64_t boost_start_time(pid_t pid);
 /* The real and effective uid of process `pid'; 0 or -errno. */
@@ -187,6 +191,11 @@ int users_allow(int u);
 /* User slot `u''s part of the budget now, ppm of each CPU; 0 when the
  * slot holds nobody. */
 uint32_t users_part_ppm(int u);
+/* User slot `u''s tokens as last charged, in ns of one task's CPU: its
+ * boosted tasks cannot spend them in less wall time.  0 for nobody. */
+int64_t users_tokens_ns(int u);
+/* How long from its last charge until user slot `u''s debt is paid. */
+uint64_t users_wait_ns(int u);
 
 /* main.c */
 /* Writes a log line to stderr: "copvm-agent: ...". */

@@ -3,8 +3,9 @@
  * process by pid: a short EEVDF slice, a negative nice bounded by a
  * floor, or SCHED_FIFO 1 with RLIMIT_RTTIME as a backstop (nice at the
  * floor where that limit cannot be set); and their
- * undo, which restores only what the agent set.  Also the /proc readers
- * the agent needs: CPU time (schedstat), start time and uids.
+ * undo, which restores only what the agent set.  Also the readers of
+ * what the agent needs to know of a task: its CPU time (its process CPU
+ * clock), and from /proc its start time and uids.
  *
  * Every lever goes through sched_setattr, so one call sets policy, nice
  * and slice together, and the raised levels (NICE, RT) carry
@@ -20,6 +21,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "copvm.h"
@@ -219,14 +221,20 @@ static int read_proc(pid_t pid, const char *what, char *buf, size_t len)
 	return (int)n;
 }
 
-int boost_cpu_ns(pid_t pid, uint64_t *ns)
+int boost_cpu_clock(pid_t pid, clockid_t *clock)
 {
-	char buf[128];
-	int rc = read_proc(pid, "schedstat", buf, sizeof(buf));
+	int rc = clock_getcpuclockid(pid, clock);
 
-	if (rc < 0)
-		return rc;
-	*ns = strtoull(buf, NULL, 10);
+	return rc ? -rc : 0;
+}
+
+int boost_cpu_ns(clockid_t clock, uint64_t *ns)
+{
+	struct timespec ts;
+
+	if (clock_gettime(clock, &ts) < 0)
+		return -errno;
+	*ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	return 0;
 }
 

@@ -68,7 +68,7 @@ static void usage(FILE *f)
 		"      evenly among the users with registered tasks, %% (default "
 		AGENT_USER_SHARE_TEXT ")\n"
 		"  -w  a share's longest burst is share x this window, ms (default 100)\n"
-		"  -t  CPU sampled this often while a boost lasts, ms (default 2)\n");
+		"  -t  CPU sampled at most this often while a boost lasts, ms (default 2)\n");
 }
 
 /* Parses a percentage in [0.01, 100] (a decimal fraction allowed) into

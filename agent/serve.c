@@ -10,11 +10,13 @@
  *
  * The CPU share: each task has a token bucket (common/cosched_bucket.h)
  * of the share it registered with, capped by -p.  While a boost is in
- * force its CPU time (schedstat) is charged every sample (-t); when the
- * tokens are spent the boost is held (still wanted, but only at the
- * slice level, which takes no CPU from anyone, where the kernel has
+ * force its CPU time (its CPU-time clock) is charged at each sample;
+ * when the tokens are spent the boost is held (still wanted, but only at
+ * the slice level, which takes no CPU from anyone, where the kernel has
  * slices) and comes back at the first sample after the debt is paid, as
- * long as its box lasts.  A slice boost is never charged nor held.
+ * long as its box lasts.  Samples come when they can matter
+ * (sample_due): not before the tokens could be spent, or the debt paid,
+ * and at most every -t.  A slice boost is never charged nor held.
  * Each user's boosts are charged to the user's bucket too (users.c),
  * refilled at its part of the node's -U: past it, all of the user's
  * boosts are held together.  The agent runs
@@ -47,6 +49,7 @@ static int nconns_hi;		/* slots below this may be in use */
 static int epfd = -1, tfd = -1;
 static uint32_t caps;
 static uint64_t sample_at;	/* next share sample; 0: none due */
+static uint64_t armed_at;	/* the timerfd's expiry; 0: none (fired) */
 
 static void stat_add(uint64_t *c)
 {
@@ -103,13 +106,14 @@ static int strong_in_force(const struct agent_entry *e)
 }
 
 /* Brings `e''s share up to `now': the CPU it used since the last
- * sample is charged if a strong boost was in force, and the mark moves. */
+ * sample is charged if a strong boost was in force, and the mark moves
+ * (put_in_force sets it when a strong boost begins). */
 static void charge_share(struct agent_entry *e, uint64_t now)
 {
 	uint64_t cpu, used = 0;
 
-	if (boost_cpu_ns(e->pid, &cpu) == 0) {
-		if (strong_in_force(e) && cpu >= e->cpu_mark_ns)
+	if (strong_in_force(e) && boost_cpu_ns(e->cpu_clock, &cpu) == 0) {
+		if (cpu >= e->cpu_mark_ns)
 			used = cpu - e->cpu_mark_ns;
 		e->cpu_mark_ns = cpu;
 	}
@@ -160,7 +164,7 @@ static int put_in_force(struct agent_entry *e)
 	if (e->state == ENT_BOOSTED)
 		boost_undo(e);
 	rc = boost_apply(e, e->want_level, e->want_nice, conf);
-	if (rc == 0 && boost_cpu_ns(e->pid, &e->cpu_mark_ns) < 0)
+	if (rc == 0 && boost_cpu_ns(e->cpu_clock, &e->cpu_mark_ns) < 0)
 		e->cpu_mark_ns = 0;
 	return rc;
 }
@@ -261,6 +265,10 @@ static int do_register(int ci, const struct agent_req *rq,
 	if (pidfd < 0)
 		return -ESRCH;
 	start = boost_start_time(conns[ci].pid);
+	if (boost_cpu_clock(conns[ci].pid, &e->cpu_clock) < 0) {
+		close(pidfd);
+		return -ESRCH;
+	}
 	/* Another connection of the same process already registered it;
 	 * one of an earlier process with this pid is stale. */
 	for (j = 0; j < nconns_hi; j++) {
@@ -550,6 +558,7 @@ void serve_timer(void)
 
 	if (read(tfd, &exp, sizeof(exp)) < 0 && errno != EAGAIN)
 		agent_log("timerfd: %s", strerror(errno));
+	armed_at = 0;	/* a one-shot timer, spent */
 	if (sample)
 		sample_at = 0;	/* serve_rearm() plans the next one */
 	for (j = 0; j < nconns_hi; j++) {
@@ -583,35 +592,65 @@ void serve_timer(void)
 	}
 }
 
+/* When entry `e' next needs a sample, CLOCK_MONOTONIC; UINT64_MAX for
+ * none.  A strong boost in force cannot spend its tokens, its own or its
+ * user's as last charged, in less wall time than they hold, since a task
+ * runs on one CPU at most; a held one may resume once its debts are
+ * paid.  Never sooner than -t after its last charge, so that the agent
+ * wakes at most that often for it. */
+static uint64_t sample_due(const struct agent_entry *e)
+{
+	uint64_t wait, w;
+
+	if (e->want_level <= COPVM_BOOST_SLICE)
+		return UINT64_MAX;
+	if (strong_in_force(e)) {
+		int64_t t = e->share.tokens_ns, tu = users_tokens_ns(e->user);
+
+		if (tu < t)
+			t = tu;
+		wait = t > 0 ? (uint64_t)t : 0;
+	} else {
+		wait = cosched_bucket_wait_ns(&e->share);
+		w = users_wait_ns(e->user);
+		if (w > wait)
+			wait = w;
+	}
+	if (wait < conf->sample_ns)
+		wait = conf->sample_ns;
+	return e->share.at_ns + wait;
+}
+
 void serve_rearm(void)
 {
 	struct itimerspec its;
-	uint64_t next = UINT64_MAX;
-	int j, any = 0;
+	uint64_t next = UINT64_MAX, due;
+	int j;
 
+	sample_at = 0;
 	for (j = 0; j < nconns_hi; j++) {
 		struct agent_entry *e = &agent_tab->ent[j];
 
 		if (e->state == ENT_FREE || e->want_level == COPVM_BOOST_NONE)
 			continue;
-		any = 1;
 		if (e->until_ns < next)
 			next = e->until_ns;
+		due = sample_due(e);
+		if (due != UINT64_MAX && (!sample_at || due < sample_at))
+			sample_at = due;
 	}
+	if (sample_at && sample_at < next)
+		next = sample_at;
+	if (next == UINT64_MAX)
+		next = 0;	/* disarmed */
+	else if (next == 0)
+		next = 1;
+	if (next == armed_at)
+		return;
+	armed_at = next;
 	memset(&its, 0, sizeof(its));
-	if (!any)
-		sample_at = 0;
-	if (any) {
-		/* Samples at a fixed pace, however often requests come. */
-		if (!sample_at)
-			sample_at = agent_now() + conf->sample_ns;
-		if (next > sample_at)
-			next = sample_at;
-		if (next == 0)
-			next = 1;
-		its.it_value.tv_sec = next / 1000000000ull;
-		its.it_value.tv_nsec = next % 1000000000ull;
-	}
+	its.it_value.tv_sec = next / 1000000000ull;
+	its.it_value.tv_nsec = next % 1000000000ull;
 	timerfd_settime(tfd, TFD_TIMER_ABSTIME, &its, NULL);
 }
 

@@ -135,3 +135,17 @@ uint32_t users_part_ppm(int u)
 		return 0;
 	return users[u].b.share_ppm;
 }
+
+int64_t users_tokens_ns(int u)
+{
+	if (u < 0 || u >= AGENT_MAX_TASKS || !users[u].used)
+		return 0;
+	return users[u].b.tokens_ns;
+}
+
+uint64_t users_wait_ns(int u)
+{
+	if (u < 0 || u >= AGENT_MAX_TASKS || !users[u].used)
+		return 0;
+	return cosched_bucket_wait_ns(&users[u].b);
+}

@@ -1283,7 +1283,8 @@ START_TEST(a_task_blocked_under_a_boost_spends_no_share)
 		/* Then 6 ms of CPU, within the 10 ms the bucket saved. */
 		for (start = now_ns(); now_ns() - start < 6 * MS;)
 			;
-		nap_ms(10);	/* the agent samples every 2 ms */
+		/* The agent samples within the 10 ms the tokens hold. */
+		nap_ms(12);
 		res[1] = policy_of(0);
 		res[2] = 0;
 		if (write(pfd[1], res, sizeof(res)) != sizeof(res))
@@ -1297,6 +1298,51 @@ START_TEST(a_task_blocked_under_a_boost_spends_no_share)
 	ck_assert_int_eq(res[1], SCHED_FIFO);
 	s1 = stats();
 	ck_assert_uint_eq(s1.demotions, s0.demotions);
+	stop_agent();
+}
+END_TEST
+
+/* The agent's voluntary context switches so far: each of its wakes. */
+static long agent_wakes(void)
+{
+	char path[64], line[128];
+	long n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)agent_pid);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %ld", &n) == 1)
+			break;
+	fclose(f);
+	ck_assert_int_ge(n, 0);
+	return n;
+}
+
+START_TEST(a_boost_with_tokens_to_spare_is_sampled_seldom)
+{
+	struct task t;
+	long w0, w1;
+
+	/* A 20 % share of a 100 ms window: 20 ms of tokens, which a task
+	 * on one CPU cannot spend in less than 20 ms of wall time (its
+	 * user's part, 40 % of it, is larger); -t 2. */
+	start_agent((const char *[]){ "-d", "20", "-U", "40", "-t", "2",
+				      "-b", "5000", NULL });
+	t = task_registered(nobody_uid());
+	ck_assert_int_eq(task_do(&t, 'a', 0, COPVM_BOOST_RT, 0, 3000 * MS), 0);
+	ck_assert(policy_of(t.pid) == SCHED_FIFO || nice_of(t.pid) < 0);
+	/* The task is blocked, boosted, for 500 ms.  Sampled every -t, the
+	 * agent would wake 250 times; at most every 20 ms, about 25. */
+	w0 = agent_wakes();
+	nap_ms(500);
+	w1 = agent_wakes();
+	ck_assert_msg(w1 - w0 <= 60, "the agent woke %ld times in 500 ms",
+		      w1 - w0);
+	/* Blocked, it spent nothing: the boost is still in force. */
+	ck_assert(policy_of(t.pid) == SCHED_FIFO || nice_of(t.pid) < 0);
+	task_do(&t, 'x', 0, 0, 0, 0);
 	stop_agent();
 }
 END_TEST
@@ -1408,6 +1454,7 @@ static Suite *agent_suite(void)
 	tcase_add_test(tc, agent_sigterm_leaves_no_task_raised);
 	tcase_add_test(tc, a_spinning_task_is_held_to_its_share);
 	tcase_add_test(tc, a_task_blocked_under_a_boost_spends_no_share);
+	tcase_add_test(tc, a_boost_with_tokens_to_spare_is_sampled_seldom);
 	tcase_add_test(tc, many_boosted_tasks_of_one_user_cannot_take_anothers_cpu);
 	tcase_add_test(tc, registering_again_does_not_wipe_a_users_debt);
 	tcase_add_test(tc, registering_again_beside_another_user_does_not_wipe_a_debt);
