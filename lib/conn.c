@@ -198,6 +198,27 @@ static int rest_left(struct pvmi_conn_endpoint *ep)
 	return (int)left;
 }
 
+/* Input may now come on `fd' (-1: none new): the coscheduling engine's
+ * arrival watch learns of the file, and the epoll set of pvm_getfds() is
+ * rebuilt.  With input_going(), the one place where both hear of the
+ * files input comes on, so neither can miss one. */
+static void input_coming(int fd)
+{
+	pvmi_cosched_input_added(fd);
+	pollset_dirty = 1;
+	pollset_update();
+}
+
+/* Input stops coming on `fd' (-1: none), still open; the caller has
+ * taken its link out of links[] already, or closed the poll set. */
+static void input_going(int fd)
+{
+	if (fd >= 0)
+		pvmi_cosched_input_gone(fd);
+	pollset_dirty = 1;
+	pollset_update();
+}
+
 /* Takes note of transport `tp', whose pipe is being made: one with
  * process-wide work joins tps[], its wait fd asked again. */
 static void tp_note(const struct pvmi_transport *tp)
@@ -214,7 +235,7 @@ static void tp_note(const struct pvmi_transport *tp)
 		tps[ntps++].tp = tp;
 	}
 	tps[i].fd = tp->wait_fd ? tp->wait_fd() : -1;
-	pvmi_cosched_input_added(tps[i].fd);
+	input_coming(tps[i].fd);
 }
 
 /* Adds a link; NULL when out of memory (the caller closes `fd'). */
@@ -244,10 +265,7 @@ struct link *pvmi_link_add(int fd, int role, int peer,
 	l->hooks = hooks;
 	l->serial = ++next_serial;
 	links[nlinks++] = l;
-	if (role != LINK_OUT)	/* input reaches us on it */
-		pvmi_cosched_input_added(fd);
-	pollset_dirty = 1;
-	pollset_update();
+	input_coming(role != LINK_OUT ? fd : -1);	/* input reaches us on it */
 	return l;
 }
 
@@ -262,15 +280,12 @@ void pvmi_link_drop(struct link *l)
 			break;
 		}
 	}
-	pollset_dirty = 1;
-	pollset_update();	/* before its fd closes */
+	input_going(l->role != LINK_OUT ? l->pipe.fd : -1);	/* still open */
 	if (l->hooks && l->hooks->release)
 		l->hooks->release(l);
 	pvmi_link_held_free(l);
 	if (l->watch && *l->watch == l)
 		*l->watch = NULL;
-	if (l->role != LINK_OUT)
-		pvmi_cosched_input_gone(l->pipe.fd);
 	l->pipe.tp->close(&l->pipe);
 	free(l);
 }
@@ -339,7 +354,7 @@ void pvmi_conn_close_all(int unlink_tid)
 	}
 	nendpoints = 0;
 	for (i = 0; i < ntps; i++) {
-		pvmi_cosched_input_gone(tps[i].fd);
+		input_going(tps[i].fd);	/* the poll set is closed already */
 		if (tps[i].tp->release)
 			tps[i].tp->release();
 	}
