@@ -1347,6 +1347,58 @@ START_TEST(a_boost_with_tokens_to_spare_is_sampled_seldom)
 }
 END_TEST
 
+/* Is this process boosted above the slice level now? */
+static int strongly_boosted(void)
+{
+	return policy_of(0) == SCHED_FIFO || nice_of(0) < 0;
+}
+
+START_TEST(a_held_boost_comes_back_once_its_debt_is_paid)
+{
+	int pfd[2], st;
+	long back = -1;
+	pid_t t;
+
+	/* A 10 % share of a 100 ms window, the node's budget not binding:
+	 * a task that spins boosted is held within a sample of spending its
+	 * 10 ms, and in force again once the refill has paid its debt, a
+	 * few tens of ms later: several times in 800 ms. */
+	start_agent((const char *[]){ "-d", "10", "-U", "100", "-b", "5000",
+				      NULL });
+	ck_assert_int_eq(pipe(pfd), 0);
+	t = fork();
+	if (t == 0) {
+		uint64_t start, last = 0, now;
+		int was = 1, held = 0, resumed = 0, is;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		pin_to(0);
+		become_nobody();
+		if (OPS->attach(NULL, 0) ||
+		    OPS->apply(COPVM_BOOST_RT, 0, 3000 * MS))
+			_exit(1);
+		for (start = now_ns(); (now = now_ns()) - start < 800 * MS;) {
+			if (now - last < 100 * 1000)
+				continue;
+			last = now;	/* look every 100 us */
+			is = strongly_boosted();
+			held += was && !is;
+			resumed += !was && is;
+			was = is;
+		}
+		back = held > 0 ? resumed : -1;
+		if (write(pfd[1], &back, sizeof(back)) != sizeof(back))
+			_exit(1);
+		_exit(0);
+	}
+	close(pfd[1]);
+	ck_assert_int_eq(read(pfd[0], &back, sizeof(back)), sizeof(back));
+	waitpid(t, &st, 0);
+	ck_assert_msg(back >= 3, "held, then in force again %ld times", back);
+	stop_agent();
+}
+END_TEST
+
 START_TEST(garbage_gets_error_replies_and_others_are_served)
 {
 	struct agent_req rq = {
@@ -1455,6 +1507,7 @@ static Suite *agent_suite(void)
 	tcase_add_test(tc, a_spinning_task_is_held_to_its_share);
 	tcase_add_test(tc, a_task_blocked_under_a_boost_spends_no_share);
 	tcase_add_test(tc, a_boost_with_tokens_to_spare_is_sampled_seldom);
+	tcase_add_test(tc, a_held_boost_comes_back_once_its_debt_is_paid);
 	tcase_add_test(tc, many_boosted_tasks_of_one_user_cannot_take_anothers_cpu);
 	tcase_add_test(tc, registering_again_does_not_wipe_a_users_debt);
 	tcase_add_test(tc, registering_again_beside_another_user_does_not_wipe_a_debt);
