@@ -191,8 +191,9 @@ int users_allow(int u);
 /* User slot `u''s part of the budget now, ppm of each CPU; 0 when the
  * slot holds nobody. */
 uint32_t users_part_ppm(int u);
-/* User slot `u''s tokens as last charged, in ns of one task's CPU: its
- * boosted tasks cannot spend them in less wall time.  0 for nobody. */
+/* User slot `u''s tokens as last charged, in ns of CPU over the CPUs
+ * (users_charge): its boosted tasks together, one per CPU at most,
+ * cannot spend them in less wall time.  0 for nobody. */
 int64_t users_tokens_ns(int u);
 /* How long from its last charge until user slot `u''s debt is paid. */
 uint64_t users_wait_ns(int u);
