@@ -5,10 +5,11 @@
 # and the ratio stock/copvm (above 1: copvm is faster).  Not part of
 # `make check': timings on shared machines are for reading, not asserting.
 #
-# usage: bench/bench-pingpong.sh [-n runs] [-r reps] [-i]
+# usage: bench/bench-pingpong.sh [-n runs] [-r reps] [-s sizes] [-i]
 #   (from the top build directory, after `make')
 #   -n runs   alternate stock and copvm runs this many times (default 5)
 #   -r reps   passed to pingpong (round trips for small sizes)
+#   -s sizes  passed to pingpong (message sizes in bytes, comma-separated)
 #   -i        route through the daemons (pingpong -i)
 # The stock binary is the same source built against /usr/include/pvm3.h
 # and Debian's -lpvm3; each side has its own daemon, started once.
@@ -17,12 +18,13 @@ srcdir=${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 
 runs=5
 ppargs=()
-while getopts n:r:i opt; do
+while getopts n:r:s:i opt; do
 	case $opt in
 	n) runs=$OPTARG ;;
 	r) ppargs+=(-r "$OPTARG") ;;
+	s) ppargs+=(-s "$OPTARG") ;;
 	i) ppargs+=(-i) ;;
-	*) echo "usage: $0 [-n runs] [-r reps] [-i]" >&2; exit 2 ;;
+	*) echo "usage: $0 [-n runs] [-r reps] [-s sizes] [-i]" >&2; exit 2 ;;
 	esac
 done
 

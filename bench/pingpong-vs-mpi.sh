@@ -7,17 +7,22 @@
 # trips).  Medians of RUNS runs per side.  A benchmark, not a test: for a
 # quiet machine; its output goes into docs/results.
 #
-# usage: bench/pingpong-vs-mpi.sh [-n runs] [-r reps]
+# usage: bench/pingpong-vs-mpi.sh [-n runs] [-r reps] [-s sizes]
+#   -s sizes  message sizes in bytes, comma-separated, for every side
+#             (default pingpong's: 0,8,1024,65536,1048576); a bandwidth
+#             sweep: -s 65536,262144,1048576,4194304,16777216
 #   (from the top build directory, after `make'; Open MPI from Debian's
 #   openmpi-bin and libopenmpi-dev, skipped with a word when missing)
 set -u
 runs=5
 reps=4000
-while getopts n:r: opt; do
+sizes=()
+while getopts n:r:s: opt; do
 	case $opt in
 	n) runs=$OPTARG ;;
 	r) reps=$OPTARG ;;
-	*) echo "usage: $0 [-n runs] [-r reps]" >&2; exit 2 ;;
+	s) sizes=(-s "$OPTARG") ;;
+	*) echo "usage: $0 [-n runs] [-r reps] [-s sizes]" >&2; exit 2 ;;
 	esac
 done
 top=$PWD
@@ -27,9 +32,9 @@ pp=$src/bench/bench-pingpong.sh
 
 echo "== $(date -u '+%F %T') UTC, $(uname -r), $(nproc) CPUs, load: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== stock against copvm, shared-memory rings (default)"
-srcdir=$src INTEG_BUILDDIR=$top bash "$pp" -n "$runs" -r "$reps" 2>/dev/null | grep -v '^PASS\|^#'
+srcdir=$src INTEG_BUILDDIR=$top bash "$pp" -n "$runs" -r "$reps" "${sizes[@]}" 2>/dev/null | grep -v '^PASS\|^#'
 echo "== stock against copvm, unix sockets (COPVM_SHM=0)"
-COPVM_SHM=0 srcdir=$src INTEG_BUILDDIR=$top bash "$pp" -n "$runs" -r "$reps" 2>/dev/null | grep -v '^PASS\|^#'
+COPVM_SHM=0 srcdir=$src INTEG_BUILDDIR=$top bash "$pp" -n "$runs" -r "$reps" "${sizes[@]}" 2>/dev/null | grep -v '^PASS\|^#'
 
 echo "== Open MPI (mpirun -np 2, shared memory), $runs runs"
 if ! command -v mpicc >/dev/null || ! command -v mpirun >/dev/null; then
@@ -44,7 +49,7 @@ asroot=
 mpirun --version | head -n 1
 for i in $(seq "$runs"); do
 	mpirun $asroot -np 2 --bind-to none --mca btl self,vader \
-		"$work/mpi_pingpong" -r "$reps" >"$work/run$i" 2>"$work/err$i" ||
+		"$work/mpi_pingpong" -r "$reps" "${sizes[@]}" >"$work/run$i" 2>"$work/err$i" ||
 		{ cat "$work/err$i" >&2; exit 1; }
 done
 cat "$work"/run* | awk '!/^#/ && $1 ~ /^[0-9]+$/' | perl -e '
