@@ -116,36 +116,47 @@ void users_put(int u, uint64_t now)
 	}
 }
 
+/* The bucket of user slot `u', or NULL when `u' holds nobody: the one
+ * check of a slot number that the accessors below share. */
+static struct cosched_bucket *bucket_of(int u)
+{
+	if (u < 0 || u >= AGENT_MAX_TASKS || !users[u].used)
+		return NULL;
+	return &users[u].b;
+}
+
 void users_charge(int u, uint64_t now, uint64_t used_ns)
 {
-	if (u >= 0 && u < AGENT_MAX_TASKS && users[u].used)
-		cosched_bucket_charge(&users[u].b, now, used_ns / ncpu);
+	struct cosched_bucket *b = bucket_of(u);
+
+	if (b)
+		cosched_bucket_charge(b, now, used_ns / ncpu);
 }
 
 int users_allow(int u)
 {
-	if (u < 0 || u >= AGENT_MAX_TASKS || !users[u].used)
-		return 0;
-	return cosched_bucket_allows(&users[u].b);
+	struct cosched_bucket *b = bucket_of(u);
+
+	return b ? cosched_bucket_allows(b) : 0;
 }
 
 uint32_t users_part_ppm(int u)
 {
-	if (u < 0 || u >= AGENT_MAX_TASKS || !users[u].used)
-		return 0;
-	return users[u].b.share_ppm;
+	struct cosched_bucket *b = bucket_of(u);
+
+	return b ? b->share_ppm : 0;
 }
 
 int64_t users_tokens_ns(int u)
 {
-	if (u < 0 || u >= AGENT_MAX_TASKS || !users[u].used)
-		return 0;
-	return users[u].b.tokens_ns;
+	struct cosched_bucket *b = bucket_of(u);
+
+	return b ? b->tokens_ns : 0;
 }
 
 uint64_t users_wait_ns(int u)
 {
-	if (u < 0 || u >= AGENT_MAX_TASKS || !users[u].used)
-		return 0;
-	return cosched_bucket_wait_ns(&users[u].b);
+	struct cosched_bucket *b = bucket_of(u);
+
+	return b ? cosched_bucket_wait_ns(b) : 0;
 }
