@@ -97,10 +97,15 @@ put('fuzz_hostfile', 'basic', b'# hosts\n* ep=/usr/bin wd=/tmp\nlocalhost sp=200
 put('fuzz_hostfile', 'bad', b'bad;name\nnode3 lo=a;b\nnode4 so=pw\n=node5 sp=0\n')
 
 # fuzz_shm_ring: [flags] head producer_closed cons_armed prod_armed ring
+# ring version 2: a 16-byte header, the part field {total, offset} unless
+# the record is a whole message (flags 3), records padded to 64 bytes
 def rec(seq, payload, tag=5, flags=3, total=None, offset=0):
     total = len(payload) if total is None else total
-    b = struct.pack('<IIIIQQ', seq, len(payload), tag, flags, total, offset) + payload
-    return b + b'\0' * (-len(b) % 32)
+    b = struct.pack('<IIII', seq, len(payload), tag, flags)
+    if flags != 3:
+        b += struct.pack('<QQ', total, offset)
+    b += payload
+    return b + b'\0' * (-len(b) % 64)
 
 def ring(recs, closed=0, flags=0):
     body = b''.join(recs)

@@ -324,9 +324,10 @@ START_TEST(test_stale_payload_is_never_a_header)
 	unsigned char b[500];
 
 	local_pair(&p, &c, SHM_RING_MIN_BYTES);
-	/* message 1, records 1-4 (chunks of 992) from byte 0 to 3136: a
-	 * payload of words equal to 7, the record number the consumer
-	 * will wait for when it comes back to byte 96 */
+	/* message 1, records 1-4 (chunks of 992, each after a 32-byte
+	 * header and part field) from byte 0 to 3136: a payload of words
+	 * equal to 7, the record number the consumer will wait for when it
+	 * comes back to byte 128 */
 	for (i = 0; i < 750; i++)
 		words[i] = 7;
 	ck_assert_int_eq(shm_ring_send(&p, 1, words, sizeof(words),
@@ -334,12 +335,13 @@ START_TEST(test_stale_payload_is_never_a_header)
 	ck_assert_uint_eq(p.pos, 3136);
 	ck_assert_int_eq(shm_ring_recv(&c, &tag, words, sizeof(words),
 				       SHM_NO_WAIT), sizeof(words));
-	/* records 5 and 6 run past the end, up to byte 96 */
+	/* records 5 and 6 (576 and 512 bytes) run past the end, up to
+	 * byte 128 */
 	fill(b, 5, 500);
 	ck_assert_int_eq(shm_ring_send(&p, 5, b, 500, SHM_NO_WAIT), 0);
 	fill(b, 6, 480);
 	ck_assert_int_eq(shm_ring_send(&p, 6, b, 480, SHM_NO_WAIT), 0);
-	ck_assert_uint_eq(p.pos, SHM_RING_MIN_BYTES + 96);
+	ck_assert_uint_eq(p.pos, SHM_RING_MIN_BYTES + 128);
 	ck_assert_int_eq(shm_ring_recv(&c, &tag, b, sizeof(b), SHM_NO_WAIT),
 			 500);
 	ck_assert(intact(b, 5, 500));
@@ -347,7 +349,7 @@ START_TEST(test_stale_payload_is_never_a_header)
 			 480);
 	ck_assert(intact(b, 6, 480));
 	ck_assert_uint_eq(c.seq, 7);
-	/* nothing was sent since: the old 7 at byte 96 is not a record */
+	/* nothing was sent since: the old 7 at byte 128 is not a record */
 	ck_assert(!shm_ring_readable(&c));
 	ck_assert_int_eq(shm_ring_recv(&c, &tag, b, sizeof(b), SHM_NO_WAIT),
 			 -EAGAIN);
@@ -374,8 +376,9 @@ START_TEST(test_full_ring_pushes_back)
 	while (shm_ring_send(&p, (uint32_t)sent, msg, sizeof(msg),
 			     SHM_NO_WAIT) == 0)
 		sent++;
-	/* 160-byte records, one slot kept free: 25 fit in 4 KiB */
-	ck_assert_int_eq(sent, (SHM_RING_MIN_BYTES - 32) / 160);
+	/* 128-byte records (a 16-byte header and 100 bytes, rounded up to
+	 * two lines), 16 bytes kept for the cleared slot: 31 fit in 4 KiB */
+	ck_assert_int_eq(sent, (SHM_RING_MIN_BYTES - 16) / 128);
 	ck_assert_int_eq(shm_ring_send(&p, 0, msg, sizeof(msg), SHM_NO_WAIT),
 			 -EAGAIN);
 	ck_assert_int_eq(shm_ring_send(&p, 0, msg, sizeof(msg), 1000000),

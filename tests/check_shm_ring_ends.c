@@ -343,7 +343,11 @@ START_TEST(test_bad_segments_are_refused)
 	ck_assert_int_eq(attach_result(forged_segment(-1, 0, full, 1)), 0);
 	ck_assert_int_eq(attach_result(forged_segment(SHM_OFF_MAGIC, 0x1234,
 						      full, 1)), -EPROTO);
-	ck_assert_int_eq(attach_result(forged_segment(SHM_OFF_VERSION, 2,
+	/* the layout before 16-byte headers, and one not yet made */
+	ck_assert_int_eq(attach_result(forged_segment(SHM_OFF_VERSION, 1,
+						      full, 1)), -EPROTO);
+	ck_assert_int_eq(attach_result(forged_segment(SHM_OFF_VERSION,
+						      SHM_RING_VERSION + 1,
 						      full, 1)), -EPROTO);
 	ck_assert_int_eq(attach_result(forged_segment(SHM_OFF_HEADER_BYTES,
 						      8192, full, 1)),
@@ -390,24 +394,35 @@ START_TEST(test_forged_record_is_eproto)
 {
 	struct shm_ring p, c;
 	struct shm_rec *rec;
+	struct shm_rec_part *part;
 	unsigned char b[64];
 
 	local_pair(&p, &c, 0);
 	rec = (struct shm_rec *)p.data;
+	part = (struct shm_rec_part *)(rec + 1);
 	rec->len = 1U << 30;	/* far past the ring */
-	rec->total = 1U << 30;
 	rec->flags = SHM_REC_FIRST | SHM_REC_LAST;
 	__atomic_store_n(&rec->seq, 1, __ATOMIC_RELEASE);
 	ck_assert_int_eq(shm_ring_recv(&c, NULL, b, sizeof(b), SHM_NO_WAIT),
 			 -EPROTO);
 	rec->len = 10;
-	rec->total = 5;		/* shorter than the record */
+	rec->flags = SHM_REC_FIRST;	/* the first of several parts */
+	part->total = 5;		/* shorter than the record */
+	part->offset = 0;
 	ck_assert_int_eq(shm_ring_recv(&c, NULL, b, sizeof(b), SHM_NO_WAIT),
 			 -EPROTO);
-	rec->total = 10;
+	part->total = 20;
+	part->offset = 4;	/* a first part that is not at the start */
+	ck_assert_int_eq(shm_ring_recv(&c, NULL, b, sizeof(b), SHM_NO_WAIT),
+			 -EPROTO);
+	part->offset = 0;
 	rec->flags = 0;		/* a message that does not start */
 	ck_assert_int_eq(shm_ring_recv(&c, NULL, b, sizeof(b), SHM_NO_WAIT),
 			 -EPROTO);
+	rec->flags = SHM_REC_FIRST | SHM_REC_LAST;
+	rec->len = 10;		/* a whole message, well formed at last */
+	ck_assert_int_eq(shm_ring_recv(&c, NULL, b, sizeof(b), SHM_NO_WAIT),
+			 10);
 	shm_ring_close(&p);
 	shm_ring_close(&c);
 }
@@ -473,6 +488,7 @@ START_TEST(test_gather_and_scatter_refuse_bad_calls_and_records)
 {
 	struct shm_ring p, c;
 	struct shm_rec *rec;
+	struct shm_rec_part *part;
 	unsigned char b[64];
 	struct iovec v[2] = { { b, 32 }, { b + 32, 32 } };
 	struct iovec hole[1] = { { NULL, 8 } };
@@ -494,13 +510,14 @@ START_TEST(test_gather_and_scatter_refuse_bad_calls_and_records)
 
 	/* forged records: past the ring, not a start, a single copy */
 	rec = (struct shm_rec *)p.data;
+	part = (struct shm_rec_part *)(rec + 1);
 	rec->len = 1U << 30;
-	rec->total = 1U << 30;
 	rec->flags = SHM_REC_FIRST | SHM_REC_LAST;
 	__atomic_store_n(&rec->seq, 1, __ATOMIC_RELEASE);
 	ck_assert_int_eq(shm_ring_recvv(&c, NULL, v, 2, SHM_NO_WAIT), -EPROTO);
 	rec->len = 10;
-	rec->total = 10;
+	part->total = 10;
+	part->offset = 0;
 	rec->flags = SHM_REC_LAST;
 	ck_assert_int_eq(shm_ring_recvv(&c, NULL, v, 2, SHM_NO_WAIT), -EPROTO);
 	rec->flags = SHM_REC_FIRST | SHM_REC_LAST | SHM_REC_SINGLE_COPY;

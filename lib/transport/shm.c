@@ -9,7 +9,10 @@
  * (stream.c), in the ring after it, and the waits.
  *
  * Frames in the ring: a frame that fits one record goes whole (header
- * and body, one record: REC_WHOLE); a larger one goes as its header
+ * and body, one record: REC_WHOLE), its header without the magic and
+ * the length, which the record vouches for, so that a message of up to
+ * 20 body bytes (8 bytes packed) is one cache line of the ring, record
+ * header included; a larger one goes as its header
  * (REC_HEAD) then pieces of its body (REC_BODY) of at most one record
  * each, received straight into the body buffer (pvmi_buf_alloc).  Each
  * record is complete or invisible (the ring publishes its header last),
@@ -42,6 +45,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "be.h"
 #include "bufcache.h"
 #include "cosched_page.h"
 #include "transport/shm_pipe.h"
@@ -143,20 +147,23 @@ static int ring_take(struct shm_pipe *s)
 		return -EPROTO;
 	switch (info.tag) {
 	case REC_WHOLE:
-		if (s->body || info.len < PVMI_FRAME_HDR_LEN ||
+		if (s->body || info.len < WHOLE_HDR_LEN ||
 		    info.len > WHOLE_MAX)
 			return -EPROTO;
 		/* the header apart, the body straight into its buffer */
-		body = pvmi_buf_alloc(info.len - PVMI_FRAME_HDR_LEN);
+		body = pvmi_buf_alloc(info.len - WHOLE_HDR_LEN);
 		if (!body)
 			return -ENOMEM;
-		v[0].iov_base = hdr;
-		v[0].iov_len = PVMI_FRAME_HDR_LEN;
+		v[0].iov_base = hdr + WHOLE_SKIP;
+		v[0].iov_len = WHOLE_HDR_LEN;
 		v[1].iov_base = body;
-		v[1].iov_len = info.len - PVMI_FRAME_HDR_LEN;
+		v[1].iov_len = info.len - WHOLE_HDR_LEN;
 		n = shm_ring_recvv(&s->ring, &tag, v, 2, 0);
-		if (n != (ssize_t)info.len || pvmi_frame_decode(hdr, &s->f) ||
-		    s->f.len != n - PVMI_FRAME_HDR_LEN) {
+		if (n == (ssize_t)info.len) {
+			put_be32(hdr, PVMI_FRAME_MAGIC);
+			put_be32(hdr + 4, (uint32_t)(n - WHOLE_HDR_LEN));
+		}
+		if (n != (ssize_t)info.len || pvmi_frame_decode(hdr, &s->f)) {
 			pvmi_buf_free(body);
 			return n < 0 ? (int)n : -EPROTO;
 		}
@@ -405,9 +412,16 @@ static int ring_send(struct pvmi_pipe *p, struct shm_pipe *s,
 	int rc;
 
 	if (tx->next == 0 && tx->iov[0].iov_len == PVMI_FRAME_HDR_LEN &&
-	    left <= WHOLE_MAX && left <= s->ring.chunk) {
-		/* a whole frame in one record, gathered into the ring */
+	    left - WHOLE_SKIP <= WHOLE_MAX &&
+	    left - WHOLE_SKIP <= s->ring.chunk) {
+		/* a whole frame in one record, gathered into the ring, the
+		 * header's magic and length left out */
+		struct iovec hdr = tx->iov[0];
+
+		tx->iov[0].iov_base = (unsigned char *)hdr.iov_base + WHOLE_SKIP;
+		tx->iov[0].iov_len = WHOLE_HDR_LEN;
 		rc = ring_putv(p, s, REC_WHOLE, tx->iov, tx->count);
+		tx->iov[0] = hdr;
 		if (rc == 1)
 			tx->next = tx->count;
 		return rc;

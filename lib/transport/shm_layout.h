@@ -45,13 +45,19 @@ struct shm_rec {
 	uint32_t len;
 	uint32_t tag;
 	uint32_t flags;
+};
+
+/* Right after the header of every record but a whole message's (flags
+ * FIRST|LAST alone): where its payload sits in the message. */
+struct shm_rec_part {
 	uint64_t total;
 	uint64_t offset;
 };
 
 _Static_assert(sizeof(struct shm_ring_hdr) == 6 * SHM_CACHE_LINE,
 	       "header lines");
-_Static_assert(sizeof(struct shm_rec) == 32, "record header");
+_Static_assert(sizeof(struct shm_rec) == 16, "record header");
+_Static_assert(sizeof(struct shm_rec_part) == 16, "record part");
 
 /* Offsets of the identity fields, for tests that forge segments. */
 #define SHM_OFF_MAGIC		0

@@ -20,8 +20,12 @@
 #define PROBE_SENDS	256
 /* Ring bytes of one circuit (one direction). */
 #define RING_BYTES	(1U << 20)
-/* Largest frame sent as one record (header and body together). */
+/* Largest record of a whole frame (header and body together). */
 #define WHOLE_MAX	(16U << 10)
+/* A whole frame's record leaves out the header's first WHOLE_SKIP bytes
+ * (magic and length): WHOLE_HDR_LEN header bytes, then the body. */
+#define WHOLE_SKIP	8
+#define WHOLE_HDR_LEN	(PVMI_FRAME_HDR_LEN - WHOLE_SKIP)
 /* How long one send() waits for room before it lets conn.c pump. */
 #define ROOM_WAIT_NS	1000000L
 /* How often a sender looks whether its receiver's socket ended. */

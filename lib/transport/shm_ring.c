@@ -24,11 +24,30 @@
 #include "shm_ring_impl.h"
 
 #define REC_BYTES	((uint32_t)sizeof(struct shm_rec))
+#define PART_BYTES	((uint32_t)sizeof(struct shm_rec_part))
+#define WHOLE		(SHM_REC_FIRST | SHM_REC_LAST)
 
-/* The ring bytes a record of `len' payload bytes takes. */
-static uint32_t rec_bytes(uint32_t len)
+/* A record's header as the consumer checks and uses it: the part field
+ * filled in (total = len, offset 0) for a whole message's record. */
+struct rec_view {
+	uint32_t len;
+	uint32_t tag;
+	uint32_t flags;
+	uint64_t total;
+	uint64_t offset;
+};
+
+/* The bytes before the payload of a record with `flags': the header, and
+ * the part field unless it is a whole message's record. */
+static uint32_t head_bytes(uint32_t flags)
 {
-	return (REC_BYTES + len + SHM_RING_REC_ALIGN - 1) &
+	return flags == WHOLE ? REC_BYTES : REC_BYTES + PART_BYTES;
+}
+
+/* The ring bytes a record of `len' payload bytes with `flags' takes. */
+static uint32_t rec_bytes(uint32_t len, uint32_t flags)
+{
+	return (head_bytes(flags) + len + SHM_RING_REC_ALIGN - 1) &
 	       ~(uint32_t)(SHM_RING_REC_ALIGN - 1);
 }
 
@@ -58,7 +77,7 @@ static void ring_bind(struct shm_ring *r, struct shm_ring_hdr *h,
 	/* copies: what the peer writes into the header later cannot move
 	 * our bounds */
 	r->mask = h->ring_bytes - 1;
-	r->chunk = h->chunk_bytes - REC_BYTES;
+	r->chunk = h->chunk_bytes - REC_BYTES - PART_BYTES;
 	r->memfd = fd;
 	r->producer = producer;
 	r->seq = 1;
@@ -249,8 +268,9 @@ static void put_record_v(struct shm_ring *r, uint32_t tag, uint32_t flags,
 			 const struct iovec *iov, int cnt, uint32_t len)
 {
 	struct shm_rec *rec = (struct shm_rec *)(r->data + (r->pos & r->mask));
+	struct shm_rec_part *part = (struct shm_rec_part *)(rec + 1);
 	struct shm_rec *after;
-	uint32_t size = rec_bytes(len), at = r->pos + REC_BYTES;
+	uint32_t size = rec_bytes(len, flags), at = r->pos + head_bytes(flags);
 	int i;
 
 	for (i = 0; i < cnt; i++) {
@@ -262,8 +282,10 @@ static void put_record_v(struct shm_ring *r, uint32_t tag, uint32_t flags,
 	rec->len = len;
 	rec->tag = tag;
 	rec->flags = flags;
-	rec->total = total;
-	rec->offset = offset;
+	if (flags != WHOLE) {
+		part->total = total;
+		part->offset = offset;
+	}
 	/* the slot after ours may hold stale bytes from an earlier lap: it
 	 * must read as "no record" before ours is visible */
 	after = (struct shm_rec *)(r->data + ((r->pos + size) & r->mask));
@@ -324,7 +346,8 @@ static int send_single_copy(struct shm_ring *r, uint32_t tag,
 	uint32_t at;
 	int rc;
 
-	rc = wait_room(r, rec_bytes(sizeof(d)), timeout_ns);
+	rc = wait_room(r, rec_bytes(sizeof(d), SHM_REC_SINGLE_COPY),
+		       timeout_ns);
 	if (rc < 0)
 		return rc;
 	store_relaxed(&r->hdr->single_copy_status, EINPROGRESS);
@@ -356,7 +379,7 @@ int shm_ring_offer_copy(struct shm_ring *r, uint32_t tag, const void *buf,
 		return -EOPNOTSUPP;
 	if (load_acquire(&r->hdr->consumer_closed))
 		return -EPIPE;
-	if (!room_or_closed(r, rec_bytes(sizeof(d))))
+	if (!room_or_closed(r, rec_bytes(sizeof(d), SHM_REC_SINGLE_COPY)))
 		return -EAGAIN;
 	if (load_acquire(&r->hdr->consumer_closed))
 		return -EPIPE;
@@ -414,8 +437,8 @@ int shm_ring_send(struct shm_ring *r, uint32_t tag, const void *buf,
 		part = len - off > r->chunk ? r->chunk : (uint32_t)(len - off);
 		if (off + part == len)
 			flags |= SHM_REC_LAST;
-		rc = wait_room(r, rec_bytes(part), off ? SHM_WAIT_FOREVER :
-							 timeout_ns);
+		rc = wait_room(r, rec_bytes(part, flags),
+			       off ? SHM_WAIT_FOREVER : timeout_ns);
 		if (rc < 0)
 			return rc;
 		put_record(r, tag, flags, len, off, p + off, part);
@@ -438,7 +461,7 @@ int shm_ring_sendv(struct shm_ring *r, uint32_t tag, const struct iovec *iov,
 		return -EMSGSIZE;
 	if (load_acquire(&r->hdr->consumer_closed))
 		return -EPIPE;
-	rc = wait_room(r, rec_bytes((uint32_t)len), timeout_ns);
+	rc = wait_room(r, rec_bytes((uint32_t)len, WHOLE), timeout_ns);
 	if (rc < 0)
 		return rc;
 	put_record_v(r, tag, SHM_REC_FIRST | SHM_REC_LAST, len, 0, iov, cnt,
@@ -529,7 +552,7 @@ void shm_ring_disarm(struct shm_ring *r)
 
 /* A record the producer could have written: bounds first, since the
  * peer's memory is input. */
-static int record_valid(const struct shm_ring *r, const struct shm_rec *rec)
+static int record_valid(const struct shm_ring *r, const struct rec_view *rec)
 {
 	uint32_t len = rec->len, flags = rec->flags;
 	uint64_t total = rec->total, off = rec->offset;
@@ -561,43 +584,57 @@ static void ring_copy_out(struct shm_ring *r, uint32_t pos, void *dst,
 		memcpy((unsigned char *)dst + first, r->data, len - first);
 }
 
-/* Frees the space of the front record, of `len' payload bytes. */
-static void free_record(struct shm_ring *r, uint32_t len)
+/* Frees the space of the front record `h'. */
+static void free_record(struct shm_ring *r, const struct rec_view *h)
 {
-	r->pos += rec_bytes(len);
+	r->pos += rec_bytes(h->len, h->flags);
 	r->seq = next_seq(r->seq);
 	store_release(&r->hdr->tail, r->pos);
 	shmr_wake_if_armed(r, &r->hdr->prod_armed);
 }
 
-/* Copies the payload (`len' bytes) of the front record to `dst' and
- * frees its space. */
-static void take_record(struct shm_ring *r, uint32_t len, void *dst)
+/* Copies the payload of the front record `h' to `dst' and frees its
+ * space. */
+static void take_record(struct shm_ring *r, const struct rec_view *h,
+			void *dst)
 {
-	if (len)
-		ring_copy_out(r, r->pos + REC_BYTES, dst, len);
-	free_record(r, len);
+	if (h->len)
+		ring_copy_out(r, r->pos + head_bytes(h->flags), dst, h->len);
+	free_record(r, h);
 }
 
-/* A copy of the front record's header, so that what is checked is what
- * is used whatever the peer writes meanwhile. */
-static void snapshot(const struct shm_rec *rec, struct shm_rec *copy)
+/* A copy of the front record's header and part field, so that what is
+ * checked is what is used whatever the peer writes meanwhile. */
+static void snapshot(const struct shm_rec *rec, struct rec_view *copy)
 {
-	memcpy(copy, rec, sizeof(*copy));
+	const struct shm_rec_part *part = (const struct shm_rec_part *)(rec + 1);
+
+	copy->len = load_relaxed(&rec->len);
+	copy->tag = load_relaxed(&rec->tag);
+	copy->flags = load_relaxed(&rec->flags);
+	if (copy->flags == WHOLE) {
+		copy->total = copy->len;
+		copy->offset = 0;
+	} else {
+		copy->total = load_relaxed(&part->total);
+		copy->offset = load_relaxed(&part->offset);
+	}
 }
 
 /* Reads the producer's buffer named by the single-copy record at the
  * front into `dst' (`total' bytes) and answers it.  0, -EOPNOTSUPP
  * (refused or unreadable: the same message follows in chunks), or
  * -ECONNRESET when the producer is gone. */
-static int take_single_copy(struct shm_ring *r, void *dst, uint64_t total)
+static int take_single_copy(struct shm_ring *r, const struct rec_view *h,
+			    void *dst)
 {
 	struct shm_single_copy d;
 	struct iovec mine, theirs;
+	uint64_t total = h->total;
 	uint32_t status = 0;
 	ssize_t n;
 
-	ring_copy_out(r, r->pos + REC_BYTES, &d, sizeof(d));
+	ring_copy_out(r, r->pos + head_bytes(h->flags), &d, sizeof(d));
 	if (!r->single_copy_min || d.len != total) {
 		status = EOPNOTSUPP;
 	} else if (total) {
@@ -613,13 +650,14 @@ static int take_single_copy(struct shm_ring *r, void *dst, uint64_t total)
 		return -ECONNRESET;
 	/* the answer before the tail: the producer reads it after */
 	store_relaxed(&r->hdr->single_copy_status, status);
-	take_record(r, sizeof(d), &d);
+	free_record(r, h);
 	return status ? -EOPNOTSUPP : 0;
 }
 
 ssize_t shm_ring_take_copy(struct shm_ring *r, void *buf, size_t cap)
 {
-	struct shm_rec *rec, h;
+	struct shm_rec *rec;
+	struct rec_view h;
 	int err = 0, rc;
 
 	if (!r || !r->hdr || r->producer || (cap && !buf))
@@ -628,18 +666,19 @@ ssize_t shm_ring_take_copy(struct shm_ring *r, void *buf, size_t cap)
 	if (!rec)
 		return err;
 	snapshot(rec, &h);
-	if (!(h.flags & SHM_REC_SINGLE_COPY) || h.len != sizeof(struct shm_single_copy))
+	if (!(h.flags & SHM_REC_SINGLE_COPY) || !record_valid(r, &h))
 		return -EPROTO;
 	if (h.total > cap)
 		return -EMSGSIZE;
-	rc = take_single_copy(r, buf, h.total);
+	rc = take_single_copy(r, &h, buf);
 	return rc < 0 ? rc : (ssize_t)h.total;
 }
 
 int shm_ring_peek(struct shm_ring *r, struct shm_msg_info *info,
 		  long timeout_ns)
 {
-	struct shm_rec *rec, h;
+	struct shm_rec *rec;
+	struct rec_view h;
 	int err = 0;
 
 	if (!r || !r->hdr || r->producer || !info)
@@ -659,7 +698,8 @@ ssize_t shm_ring_recv(struct shm_ring *r, uint32_t *tag, void *buf,
 		      size_t cap, long timeout_ns)
 {
 	unsigned char *p = buf;
-	struct shm_rec *rec, first, h;
+	struct shm_rec *rec;
+	struct rec_view first, h;
 	uint64_t got = 0;
 	int err = 0, rc;
 
@@ -674,7 +714,7 @@ ssize_t shm_ring_recv(struct shm_ring *r, uint32_t *tag, void *buf,
 	if (first.total > cap)
 		return -EMSGSIZE;
 	if (first.flags & SHM_REC_SINGLE_COPY) {
-		rc = take_single_copy(r, p, first.total);
+		rc = take_single_copy(r, &first, p);
 		if (rc == -EOPNOTSUPP) {
 			/* the producer sends it again in chunks */
 			rec = wait_record(r, SHM_WAIT_FOREVER, &err);
@@ -701,7 +741,7 @@ ssize_t shm_ring_recv(struct shm_ring *r, uint32_t *tag, void *buf,
 		    h.total != first.total || h.tag != first.tag ||
 		    (got && (h.flags & SHM_REC_FIRST)))
 			return -EPROTO;
-		take_record(r, h.len, p + got);
+		take_record(r, &h, p + got);
 		got += h.len;
 		if (h.flags & SHM_REC_LAST)
 			break;
@@ -720,7 +760,8 @@ ssize_t shm_ring_recv(struct shm_ring *r, uint32_t *tag, void *buf,
 ssize_t shm_ring_recvv(struct shm_ring *r, uint32_t *tag,
 		       const struct iovec *iov, int cnt, long timeout_ns)
 {
-	struct shm_rec *rec, h;
+	struct shm_rec *rec;
+	struct rec_view h;
 	uint32_t at, k;
 	size_t cap;
 	int err = 0, i;
@@ -736,7 +777,7 @@ ssize_t shm_ring_recvv(struct shm_ring *r, uint32_t *tag,
 		return -EPROTO;
 	if (!(h.flags & SHM_REC_LAST) || h.total > cap)
 		return -EMSGSIZE;
-	at = r->pos + REC_BYTES;
+	at = r->pos + head_bytes(h.flags);
 	for (i = 0, k = h.len; i < cnt && k; i++) {
 		uint32_t n = iov[i].iov_len < k ? (uint32_t)iov[i].iov_len : k;
 
@@ -745,7 +786,7 @@ ssize_t shm_ring_recvv(struct shm_ring *r, uint32_t *tag,
 		at += n;
 		k -= n;
 	}
-	free_record(r, h.len);
+	free_record(r, &h);
 	if (tag)
 		*tag = h.tag;
 	return (ssize_t)h.total;

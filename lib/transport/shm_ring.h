@@ -30,15 +30,18 @@
  * producer writes head, the consumer tail, and neither line moves unless
  * the other side reads it.
  *
- * A record is a 32-byte header then its payload, the whole rounded up to
- * 32 bytes; a header never straddles the end of the ring, a payload may
- * (it is copied in two parts).  Header: seq (u32, the record's number,
- * 1, 2, ... skipping 0), len (u32, payload bytes of this record), tag
- * (u32, opaque to the ring, the caller's), flags (u32: FIRST, LAST),
- * total (u64, the bytes of the whole message), offset (u64, where this
- * record's payload sits in the message).  A message of up to chunk bytes
- * is one record with FIRST|LAST; a longer one is a run of chunks, FIRST
- * on the first, LAST on the last.
+ * A record is a 16-byte header, for every record but a whole message's
+ * a 16-byte part field, then its payload, the whole rounded up to a
+ * cache line (64 bytes); a header never straddles the end of the ring, a
+ * payload may (it is copied in two parts).  Header: seq (u32, the
+ * record's number, 1, 2, ... skipping 0), len (u32, payload bytes of
+ * this record), tag (u32, opaque to the ring, the caller's), flags (u32:
+ * FIRST, LAST, SINGLE_COPY).  Part: total (u64, the bytes of the whole
+ * message), offset (u64, where this record's payload sits in it).  A
+ * message of up to chunk bytes is one record with FIRST|LAST and no part
+ * field (total = len, offset 0), so that a message of up to 48 bytes,
+ * the library's 32-byte frame header and a 16-byte body, is one line; a
+ * longer one is a run of chunks, FIRST on the first, LAST on the last.
  *
  * Publication: the producer copies the payload, writes the header's other
  * fields, clears the seq of the slot right after the record (free space,
@@ -46,7 +49,7 @@
  * header), and only then stores seq with release semantics.  The
  * consumer polls the seq of the slot at its tail with acquire semantics;
  * when it is the next expected number the whole record is there.  One
- * cache line moves per small message.  The producer keeps 32 bytes free
+ * cache line moves per small message.  The producer keeps 16 bytes free
  * for that cleared slot.  A producer that dies part way leaves at worst
  * a record whose seq was never stored: the consumer never sees it.
  *
@@ -96,9 +99,9 @@
 
 /* "copvmshm" read as a little-endian u64 */
 #define SHM_RING_MAGIC		0x6d68736d766f7063ULL
-#define SHM_RING_VERSION	1
+#define SHM_RING_VERSION	2	/* 2: 16-byte headers, line-aligned */
 #define SHM_RING_HEADER_BYTES	4096
-#define SHM_RING_REC_ALIGN	32
+#define SHM_RING_REC_ALIGN	64
 #define SHM_RING_MIN_BYTES	4096
 #define SHM_RING_MAX_BYTES	(1U << 30)
 /* Default ring size and chunk size (shm_ring_create with 0). */
