@@ -12,12 +12,19 @@
  * class up to 64 KiB (16), BUF_POOL_MAX_BIG above (4), and
  * BUF_CACHE_MAX_BYTES (16 MiB) cached in the whole process; a buffer that
  * would pass a bound goes back to the heap.  A body above 2 MiB is a
- * plain heap block, allocated and freed per message.
+ * plain heap block, grown with realloc; the last BUF_LARGE_KEEP (2) of
+ * those given back, up to BUF_LARGE_MAX_BYTES (64 MiB) together, are
+ * kept for the next body that fits in one.  Freed to glibc, a block that
+ * large goes back to the kernel, and the next message's faulted in every
+ * page anew: at 4 MiB that was about 600 page faults a round trip in
+ * each task, and keeping two blocks took 18 % off that round trip
+ * (docs/results/msg_breakdown.md, "Bodies above 2 MiB").
  *
  * Pools shrink when idle, with no timer and no thread: every allocation
  * reads the coarse monotonic clock (a vDSO read), and when a whole idle
  * interval (COPVM_VCC_IDLE_MS, default 1000 ms) has passed since the last
- * sweep, every class not used during that interval is emptied.  A task
+ * sweep, every class not used during that interval is emptied, and the
+ * kept heap blocks when no body above the classes was asked for.  A task
  * that stops communicating keeps at most the bound above until its next
  * message.
  *
@@ -52,6 +59,8 @@
 #define BUF_CACHE_MAX_BYTES	(16L << 20)
 #define BUF_IDLE_MS_DEFAULT	1000
 #define BUF_LARGE		0xffu	/* class of a plain heap block */
+#define BUF_LARGE_KEEP		2	/* plain heap blocks kept for reuse */
+#define BUF_LARGE_MAX_BYTES	(64L << 20)	/* their bytes, at most */
 #define BUF_MAGIC		0x42554643u	/* "BUFC" */
 #define BUF_ALIGN		64	/* a pooled body's alignment */
 
@@ -73,6 +82,15 @@ static unsigned long allocs;
 static unsigned long heap_allocs;
 
 static struct pool pools[BUF_NCLASS];
+/* Plain heap blocks given back, for the next body above the classes:
+ * the kernel would otherwise fault in every page of a fresh block at
+ * each message (glibc hands blocks this large back to it). */
+static struct {
+	struct bufhdr *free[BUF_LARGE_KEEP];
+	int n;
+	long bytes;
+	long last_use_ms;
+} large;
 static long cached_bytes;
 static long last_sweep_ms;
 static char lock;
@@ -173,6 +191,33 @@ static void pool_empty(struct pool *p, int cls)
 	}
 }
 
+/* Empties the kept heap blocks into the heap; the lock is held. */
+static void large_empty(void)
+{
+	while (large.n > 0)
+		free(large.free[--large.n]);
+	large.bytes = 0;
+}
+
+/* Takes the smallest kept heap block of at least `n' usable bytes, or
+ * NULL; the lock is held. */
+static struct bufhdr *large_take(size_t n)
+{
+	struct bufhdr *h;
+	int i, best = -1;
+
+	for (i = 0; i < large.n; i++)
+		if (large.free[i]->cap >= n &&
+		    (best < 0 || large.free[i]->cap < large.free[best]->cap))
+			best = i;
+	if (best < 0)
+		return NULL;
+	h = large.free[best];
+	large.free[best] = large.free[--large.n];
+	large.bytes -= (long)h->cap;
+	return h;
+}
+
 /* Empties the classes not used for an idle interval; lock held. */
 static void sweep(long now)
 {
@@ -183,6 +228,8 @@ static void sweep(long now)
 	for (i = 0; i < BUF_NCLASS; i++)
 		if (now - pools[i].last_use_ms >= idle_ms)
 			pool_empty(&pools[i], i);
+	if (now - large.last_use_ms >= idle_ms)
+		large_empty();
 	last_sweep_ms = now;
 }
 
@@ -214,7 +261,21 @@ void *pvmi_buf_alloc(size_t n)
 	struct bufhdr *h = NULL;
 
 	configure();
-	if (enabled && cls != BUF_LARGE) {
+	if (enabled && cls == BUF_LARGE) {
+		long now = now_ms();
+
+		lock_pools();
+		sweep(now);
+		large.last_use_ms = now;
+		h = large_take(n);
+		if (h) {
+			COUNT(live, 1);
+			COUNT(allocs, 1);
+		}
+		unlock_pools();
+		if (h)
+			return h + 1;
+	} else if (enabled) {
 		long now = now_ms();
 
 		lock_pools();
@@ -268,6 +329,11 @@ static void release(struct bufhdr *h)
 			cached_bytes += (long)h->cap;
 			h = NULL;
 		}
+	} else if (enabled && large.n < BUF_LARGE_KEEP &&
+		   large.bytes + (long)h->cap <= BUF_LARGE_MAX_BYTES) {
+		large.free[large.n++] = h;
+		large.bytes += (long)h->cap;
+		h = NULL;
 	}
 	unlock_pools();
 	block_free(h);
@@ -337,16 +403,17 @@ void pvmi_bufcache_trim(void)
 	lock_pools();
 	for (i = 0; i < BUF_NCLASS; i++)
 		pool_empty(&pools[i], i);
+	large_empty();
 	unlock_pools();
 }
 
-/* Bytes cached in the pools (bufcache.h). */
+/* Bytes cached in the pools and the kept heap blocks (bufcache.h). */
 long pvmi_bufcache_bytes(void)
 {
 	long n;
 
 	lock_pools();
-	n = cached_bytes;
+	n = cached_bytes + large.bytes;
 	unlock_pools();
 	return n;
 }

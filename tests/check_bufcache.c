@@ -153,7 +153,7 @@ START_TEST(pooled_bodies_start_on_a_cache_line)
 END_TEST
 
 /* At most 16 buffers of a class up to 64 KiB, 4 above, 16 MiB in all;
- * above 2 MiB nothing is cached. */
+ * a block above 2 MiB is kept apart (large_blocks_are_kept_two_at_most). */
 START_TEST(pools_are_bounded)
 {
 	void *p[40];
@@ -194,9 +194,65 @@ START_TEST(pools_are_bounded)
 		pvmi_buf_free(p[i]);
 	ck_assert_int_eq(pvmi_bufcache_bytes(), 16L << 20);
 	pvmi_bufcache_trim();
-	p[0] = pvmi_buf_alloc((2 << 20) + 1);
-	pvmi_buf_free(p[0]);
 	ck_assert_int_eq(pvmi_bufcache_bytes(), 0);
+}
+END_TEST
+
+/* A body above the classes is a heap block of its own size; the last
+ * two given back, up to 64 MiB together, serve the next bodies that fit
+ * in them, with no heap allocation; trimmed or idle, they go. */
+START_TEST(large_blocks_are_kept_two_at_most)
+{
+	unsigned long heap;
+	void *a, *b, *c;
+
+	pvmi_bufcache_setup(1, 60000);
+	heap = pvmi_buf_heap_allocs();
+	a = pvmi_buf_alloc(4 << 20);
+	ck_assert_ptr_nonnull(a);
+	memset(a, 1, 4 << 20);
+	pvmi_buf_free(a);
+	ck_assert_int_eq(pvmi_bufcache_bytes(), 4L << 20);
+	/* a smaller large body takes it again; a larger one cannot */
+	b = pvmi_buf_alloc((3 << 20) + 5);
+	ck_assert_ptr_eq(b, a);
+	ck_assert_uint_eq(pvmi_buf_heap_allocs(), heap + 1);
+	ck_assert_int_eq(pvmi_bufcache_bytes(), 0);
+	c = pvmi_buf_alloc(5 << 20);
+	ck_assert_uint_eq(pvmi_buf_heap_allocs(), heap + 2);
+	a = pvmi_buf_alloc(6 << 20);
+	pvmi_buf_free(a);
+	pvmi_buf_free(b);
+	pvmi_buf_free(c);	/* the third: back to the heap */
+	ck_assert_int_eq(pvmi_bufcache_bytes(), (6L << 20) + (4L << 20));
+	/* the smallest that fits is taken */
+	b = pvmi_buf_alloc(3 << 20);
+	ck_assert_uint_eq(pvmi_buf_cap(b), 4 << 20);
+	pvmi_buf_free(b);
+	/* 60 MiB more would pass the 64 MiB bound: not kept */
+	pvmi_bufcache_trim();
+	a = pvmi_buf_alloc(10 << 20);
+	b = pvmi_buf_alloc(60 << 20);
+	pvmi_buf_free(a);
+	pvmi_buf_free(b);
+	ck_assert_int_eq(pvmi_bufcache_bytes(), 10L << 20);
+	pvmi_bufcache_trim();
+	ck_assert_int_eq(pvmi_bufcache_bytes(), 0);
+	/* idle: the next allocation's sweep gives it back */
+	pvmi_bufcache_setup(1, 100);
+	a = pvmi_buf_alloc(3 << 20);
+	pvmi_buf_free(a);
+	ck_assert_int_eq(pvmi_bufcache_bytes(), 3L << 20);
+	sleep_ms(300);
+	a = pvmi_buf_alloc(100);
+	ck_assert_int_eq(pvmi_bufcache_bytes(), 0);
+	pvmi_buf_free(a);
+	/* with VCC off nothing is kept */
+	pvmi_bufcache_setup(0, 60000);
+	a = pvmi_buf_alloc(3 << 20);
+	pvmi_buf_free(a);
+	ck_assert_int_eq(pvmi_bufcache_bytes(), 0);
+	pvmi_bufcache_setup(1, 60000);
 }
 END_TEST
 
@@ -281,6 +337,7 @@ static Suite *bufcache_suite(void)
 	tcase_add_test(tc, pools_are_bounded);
 	tcase_add_test(tc, pools_shrink_when_idle);
 	tcase_add_test(tc, switch_off_uses_the_heap_every_time);
+	tcase_add_test(tc, large_blocks_are_kept_two_at_most);
 	tcase_add_test(tc, message_objects_are_reused_clean);
 	suite_add_tcase(s, tc);
 	return s;
