@@ -199,13 +199,29 @@ static void large_empty(void)
 	large.bytes = 0;
 }
 
+/* Takes a pooled buffer of class `cls', or NULL, marking the class used
+ * at `now'; the lock is held. */
+static struct bufhdr *pool_take(unsigned cls, long now)
+{
+	struct pool *p = &pools[cls];
+
+	p->last_use_ms = now;
+	if (p->n == 0)
+		return NULL;
+	/* a pooled buffer's cap is its class's size: its header's line is
+	 * left for whoever needs it */
+	cached_bytes -= 1L << (cls + BUF_MIN_SHIFT);
+	return p->free[--p->n];
+}
+
 /* Takes the smallest kept heap block of at least `n' usable bytes, or
- * NULL; the lock is held. */
-static struct bufhdr *large_take(size_t n)
+ * NULL, marking the kept blocks used at `now'; the lock is held. */
+static struct bufhdr *large_take(size_t n, long now)
 {
 	struct bufhdr *h;
 	int i, best = -1;
 
+	large.last_use_ms = now;
 	for (i = 0; i < large.n; i++)
 		if (large.free[i]->cap >= n &&
 		    (best < 0 || large.free[i]->cap < large.free[best]->cap))
@@ -261,31 +277,13 @@ void *pvmi_buf_alloc(size_t n)
 	struct bufhdr *h = NULL;
 
 	configure();
-	if (enabled && cls == BUF_LARGE) {
+	if (enabled) {
 		long now = now_ms();
 
 		lock_pools();
 		sweep(now);
-		large.last_use_ms = now;
-		h = large_take(n);
+		h = cls == BUF_LARGE ? large_take(n, now) : pool_take(cls, now);
 		if (h) {
-			COUNT(live, 1);
-			COUNT(allocs, 1);
-		}
-		unlock_pools();
-		if (h)
-			return h + 1;
-	} else if (enabled) {
-		long now = now_ms();
-
-		lock_pools();
-		sweep(now);
-		pools[cls].last_use_ms = now;
-		if (pools[cls].n > 0) {
-			/* a pooled buffer's cap is its class's size: its
-			 * header's line is left for whoever needs it */
-			h = pools[cls].free[--pools[cls].n];
-			cached_bytes -= 1L << (cls + BUF_MIN_SHIFT);
 			COUNT(live, 1);
 			COUNT(allocs, 1);
 		}

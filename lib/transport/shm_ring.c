@@ -464,7 +464,7 @@ int shm_ring_sendv(struct shm_ring *r, uint32_t tag, const struct iovec *iov,
 	rc = wait_room(r, rec_bytes((uint32_t)len, WHOLE), timeout_ns);
 	if (rc < 0)
 		return rc;
-	put_record_v(r, tag, SHM_REC_FIRST | SHM_REC_LAST, len, 0, iov, cnt,
+	put_record_v(r, tag, WHOLE, len, 0, iov, cnt,
 		     (uint32_t)len);
 	return 0;
 }
