@@ -468,6 +468,39 @@ static int unpack_items(struct pvmi_msg *m, int type, unsigned char *out,
 				step, xdr);
 }
 
+/*
+ * The common unpack, read in place: the cursor between items and no view
+ * left, and the next item, whole in the current fragment, of exactly
+ * `type' and `count' (not a string).  1 when done, 0 when the general
+ * path must take it (nothing moved then).
+ */
+static int unpack_whole_item(struct pvmi_msg *m, int type, void *out,
+			     int count, size_t step, int xdr)
+{
+	const unsigned char *p;
+	size_t size, pad, room;
+
+	if (m->ritem_left || m->rview || m->rfrag >= m->nfrag ||
+	    type == PVM_STR)
+		return 0;
+	room = m->frags[m->rfrag].len - m->roff;
+	if (m->roff > m->frags[m->rfrag].len || room < PVMI_ITEM_HDR_LEN)
+		return 0;
+	p = m->frags[m->rfrag].data + m->roff;
+	if (be32toh(ld32(p)) != (uint32_t)type ||
+	    be32toh(ld32(p + 4)) != (uint32_t)count)
+		return 0;
+	pad = pad_of(type, (uint32_t)count, xdr);
+	size = (size_t)count * wire_size(type, xdr);
+	if (room - PVMI_ITEM_HDR_LEN < size + pad)
+		return 0;
+	pvmi_decode(out, step, p + PVMI_ITEM_HDR_LEN, (size_t)count, type,
+		    xdr);
+	m->roff += PVMI_ITEM_HDR_LEN + size + pad;
+	m->ritem_type = (uint32_t)type | (uint32_t)pad << 8;
+	return 1;
+}
+
 int pvmi_unpack(struct pvmi_msg *m, int type, void *data, int count,
 		int stride)
 {
@@ -490,6 +523,8 @@ int pvmi_unpack(struct pvmi_msg *m, int type, void *data, int count,
 	if (!data)
 		return PvmBadParam;
 	step = (size_t)stride * nat_size(type);
+	if (unpack_whole_item(m, type, data, count, step, xdr))
+		return PvmOk;
 	if (pvmi_strict_unpack())
 		return unpack_strict(m, type, data, count, step, xdr);
 	return unpack_items(m, type, data, count, step, xdr);

@@ -428,6 +428,39 @@ START_TEST(test_two_items_read_in_one_call)
 }
 END_TEST
 
+/* Items unpacked whole, with their own type and count, move the cursor
+ * past their pad to the next item; a strided one fills only its slots. */
+START_TEST(test_whole_items_read_in_place_keep_the_cursor)
+{
+	char bytes[5] = { 'a', 'b', 'c', 'd', 'e' }, ob[5];
+	int v[3] = { 7, -8, 9 }, o[5];
+	double d[2] = { 0.5, -2.25 }, od[2];
+	size_t e;
+
+	for (e = 0; e < 3; e++) {
+		memset(ob, 0, sizeof(ob));
+		memset(od, 0, sizeof(od));
+		memset(o, 0xff, sizeof(o));
+		pvm_initsend(encodings[e]);
+		pvm_pkbyte(bytes, 5, 1);
+		pvm_pkint(v, 3, 1);
+		pvm_pkdouble(d, 2, 1);
+		read_back();
+		ck_assert_int_eq(pvm_upkbyte(ob, 5, 1), PvmOk);
+		ck_assert_mem_eq(ob, bytes, sizeof(bytes));
+		ck_assert_int_eq(pvm_upkint(o, 3, 2), PvmOk);
+		ck_assert_int_eq(o[0], 7);
+		ck_assert_int_eq(o[2], -8);
+		ck_assert_int_eq(o[4], 9);
+		ck_assert_int_eq(o[1], -1);
+		ck_assert_int_eq(o[3], -1);
+		ck_assert_int_eq(pvm_upkdouble(od, 2, 1), PvmOk);
+		ck_assert_mem_eq(od, d, sizeof(d));
+		ck_assert_int_eq(pvm_upkint(o, 1, 1), PvmNoData);
+	}
+}
+END_TEST
+
 START_TEST(test_signed_and_unsigned_items_merge)
 {
 	int v[2] = { -5, 6 };
@@ -746,6 +779,23 @@ START_TEST(test_truncated_or_corrupt_body_is_badmsg)
 	ck_assert_int_eq(pvm_upkint(o, 1, 1), PvmNoData);
 	receive_body(short_item, sizeof(short_item), 42);
 	ck_assert_int_eq(pvm_upkint(o, 1, 1), PvmBadMsg);
+}
+END_TEST
+
+/* An item whose header counts more elements than the body holds is
+ * refused before anything is copied, whole-item read or not. */
+START_TEST(test_whole_item_longer_than_the_body_copies_nothing)
+{
+	static const unsigned char two_ints_one_there[] = {
+		0, 0, 0, PVM_INT, 0, 0, 0, 2, 0, 0, 0, 1,
+	};
+	int o[2] = { -5, -5 };
+
+	receive_body(two_ints_one_there, sizeof(two_ints_one_there),
+		     PvmDataDefault);
+	ck_assert_int_eq(pvm_upkint(o, 2, 1), PvmBadMsg);
+	ck_assert_int_eq(o[0], -5);
+	ck_assert_int_eq(o[1], -5);
 }
 END_TEST
 
@@ -1119,6 +1169,7 @@ static Suite *pack_suite(void)
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, test_one_item_read_in_two_calls);
 	tcase_add_test(tc, test_two_items_read_in_one_call);
+	tcase_add_test(tc, test_whole_items_read_in_place_keep_the_cursor);
 	tcase_add_test(tc, test_signed_and_unsigned_items_merge);
 	tcase_add_test(tc, test_unpack_across_items_with_stride);
 	tcase_add_test(tc, test_past_the_end_copies_what_is_there_and_is_nodata);
@@ -1132,6 +1183,7 @@ static Suite *pack_suite(void)
 	tcase_add_test(tc, test_no_active_buffer_is_nobuf);
 	tcase_add_test(tc, test_unpack_received_xdr_body);
 	tcase_add_test(tc, test_truncated_or_corrupt_body_is_badmsg);
+	tcase_add_test(tc, test_whole_item_longer_than_the_body_copies_nothing);
 	tcase_add_test(tc, test_element_split_between_fragments);
 	suite_add_tcase(s, tc);
 
