@@ -179,6 +179,7 @@ EXTRA_DIST += bench/vcc_precomm.sh bench/models-report.sh
 EXTRA_DIST += bench/kmod-vm-bench.sh bench/kmod/vm-comms1.sh
 EXTRA_DIST += bench/pingpong-vs-mpi.sh bench/mpi_pingpong.c
 EXTRA_DIST += bench/pingpong-syscalls.sh bench/breakdown.sh
+EXTRA_DIST += bench/stage-probes.sh bench/stage-probes.patch
 # The fair-share frontier (docs/results/efficacy/).
 EXTRA_DIST += bench/frontier.sh bench/frontier-report.pl
 # What a Gain costs the local jobs in a bench-cluster.sh run.
