@@ -506,6 +506,67 @@ START_TEST(test_armed_consumer_gets_one_wakeup)
 }
 END_TEST
 
+/* A producer waiting for room (its flag up) is woken by the consumer
+ * within FREE_CHECK_EVERY (16) whole records taken, or as soon as the
+ * consumer finds the ring empty and looks or waits: not at every record,
+ * whose fence would cost each small message on its way. */
+START_TEST(test_waiting_producer_is_woken_within_16_records_or_when_caught_up)
+{
+	struct shm_ring p, c;
+	unsigned char b[8] = "abcdefg", *big;
+	int efd = eventfd(0, EFD_NONBLOCK), i;
+	uint64_t v = 0;
+
+	local_pair(&p, &c, 0);
+	ck_assert_int_eq(shm_ring_connect(&c, -1, efd), 0);
+	for (i = 0; i < 40; i++)
+		ck_assert_int_eq(shm_ring_send(&p, 0, b, 8, SHM_NO_WAIT), 0);
+	/* as a producer about to block for room leaves it */
+	c.hdr->prod_armed = 1;
+	for (i = 0; i < 15; i++)
+		ck_assert_int_eq(shm_ring_recv(&c, NULL, b, 8, SHM_NO_WAIT), 8);
+	ck_assert_uint_eq(c.wakes_sent, 0);
+	ck_assert_uint_eq(c.hdr->prod_armed, 1);
+	ck_assert_int_eq(shm_ring_recv(&c, NULL, b, 8, SHM_NO_WAIT), 8);
+	ck_assert_uint_eq(c.wakes_sent, 1);
+	ck_assert_uint_eq(c.hdr->prod_armed, 0);
+	ck_assert_int_eq(read(efd, &v, sizeof(v)), (ssize_t)sizeof(v));
+	/* the rest taken without a look, then the empty ring looked at */
+	c.hdr->prod_armed = 1;
+	for (i = 16; i < 40; i++)
+		ck_assert_int_eq(shm_ring_recv(&c, NULL, b, 8, SHM_NO_WAIT), 8);
+	ck_assert_uint_eq(c.wakes_sent, 2);	/* the 32nd record */
+	c.hdr->prod_armed = 1;
+	ck_assert_int_eq(shm_ring_recv(&c, NULL, b, 8, SHM_NO_WAIT), -EAGAIN);
+	ck_assert_uint_eq(c.wakes_sent, 2);	/* a poll alone is no wait */
+	ck_assert(!shm_ring_readable(&c));
+	ck_assert_uint_eq(c.wakes_sent, 3);
+	ck_assert_uint_eq(c.hdr->prod_armed, 0);
+	/* arming before a block looks too */
+	ck_assert_int_eq(shm_ring_send(&p, 0, b, 8, SHM_NO_WAIT), 0);
+	ck_assert_int_eq(shm_ring_recv(&c, NULL, b, 8, SHM_NO_WAIT), 8);
+	c.hdr->prod_armed = 1;
+	ck_assert_int_eq(shm_ring_arm(&c), 0);
+	ck_assert_uint_eq(c.wakes_sent, 4);
+	shm_ring_disarm(&c);
+	/* a chunk is looked after at once: the producer of a long message
+	 * waits for its room */
+	big = calloc(2, (size_t)c.chunk + 1);
+	ck_assert_ptr_nonnull(big);
+	c.hdr->prod_armed = 1;
+	ck_assert_int_eq(shm_ring_send(&p, 0, big, c.chunk + 1, SHM_NO_WAIT),
+			 0);
+	ck_assert_int_eq(shm_ring_recv(&c, NULL, big + c.chunk + 1,
+				       (size_t)c.chunk + 1, SHM_NO_WAIT),
+			 (ssize_t)c.chunk + 1);
+	ck_assert_uint_ge(c.wakes_sent, 5);
+	free(big);
+	close(efd);
+	shm_ring_close(&p);
+	shm_ring_close(&c);
+}
+END_TEST
+
 START_TEST(test_arm_for_own_poll_sees_data_or_gets_woken)
 {
 	struct shm_ring p1, c1, p2, c2;
@@ -810,6 +871,7 @@ static Suite *shm_ring_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_spinning_consumer_costs_no_wakeup);
 	tcase_add_test(tc, test_armed_consumer_gets_one_wakeup);
+	tcase_add_test(tc, test_waiting_producer_is_woken_within_16_records_or_when_caught_up);
 	tcase_add_test(tc, test_arm_for_own_poll_sees_data_or_gets_woken);
 	tcase_add_test(tc, test_no_lost_wakeups_when_every_wait_blocks);
 	tcase_add_test(tc, test_many_senders_one_doorbell_keep_order_per_sender);

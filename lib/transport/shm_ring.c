@@ -2,15 +2,16 @@
  * shm_ring.c - the data path of the shared-memory ring: setting a ring
  * up and down, publishing records (header last), taking them, chunking
  * long messages, single-copy offers.  The protocol and the layout are in
- * shm_ring.h; the waits and the doorbell in shm_ring_wait.c; the
- * segment's making and checking in shm_seg.c.
+ * shm_ring.h; the waits, the doorbell and the consumer's looks in
+ * shm_ring_wait.c; the segment's making and checking in shm_seg.c.
  *
  * Memory orders: a record's seq is stored with release after its payload
  * and other fields, and loaded with acquire; tail is stored with release
  * after the payload was copied out, and loaded with acquire before the
  * space is reused.  The armed handshake needs a full barrier on both
  * sides (a store then a load of another word, which release/acquire do
- * not order).
+ * not order).  The consumer pays its side not at every whole record but
+ * every FREE_CHECK_EVERY of them and when it catches up (free_record).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +27,9 @@
 #define REC_BYTES	((uint32_t)sizeof(struct shm_rec))
 #define PART_BYTES	((uint32_t)sizeof(struct shm_rec_part))
 #define WHOLE		(SHM_REC_FIRST | SHM_REC_LAST)
+/* Whole records the consumer frees before it looks whether the producer
+ * waits for room (see free_record). */
+#define FREE_CHECK_EVERY	16
 
 /* A record's header as the consumer checks and uses it: the part field
  * filled in (total = len, offset 0) for a whole message's record. */
@@ -471,49 +475,13 @@ int shm_ring_sendv(struct shm_ring *r, uint32_t tag, const struct iovec *iov,
 
 /* ---- the consumer ---- */
 
-/* The record at our tail when it is the next one, else NULL. */
-static struct shm_rec *front(const struct shm_ring *r)
-{
-	struct shm_rec *rec = (struct shm_rec *)(r->data + (r->pos & r->mask));
-
-	return load_acquire(&rec->seq) == r->seq ? rec : NULL;
-}
-
-/* Lines of a record's payload fetched ahead when it is first seen. */
-#define PREFETCH_LINES	3
-
-int shm_ring_readable(const struct shm_ring *r)
-{
-	const struct shm_rec *rec;
-	uint32_t len, at, i;
-
-	if (!r || !r->hdr || r->producer || !(rec = front(r)))
-		return 0;
-	/* The record is seen by a spin, whose caller takes it a little
-	 * later: its payload's lines, still in the producer's cache, start
-	 * on their way now rather than one after the other at the copy.
-	 * Only a hint: `len' is read again, and checked, at the take. */
-	len = load_relaxed(&rec->len);
-	at = r->pos + REC_BYTES;
-	for (i = 0; i < PREFETCH_LINES && i * 64 < len; i++)
-		__builtin_prefetch(r->data + ((at + i * 64) & r->mask));
-	return 1;
-}
-
-static int record_or_closed(struct shm_ring *r, uint32_t unused)
-{
-	(void)unused;
-	return front(r) != NULL ||
-	       load_acquire(&r->hdr->producer_closed) != 0;
-}
-
 /* Waits for the next record; it, or NULL with the error in `*err':
  * -EPIPE (producer closed, ring drained), -ECONNRESET (producer died,
  * ring drained), or the wait's error. */
 static struct shm_rec *wait_record(struct shm_ring *r, long timeout_ns,
 				   int *err)
 {
-	struct shm_rec *rec = front(r);
+	struct shm_rec *rec = shmr_front(r);
 	int rc;
 
 	if (rec)		/* the common case, without the wait's call */
@@ -522,32 +490,15 @@ static struct shm_rec *wait_record(struct shm_ring *r, long timeout_ns,
 		*err = -EAGAIN;	/* the wait's answer, without its call */
 		return NULL;
 	}
-	rc = shmr_wait_until(r, record_or_closed, 0, &r->hdr->cons_armed,
+	if (r->unchecked)
+		shmr_producer_check(r);
+	rc = shmr_wait_until(r, shmr_record_or_closed, 0, &r->hdr->cons_armed,
 			timeout_ns, 0);
-	rec = front(r);
+	rec = shmr_front(r);
 	if (rec)
 		return rec;
 	*err = rc < 0 ? rc : -EPIPE;
 	return NULL;
-}
-
-int shm_ring_arm(struct shm_ring *r)
-{
-	if (!r || !r->hdr || r->producer)
-		return -EINVAL;
-	store_relaxed(&r->hdr->cons_armed, 1);
-	full_barrier();
-	if (record_or_closed(r, 0)) {
-		store_relaxed(&r->hdr->cons_armed, 0);
-		return 1;
-	}
-	return 0;
-}
-
-void shm_ring_disarm(struct shm_ring *r)
-{
-	if (r && r->hdr && !r->producer)
-		store_relaxed(&r->hdr->cons_armed, 0);
 }
 
 /* A record the producer could have written: bounds first, since the
@@ -584,13 +535,19 @@ static void ring_copy_out(struct shm_ring *r, uint32_t pos, void *dst,
 		memcpy((unsigned char *)dst + first, r->data, len - first);
 }
 
-/* Frees the space of the front record `h'. */
+/* Frees the space of the front record `h'.  The tail is published at
+ * once; the producer is looked at (producer_check) after a chunk or a
+ * single-copy record, after FREE_CHECK_EVERY whole ones, and whenever the
+ * consumer finds the ring empty and waits (shm_ring_readable, arm, a
+ * wait_record that waits), not at each whole record: its fence is the
+ * receiver's largest cost left on a small message's way. */
 static void free_record(struct shm_ring *r, const struct rec_view *h)
 {
 	r->pos += rec_bytes(h->len, h->flags);
 	r->seq = next_seq(r->seq);
 	store_release(&r->hdr->tail, r->pos);
-	shmr_wake_if_armed(r, &r->hdr->prod_armed);
+	if (h->flags != WHOLE || ++r->unchecked >= FREE_CHECK_EVERY)
+		shmr_producer_check(r);
 }
 
 /* Copies the payload of the front record `h' to `dst' and frees its
@@ -689,6 +646,11 @@ int shm_ring_peek(struct shm_ring *r, struct shm_msg_info *info,
 	snapshot(rec, &h);
 	if (!record_valid(r, &h) || !(h.flags & SHM_REC_FIRST))
 		return -EPROTO;
+	/* The next record's line, last written by the producer: whoever
+	 * takes this one looks there next, a miss on the way back to the
+	 * program unless it is on its way now. */
+	__builtin_prefetch(r->data + ((r->pos + rec_bytes(h.len, h.flags)) &
+				      r->mask));
 	info->tag = h.tag;
 	info->len = h.total;
 	return 0;

@@ -146,6 +146,9 @@ struct shm_ring {
 	uint32_t copy_at;		/* producer: end of the pending
 					 * offer_copy record, 0: none */
 	int doorbell_ends_wait;		/* see shm_ring_set_doorbell_ends_wait */
+	uint32_t unchecked;		/* consumer: whole records freed since
+					 * it last looked for a waiting
+					 * producer (shm_ring.c) */
 };
 
 /* What the next message is, from shm_ring_peek. */
@@ -233,8 +236,10 @@ int shm_ring_copy_answer(struct shm_ring *r, long timeout_ns);
  * record), -ECONNRESET (the producer is gone), -EMSGSIZE or -EPROTO (the
  * front record is not a single-copy one). */
 ssize_t shm_ring_take_copy(struct shm_ring *r, void *buf, size_t cap);
-/* Non-zero when a record is waiting (consumer; no system call). */
-int shm_ring_readable(const struct shm_ring *r);
+/* Non-zero when a record is waiting (consumer; no system call).  Finding
+ * none, it wakes a producer waiting for the room of records taken since
+ * the last look (shm_ring.c, free_record). */
+int shm_ring_readable(struct shm_ring *r);
 /* For a caller that blocks in its own poll() (many rings and sockets,
  * one eventfd): raises the consumer's armed flag and looks again.  1
  * when a record or the producer's close is already there (do not

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "shm_layout.h"
 #include "shm_ring.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -31,6 +32,28 @@ static inline long now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000000000L + ts.tv_nsec;
 }
+
+/* The record at the consumer's tail when it is the next one, else NULL. */
+static inline struct shm_rec *shmr_front(const struct shm_ring *r)
+{
+	struct shm_rec *rec = (struct shm_rec *)(r->data + (r->pos & r->mask));
+
+	return load_acquire(&rec->seq) == r->seq ? rec : NULL;
+}
+
+/* A consumer's wait is over: a record, or the producer's close. */
+static inline int shmr_record_or_closed(struct shm_ring *r, uint32_t unused)
+{
+	(void)unused;
+	return shmr_front(r) != NULL ||
+	       load_acquire(&r->hdr->producer_closed) != 0;
+}
+
+/* shm_ring_wait.c: the consumer wakes the producer if it waits for room
+ * or for a single-copy answer (a full fence, then its flag).  Called
+ * after a chunk or a single-copy record, every few whole ones, and when
+ * the consumer has caught up (shm_ring.c, free_record). */
+void shmr_producer_check(struct shm_ring *r);
 
 /* Whether what a wait is for holds now (`arg': its argument). */
 typedef int (*shmr_ready_fn)(struct shm_ring *r, uint32_t arg);

@@ -1,8 +1,10 @@
 /*
  * shm_ring_wait.c - the doorbell and the waits of the shared-memory ring
  * (its data path is shm_ring.c's): the spin-then-block wait with the
- * armed flags, the eventfd that wakes a sleeper, and the ends of a peer
- * (its pidfd, or kill(0) without one).  The armed handshake needs a full
+ * armed flags, the eventfd that wakes a sleeper, the ends of a peer (its
+ * pidfd, or kill(0) without one), and the consumer's looks: a spin's
+ * (shm_ring_readable), a caller's arming before its own poll(), and the
+ * deferred look for a producer waiting for room.  The armed handshake needs a full
  * barrier on both sides: a store, then a load of another word.
  */
 #include <errno.h>
@@ -177,4 +179,59 @@ int shmr_wait_until(struct shm_ring *r, shmr_ready_fn ready, uint32_t arg,
 		if (rc > 0 && doorbell_ends)
 			return -EAGAIN;
 	}
+}
+
+/* ---- the consumer's looks ---- */
+
+void shmr_producer_check(struct shm_ring *r)
+{
+	r->unchecked = 0;
+	shmr_wake_if_armed(r, &r->hdr->prod_armed);
+}
+
+/* Lines of a record's payload fetched ahead when it is first seen. */
+#define PREFETCH_LINES	3
+
+int shm_ring_readable(struct shm_ring *r)
+{
+	const struct shm_rec *rec;
+	uint32_t len, at, i;
+
+	if (!r || !r->hdr || r->producer)
+		return 0;
+	if (!(rec = shmr_front(r))) {
+		if (r->unchecked)	/* caught up: the deferred look */
+			shmr_producer_check(r);
+		return 0;
+	}
+	/* The record is seen by a spin, whose caller takes it a little
+	 * later: its payload's lines, still in the producer's cache, start
+	 * on their way now rather than one after the other at the copy.
+	 * Only a hint: `len' is read again, and checked, at the take. */
+	len = load_relaxed(&rec->len);
+	at = r->pos + (uint32_t)sizeof(*rec);
+	for (i = 0; i < PREFETCH_LINES && i * 64 < len; i++)
+		__builtin_prefetch(r->data + ((at + i * 64) & r->mask));
+	return 1;
+}
+
+int shm_ring_arm(struct shm_ring *r)
+{
+	if (!r || !r->hdr || r->producer)
+		return -EINVAL;
+	if (r->unchecked)
+		shmr_producer_check(r);
+	store_relaxed(&r->hdr->cons_armed, 1);
+	full_barrier();
+	if (shmr_record_or_closed(r, 0)) {
+		store_relaxed(&r->hdr->cons_armed, 0);
+		return 1;
+	}
+	return 0;
+}
+
+void shm_ring_disarm(struct shm_ring *r)
+{
+	if (r && r->hdr && !r->producer)
+		store_relaxed(&r->hdr->cons_armed, 0);
 }
