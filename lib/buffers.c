@@ -98,6 +98,34 @@ void pvmi_rbuf_replace(int mid)
 	pvmi_rbuf = mid;
 }
 
+/* pvm_initsend's common case: the active send buffer, of encoding `enc'
+ * and not also the receive buffer, emptied in place and registered under
+ * a new id, as a new buffer would be; its object and its first body
+ * buffer serve the next message without going through the pools.  The
+ * new id, or 0 when it does not apply (or no id could be had: the old
+ * one is then freed, as stock's initsend frees it). */
+static int renew_sbuf(int enc)
+{
+	struct pvmi_msg *m;
+	int mid;
+
+	if (pvmi_sbuf <= 0 || pvmi_sbuf == pvmi_rbuf ||
+	    !(m = pvmi_mid_lookup(pvmi_sbuf)) || m->enc != enc)
+		return 0;
+	pvmi_mid_forget(pvmi_sbuf);
+	pvmi_sbuf = 0;
+	pvmi_msg_empty(m);
+	m->src = pvmi.mytid > 0 ? pvmi.mytid : -1;
+	m->ctx = pvmi.ctx;
+	mid = pvmi_mid_register(m);
+	if (mid < 0) {
+		pvmi_msg_free(m);
+		return 0;
+	}
+	pvmi_sbuf = mid;
+	return mid;
+}
+
 /* Replaces the active send buffer with a new one of encoding `enc'.
  * Returns the new buffer's id or a negative error code. */
 PVMI_EXPORT int pvm_initsend(int enc)
@@ -110,6 +138,9 @@ PVMI_EXPORT int pvm_initsend(int enc)
 		pvmi_error("pvm_mkbuf", PvmBadParam);
 		return pvmi_error("pvm_initsend", PvmBadParam);
 	}
+	mid = renew_sbuf(enc);
+	if (mid > 0)
+		return mid;
 	/* make the new buffer first, so a failure keeps the old one */
 	mid = make_buf(enc);
 	if (mid < 0)

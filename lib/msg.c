@@ -24,6 +24,8 @@
  * fragment arrays, up to this many, so that a message in steady state
  * costs no malloc; idle, they are few and small, and stay. */
 #define MSG_SPARE_MAX	32
+/* The largest body buffer an emptied message keeps (pvmi_msg_empty). */
+#define MSG_KEEP_MAX	(64UL << 10)
 
 int pvmi_sbuf;
 int pvmi_rbuf;
@@ -121,6 +123,32 @@ void pvmi_msg_free(struct pvmi_msg *m)
 	}
 	free(m->frags);
 	free(m);
+}
+
+/* Empties message `m' for packing again (msg.h): its fields cleared but
+ * the encoding, its fragments given back but the first owned one when it
+ * is small, kept empty for the next pack. */
+void pvmi_msg_empty(struct pvmi_msg *m)
+{
+	struct pvmi_frag keep = { NULL, 0, 0 };
+	int enc = m->enc, i;
+
+	pvmi_view_drop(m);
+	for (i = 0; i < m->nfrag; i++) {
+		if (!m->frags[i].cap)
+			continue;
+		if (!keep.cap && m->frags[i].cap <= MSG_KEEP_MAX)
+			keep = m->frags[i];
+		else
+			pvmi_buf_free(m->frags[i].data);
+	}
+	msg_reset(m);
+	m->enc = enc;
+	if (keep.cap) {
+		keep.len = 0;
+		m->frags[0] = keep;
+		m->nfrag = 1;
+	}
 }
 
 /* Makes room for `k' more fragments in m->frags; PvmOk or PvmNoMem. */

@@ -59,6 +59,10 @@ struct pvmi_msg {
 struct pvmi_msg *pvmi_msg_new(int enc);
 /* Frees a message and its owned fragments (not its registration). */
 void pvmi_msg_free(struct pvmi_msg *m);
+/* Empties a message for packing again, its encoding kept and its id
+ * forgotten by the caller; its first owned body buffer, when small, is
+ * kept for the next pack (pvm_initsend). */
+void pvmi_msg_empty(struct pvmi_msg *m);
 /* Wraps a received body (from pvmi_buf_alloc, bufcache.h; ownership
  * taken) as a message. */
 struct pvmi_msg *pvmi_msg_from_body(void *body, size_t len, int enc);

@@ -108,6 +108,40 @@ START_TEST(test_initsend_replaces_send_buffer)
 }
 END_TEST
 
+/* An initsend of the active buffer's encoding empties that buffer in
+ * place: a new id, the old one gone, nothing of the old content left.
+ * A buffer made the receive buffer is left alone. */
+START_TEST(test_initsend_same_encoding_renews_in_place)
+{
+	int a, b, c, v[3] = { 1, 2, 3 }, o = 0;
+
+	a = pvm_initsend(PvmDataDefault);
+	pvm_pkint(v, 3, 1);
+	b = pvm_initsend(PvmDataDefault);
+	ck_assert_int_gt(b, 0);
+	ck_assert_int_ne(a, b);
+	ck_assert_int_eq(pvm_getsbuf(), b);
+	ck_assert_ptr_null(pvmi_mid_lookup(a));
+	ck_assert_int_eq(pvm_freebuf(a), PvmNoSuchBuf);
+	ck_assert_uint_eq(pvmi_mid_lookup(b)->len, 0);
+	ck_assert_int_eq(pvmi_mid_lookup(b)->enc, PvmDataDefault);
+	ck_assert_int_eq(pvm_pkint(v + 2, 1, 1), PvmOk);
+	/* read back: only the new item */
+	ck_assert_int_eq(pvm_setrbuf(b), 0);
+	ck_assert_int_eq(pvm_upkint(&o, 1, 1), PvmOk);
+	ck_assert_int_eq(o, 3);
+	ck_assert_int_eq(pvm_upkint(&o, 1, 1), PvmNoData);
+	/* made the receive buffer, b is no longer the send buffer: the
+	 * next initsend makes a new one and leaves b as it is */
+	c = pvm_initsend(PvmDataDefault);
+	ck_assert_int_gt(c, 0);
+	ck_assert_int_ne(c, b);
+	ck_assert_int_eq(pvm_getrbuf(), b);
+	ck_assert_uint_eq(pvmi_mid_lookup(b)->len, 12);
+	ck_assert_uint_eq(pvmi_mid_lookup(c)->len, 0);
+}
+END_TEST
+
 START_TEST(test_setsbuf_getsbuf)
 {
 	int a = pvm_mkbuf(PvmDataDefault), b = pvm_mkbuf(PvmDataDefault);
@@ -374,6 +408,7 @@ static Suite *buffers_suite(void)
 	tcase_add_test(tc, test_freebuf);
 	tcase_add_test(tc, test_freebuf_of_active_buffers_clears_them);
 	tcase_add_test(tc, test_initsend_replaces_send_buffer);
+	tcase_add_test(tc, test_initsend_same_encoding_renews_in_place);
 	tcase_add_test(tc, test_setsbuf_getsbuf);
 	tcase_add_test(tc, test_setrbuf_getrbuf_keeps_position);
 	tcase_add_test(tc, test_bufinfo);
