@@ -98,9 +98,9 @@ void pvmi_rbuf_replace(int mid)
 	pvmi_rbuf = mid;
 }
 
-/* pvm_initsend's common case: the active send buffer, of encoding `enc'
- * and not also the receive buffer, emptied in place and registered under
- * a new id, as a new buffer would be; its object and its first body
+/* pvm_initsend's common case: the active send buffer, of encoding
+ * `enc', emptied in place and registered under a new id, as a new buffer
+ * would be (never also the receive buffer: each setter clears the other); its object and its first body
  * buffer serve the next message without going through the pools.  The
  * new id, or 0 when it does not apply (or no id could be had: the old
  * one is then freed, as stock's initsend frees it). */
@@ -109,8 +109,8 @@ static int renew_sbuf(int enc)
 	struct pvmi_msg *m;
 	int mid;
 
-	if (pvmi_sbuf <= 0 || pvmi_sbuf == pvmi_rbuf ||
-	    !(m = pvmi_mid_lookup(pvmi_sbuf)) || m->enc != enc)
+	if (pvmi_sbuf <= 0 || !(m = pvmi_mid_lookup(pvmi_sbuf)) ||
+	    m->enc != enc)
 		return 0;
 	pvmi_mid_forget(pvmi_sbuf);
 	pvmi_sbuf = 0;
