@@ -243,6 +243,50 @@ START_TEST(peer_with_rings_off_gets_all_over_the_socket)
 }
 END_TEST
 
+#define BURST		600	/* more than the sender's 256 quick looks */
+#define LATE_MORE	50
+
+/* A receiver that starts reading late: it sleeps before its first
+ * receive, so its greeting comes after the sender's burst; then takes
+ * every message in order and answers with their count. */
+static int late_child(int parent)
+{
+	int n, v;
+
+	usleep(300000);
+	for (n = 0; n < BURST + LATE_MORE; n++) {
+		v = vm_recv_int(parent, TAG_DATA);
+		if (v != n)
+			return 1;
+	}
+	vm_send_int(parent, TAG_ECHO, n);
+	return 0;
+}
+
+/* A burst of frames to a task that has not greeted yet goes on the
+ * socket; the sender keeps looking for the greeting, less often, and
+ * moves onto the ring once it is there, in order. */
+START_TEST(a_burst_to_a_late_receiver_still_moves_onto_the_ring)
+{
+	int me, kid, n;
+	pid_t pid;
+
+	unsetenv("COPVM_SHM");
+	me = pvm_mytid();
+	kid = vm_fork_task(late_child, me, &pid);
+	for (n = 0; n < BURST; n++)
+		vm_send_int(kid, TAG_DATA, n);
+	ck_assert_int_eq(vm_ring_maps(), 0);
+	usleep(500000);		/* it greets when it starts reading */
+	for (; n < BURST + LATE_MORE; n++)
+		vm_send_int(kid, TAG_DATA, n);
+	ck_assert_int_gt(vm_ring_maps(), 0);
+	ck_assert_int_eq(vm_recv_int(kid, TAG_ECHO), BURST + LATE_MORE);
+	vm_wait_ok(pid);
+	pvm_exit();
+}
+END_TEST
+
 #define CROSS_BYTES	(6 << 20)
 #define CROSS_ROUNDS	8
 
@@ -535,6 +579,7 @@ static Suite *shm_transport_suite(void)
 			    0, 2);
 	tcase_add_test(tc, peer_with_rings_off_gets_all_over_the_socket);
 	tcase_add_test(tc, large_messages_crossing_arrive_intact);
+	tcase_add_test(tc, a_burst_to_a_late_receiver_still_moves_onto_the_ring);
 	tcase_add_loop_test(tc, sender_killed_mid_message_gives_notify_only,
 			    0, 2);
 	tcase_add_loop_test(tc, no_fd_or_segment_is_left_after_exit, 0, 2);

@@ -16,8 +16,13 @@
  * (after a yes) says that the frames after it are in the ring. */
 #define SWITCH_TAG	0
 
-/* Sends without a greeting before a sender stops looking (old peer). */
+/* A sender looks for its receiver's greeting before each of its first
+ * PROBE_SENDS frames, then before a frame at most every PROBE_EVERY_NS:
+ * a receiver that starts late (a burst sent to a task just spawned)
+ * still gets its ring, and an old peer that never greets costs one
+ * recvmsg per interval. */
 #define PROBE_SENDS	256
+#define PROBE_EVERY_NS	10000000L
 /* Ring bytes of one circuit (one direction). */
 #define RING_BYTES	(1U << 20)
 /* Largest record of a whole frame (header and body together). */
@@ -56,7 +61,8 @@ struct shm_pipe {
 	int peer_wake;			/* the peer's eventfd, or -1 */
 	/* sender */
 	int mode;			/* enum sender_mode */
-	int probes;
+	int probes;			/* greeting looks so far */
+	long probed;			/* when the last one was (coarse) */
 	int mid;			/* a socket frame partly written */
 	long checked;			/* when receiver_gone() last looked */
 	size_t copy_min;		/* bodies from this go single-copy,

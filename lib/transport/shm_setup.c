@@ -13,9 +13,11 @@
  *      blocking.  On an invitation it creates its ring (it is the ring's
  *      producer), and sends a PVMI_KIND_RING frame with the segment's
  *      memfd and its own wake eventfd attached (the offer).  Frames
- *      still go on the socket.  A refusal, no greeting after PROBE_SENDS
- *      sends (an old peer), or any setup failure (memfd, seals,
- *      eventfd) leaves the circuit on the socket, silently.
+ *      still go on the socket.  Without a greeting yet, the sender looks
+ *      again before each of its first PROBE_SENDS frames, then at most
+ *      every PROBE_EVERY_NS (a receiver that starts late, an old peer
+ *      that never greets).  A refusal or any setup failure (memfd,
+ *      seals, eventfd) leaves the circuit on the socket, silently.
  *   3. The receiver, reading socket frames as stream.c does, maps the
  *      offered ring and answers yes on the socket, or no when it cannot
  *      (mmap, fd or size limits; the circuit then stays on the socket).
@@ -31,6 +33,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "transport/shm_pipe.h"
@@ -332,15 +335,31 @@ static int make_ring(struct shm_pipe *s, int peer_wake)
 }
 
 /* Looks for the receiver's greeting (sender, at a frame boundary). */
+/* The coarse monotonic clock in ns (a vDSO read). */
+static long coarse_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
 void pvmi_shm_greeting(struct pvmi_pipe *p, struct shm_pipe *s)
 {
 	char g[GREET_LEN];
 	int fds[2], nfd;
-	ssize_t n = recv_with_fds(p->fd, g, GREET_LEN, fds, &nfd);
+	ssize_t n;
+	long now = 0;
 
+	if (s->probes >= PROBE_SENDS) {
+		now = coarse_ns();
+		if (now - s->probed < PROBE_EVERY_NS)
+			return;
+	}
+	n = recv_with_fds(p->fd, g, GREET_LEN, fds, &nfd);
 	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-		if (++s->probes >= PROBE_SENDS)
-			s->mode = S_SOCKET;
+		s->probes++;
+		s->probed = now;
 		return;
 	}
 	s->mode = S_SOCKET;
