@@ -100,10 +100,11 @@ void pvmi_rbuf_replace(int mid)
 
 /* pvm_initsend's common case: the active send buffer, of encoding
  * `enc', emptied in place and registered under a new id, as a new buffer
- * would be (never also the receive buffer: each setter clears the other); its object and its first body
- * buffer serve the next message without going through the pools.  The
- * new id, or 0 when it does not apply (or no id could be had: the old
- * one is then freed, as stock's initsend frees it). */
+ * would be; its object and its first body buffer serve the next message
+ * without going through the pools.  (It is never also the receive
+ * buffer: each setter clears the other.)  The new id, or 0 when it does
+ * not apply, or when no id could be had: the old buffer is then freed,
+ * as stock's initsend frees it. */
 static int renew_sbuf(int enc)
 {
 	struct pvmi_msg *m;

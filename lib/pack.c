@@ -483,8 +483,10 @@ static int unpack_whole_item(struct pvmi_msg *m, int type, void *out,
 	if (m->ritem_left || m->rview || m->rfrag >= m->nfrag ||
 	    type == PVM_STR)
 		return 0;
+	if (m->roff > m->frags[m->rfrag].len)
+		return 0;
 	room = m->frags[m->rfrag].len - m->roff;
-	if (m->roff > m->frags[m->rfrag].len || room < PVMI_ITEM_HDR_LEN)
+	if (room < PVMI_ITEM_HDR_LEN)
 		return 0;
 	p = m->frags[m->rfrag].data + m->roff;
 	if (be32toh(ld32(p)) != (uint32_t)type ||

@@ -871,7 +871,8 @@ static Suite *shm_ring_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_spinning_consumer_costs_no_wakeup);
 	tcase_add_test(tc, test_armed_consumer_gets_one_wakeup);
-	tcase_add_test(tc, test_waiting_producer_is_woken_within_16_records_or_when_caught_up);
+	tcase_add_test(tc,
+	    test_waiting_producer_is_woken_within_16_records_or_when_caught_up);
 	tcase_add_test(tc, test_arm_for_own_poll_sees_data_or_gets_woken);
 	tcase_add_test(tc, test_no_lost_wakeups_when_every_wait_blocks);
 	tcase_add_test(tc, test_many_senders_one_doorbell_keep_order_per_sender);

@@ -536,7 +536,7 @@ static void ring_copy_out(struct shm_ring *r, uint32_t pos, void *dst,
 }
 
 /* Frees the space of the front record `h'.  The tail is published at
- * once; the producer is looked at (producer_check) after a chunk or a
+ * once; the producer is looked at (shmr_producer_check) after a chunk or a
  * single-copy record, after FREE_CHECK_EVERY whole ones, and whenever the
  * consumer finds the ring empty and waits (shm_ring_readable, arm, a
  * wait_record that waits), not at each whole record: its fence is the

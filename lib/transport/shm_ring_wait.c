@@ -4,8 +4,9 @@
  * armed flags, the eventfd that wakes a sleeper, the ends of a peer (its
  * pidfd, or kill(0) without one), and the consumer's looks: a spin's
  * (shm_ring_readable), a caller's arming before its own poll(), and the
- * deferred look for a producer waiting for room.  The armed handshake needs a full
- * barrier on both sides: a store, then a load of another word.
+ * deferred look for a producer waiting for room.  The armed handshake
+ * needs a full barrier on both sides: a store, then a load of another
+ * word.
  */
 #include <errno.h>
 #include <poll.h>
