@@ -18,21 +18,27 @@
 #define MINFO_ENC_XDR		0x10000000
 #define MINFO_ENC_INPLACE	0x20000000
 
-/* Makes and registers a buffer of encoding `enc' (already checked);
- * returns its id or PvmNoMem. */
-static int make_buf(int enc)
+/* Registers empty message `m' as a buffer of ours (our tid, the current
+ * context); returns its id, or PvmNoMem with `m' freed. */
+static int register_buf(struct pvmi_msg *m)
 {
-	struct pvmi_msg *m = pvmi_msg_new(enc);
 	int mid;
 
-	if (!m)
-		return PvmNoMem;
 	m->src = pvmi.mytid > 0 ? pvmi.mytid : -1;
 	m->ctx = pvmi.ctx;
 	mid = pvmi_mid_register(m);
 	if (mid < 0)
 		pvmi_msg_free(m);
 	return mid;
+}
+
+/* Makes and registers a buffer of encoding `enc' (already checked);
+ * returns its id or PvmNoMem. */
+static int make_buf(int enc)
+{
+	struct pvmi_msg *m = pvmi_msg_new(enc);
+
+	return m ? register_buf(m) : PvmNoMem;
 }
 
 /* Maps a user's encoding to the one stored in the message, or -1 when it
@@ -116,13 +122,9 @@ static int renew_sbuf(int enc)
 	pvmi_mid_forget(pvmi_sbuf);
 	pvmi_sbuf = 0;
 	pvmi_msg_empty(m);
-	m->src = pvmi.mytid > 0 ? pvmi.mytid : -1;
-	m->ctx = pvmi.ctx;
-	mid = pvmi_mid_register(m);
-	if (mid < 0) {
-		pvmi_msg_free(m);
+	mid = register_buf(m);
+	if (mid < 0)
 		return 0;
-	}
 	pvmi_sbuf = mid;
 	return mid;
 }

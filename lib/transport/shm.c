@@ -480,13 +480,10 @@ static int ring_send(struct pvmi_pipe *p, struct shm_pipe *s,
  * a receiver that died leaves its ring open and never full at first. */
 static int receiver_gone(struct pvmi_pipe *p, struct shm_pipe *s)
 {
-	struct timespec ts;
-	long now;
+	long now = shm_coarse_ns();
 	char c;
 	ssize_t n;
 
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	now = ts.tv_sec * 1000000000L + ts.tv_nsec;
 	if (now - s->checked < LIVENESS_NS)
 		return 0;
 	s->checked = now;

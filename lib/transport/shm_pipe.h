@@ -8,6 +8,7 @@
 #define COPVM_TRANSPORT_SHM_PIPE_H
 
 #include <sys/types.h>
+#include <time.h>
 
 #include "transport/shm_ring.h"
 #include "transport/transport.h"
@@ -52,6 +53,16 @@ enum sender_mode {
 	S_SWITCH,	/* mapped: the switch frame not (all) sent yet */
 	S_RING,		/* frames through the ring */
 };
+
+/* The coarse monotonic clock in ns (a vDSO read): the sender's liveness
+ * look (shm.c) and its greeting looks (shm_setup.c) are timed by it. */
+static inline long shm_coarse_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
 
 /* A pipe's own state (p->priv). */
 struct shm_pipe {

@@ -490,8 +490,7 @@ static struct shm_rec *wait_record(struct shm_ring *r, long timeout_ns,
 		*err = -EAGAIN;	/* the wait's answer, without its call */
 		return NULL;
 	}
-	if (r->unchecked)
-		shmr_producer_check(r);
+	shmr_caught_up(r);
 	rc = shmr_wait_until(r, shmr_record_or_closed, 0, &r->hdr->cons_armed,
 			timeout_ns, 0);
 	rec = shmr_front(r);

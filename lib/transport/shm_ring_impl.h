@@ -54,6 +54,13 @@ static inline int shmr_record_or_closed(struct shm_ring *r, uint32_t unused)
  * after a chunk or a single-copy record, every few whole ones, and when
  * the consumer has caught up (shm_ring.c, free_record). */
 void shmr_producer_check(struct shm_ring *r);
+/* The consumer has caught up (found the ring empty, arms, waits): the
+ * look deferred by the records it took since the last one. */
+static inline void shmr_caught_up(struct shm_ring *r)
+{
+	if (r->unchecked)
+		shmr_producer_check(r);
+}
 
 /* Whether what a wait is for holds now (`arg': its argument). */
 typedef int (*shmr_ready_fn)(struct shm_ring *r, uint32_t arg);

@@ -201,8 +201,7 @@ int shm_ring_readable(struct shm_ring *r)
 	if (!r || !r->hdr || r->producer)
 		return 0;
 	if (!(rec = shmr_front(r))) {
-		if (r->unchecked)	/* caught up: the deferred look */
-			shmr_producer_check(r);
+		shmr_caught_up(r);
 		return 0;
 	}
 	/* The record is seen by a spin, whose caller takes it a little
@@ -220,8 +219,7 @@ int shm_ring_arm(struct shm_ring *r)
 {
 	if (!r || !r->hdr || r->producer)
 		return -EINVAL;
-	if (r->unchecked)
-		shmr_producer_check(r);
+	shmr_caught_up(r);
 	store_relaxed(&r->hdr->cons_armed, 1);
 	full_barrier();
 	if (shmr_record_or_closed(r, 0)) {

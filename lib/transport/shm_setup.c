@@ -33,7 +33,6 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "transport/shm_pipe.h"
@@ -335,15 +334,6 @@ static int make_ring(struct shm_pipe *s, int peer_wake)
 }
 
 /* Looks for the receiver's greeting (sender, at a frame boundary). */
-/* The coarse monotonic clock in ns (a vDSO read). */
-static long coarse_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	return ts.tv_sec * 1000000000L + ts.tv_nsec;
-}
-
 void pvmi_shm_greeting(struct pvmi_pipe *p, struct shm_pipe *s)
 {
 	char g[GREET_LEN];
@@ -352,7 +342,7 @@ void pvmi_shm_greeting(struct pvmi_pipe *p, struct shm_pipe *s)
 	long now = 0;
 
 	if (s->probes >= PROBE_SENDS) {
-		now = coarse_ns();
+		now = shm_coarse_ns();
 		if (now - s->probed < PROBE_EVERY_NS)
 			return;
 	}
