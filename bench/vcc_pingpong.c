@@ -37,6 +37,12 @@
  * prints their medians, less the clock's own cost, as a STAGES line:
  * the breakdown of docs/results/msg_breakdown.md.
  *
+ * -B n makes each round a stream: the parent sends one message, and the
+ * child answers it with n, which the parent receives one by one.  The
+ * parent is then the receiving end of a stream, the side that cannot
+ * keep up in a flood, and `allocs' counts its allocations.  The RESULT
+ * line adds burst=n and per_msg_us (the median round over n).
+ *
  * -F makes each message the full cycle of a typical program: one int
  * (a sequence number) packed before the bytes and unpacked after them,
  * and the receive buffer freed with pvm_freebuf() once unpacked (both
@@ -54,7 +60,7 @@
  * (pvm_initsend(PvmDataDefault), XDR); it is passed to the child.
  *
  * usage: vcc_pingpong [-r reps] [-w warm] [-s size,size,...] [-e enc]
- *                     [-S us] [-F] [-I] [-P] [-T] [-X]
+ *                     [-B n] [-S us] [-F] [-I] [-P] [-T] [-X]
  */
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -199,13 +205,13 @@ static void stage_print(int len, int reps)
 /* The child: per size, echoes `reps' messages back. */
 static int child(void)
 {
-	int parent = pvm_parent(), len, n, i, info[3];
+	int parent = pvm_parent(), len, n, i, j, info[4];
 	char *buf;
 
 	for (;;) {
 		if (pvm_recv(parent, TAG_SIZE) < 0)
 			return 1;
-		pvm_upkint(info, 3, 1);
+		pvm_upkint(info, 4, 1);
 		len = info[0];
 		n = info[1];
 		if (len < 0)
@@ -224,9 +230,11 @@ static int child(void)
 			unpack(buf, len);
 			if (info[2])
 				continue;
-			pack(buf, len);
-			if (pvm_send(parent, TAG_PONG) < 0)
-				return 1;
+			for (j = 0; j < info[3]; j++) {
+				pack(buf, len);
+				if (pvm_send(parent, TAG_PONG) < 0)
+					return 1;
+			}
 		}
 		free(buf);
 	}
@@ -260,13 +268,13 @@ static void perf_ctl(const char *cmd)
 
 /* Times `reps' round trips of `len' bytes after `warm' untimed ones. */
 static int run_size(int tid, int len, int reps, int warm, int precomm,
-		    int exchange, int timing)
+		    int exchange, int timing, int burst)
 {
 	double *t = malloc(reps * sizeof(*t)), t0, ts, mean;
 	char *buf = calloc(1, len ? len : 1);
 	unsigned long a0 = 0, a1 = 0;
 	double c0 = 0, c1;
-	int i, info[3] = { len, reps + warm, exchange };
+	int i, j, info[4] = { len, reps + warm, exchange, burst };
 
 	if (!t || !buf)
 		return 1;
@@ -276,7 +284,7 @@ static int run_size(int tid, int len, int reps, int warm, int precomm,
 	for (i = 0; i < len; i++)
 		buf[i] = (char)i;
 	pvm_initsend(PvmDataDefault);
-	pvm_pkint(info, 3, 1);
+	pvm_pkint(info, 4, 1);
 	pvm_send(tid, TAG_SIZE);
 	pack(buf, len);
 	for (i = 0; i < reps + warm; i++) {
@@ -303,6 +311,11 @@ static int run_size(int tid, int len, int reps, int warm, int precomm,
 		stage_mark(ST_RECV, &ts);
 		unpack(buf, len);
 		stage_mark(ST_UNPACK, &ts);
+		for (j = 1; j < burst; j++) {
+			if (pvm_recv(tid, TAG_PONG) < 0)
+				return 1;
+			unpack(buf, len);
+		}
 		if (i >= warm)
 			t[i - warm] = now_us() - t0;
 	}
@@ -320,7 +333,10 @@ static int run_size(int tid, int len, int reps, int warm, int precomm,
 		printf("allocs=%lu reps=%d", a1 - a0, reps);
 	else
 		printf("allocs=- reps=%d", reps);
-	printf(" mean_us=%.2f\n", mean);
+	printf(" mean_us=%.2f", mean);
+	if (burst > 1)
+		printf(" burst=%d per_msg_us=%.3f", burst, t[reps / 2] / burst);
+	printf("\n");
 	if (timing) {
 		stage_print(len, reps);
 		for (i = 0; i < NSTAGES; i++)
@@ -337,7 +353,8 @@ int main(int argc, char **argv)
 	int sizes[MAX_SIZES] = { 8, 1024, 16384, 65536, 1048576 };
 	int nsizes = 5, reps = 2000, warm = 200, precomm = 0, pin = 0, opt;
 	int tid, i;
-	int rc = 0, exchange = 0, timing = 0, spin_us = -1, info[3] = { -1, 0, 0 };
+	int rc = 0, exchange = 0, timing = 0, spin_us = -1, burst = 1;
+	int info[4] = { -1, 0, 0, 1 };
 	char self[4096], *s, *args[5] = { NULL, NULL, NULL, NULL, NULL }, enc[16];
 	ssize_t n;
 
@@ -353,7 +370,7 @@ int main(int argc, char **argv)
 		pvm_exit();
 		return rc;
 	}
-	while ((opt = getopt(argc, argv, "r:w:s:e:S:FIPTX")) != -1) {
+	while ((opt = getopt(argc, argv, "r:w:s:e:B:S:FIPTX")) != -1) {
 		switch (opt) {
 		case 'r':
 			reps = atoi(optarg);
@@ -377,6 +394,9 @@ int main(int argc, char **argv)
 			else
 				return 2;
 			break;
+		case 'B':
+			burst = atoi(optarg);
+			break;
 		case 'I':
 			precomm = 1;
 			break;
@@ -397,11 +417,13 @@ int main(int argc, char **argv)
 			break;
 		default:
 			fprintf(stderr, "usage: %s [-r reps] [-w warm] "
-				"[-s sizes] [-e enc] [-S us] [-F] [-I] [-P] [-T] [-X]\n", argv[0]);
+				"[-s sizes] [-e enc] [-B n] [-S us] [-F] [-I] [-P] [-T] "
+				"[-X]\n", argv[0]);
 			return 2;
 		}
 	}
-	if (reps < 1 || warm < 0 || pvm_mytid() < 0)
+	if (reps < 1 || warm < 0 || burst < 1 || (burst > 1 && exchange) ||
+	    pvm_mytid() < 0)
 		return 1;
 	if (spin_us >= 0)
 		pvm_setopt(PvmPollTime, spin_us);
@@ -429,10 +451,10 @@ int main(int argc, char **argv)
 		int r = sizes[i] >= 1048576 ? reps / 10 : reps;
 
 		rc = run_size(tid, sizes[i], r > 10 ? r : 10, warm, precomm,
-			      exchange, timing);
+			      exchange, timing, burst);
 	}
 	pvm_initsend(PvmDataDefault);
-	pvm_pkint(info, 3, 1);
+	pvm_pkint(info, 4, 1);
 	pvm_send(tid, TAG_SIZE);
 	pvm_exit();
 	return rc;
