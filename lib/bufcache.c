@@ -54,7 +54,7 @@
 #define BUF_MAX_SHIFT		21	/* 2 MiB */
 #define BUF_NCLASS		(BUF_MAX_SHIFT - BUF_MIN_SHIFT + 1)
 #define BUF_BIG_SHIFT		16	/* classes above 64 KiB keep fewer */
-#define BUF_POOL_MAX		16
+#define BUF_POOL_MAX		PVMI_BUF_POOL_MAX
 #define BUF_POOL_MAX_BIG	4
 #define BUF_CACHE_MAX_BYTES	(16L << 20)
 #define BUF_IDLE_MS_DEFAULT	1000

@@ -17,6 +17,11 @@
 /* A body buffer of at least `n' bytes (n may be 0); NULL when out of
  * memory. */
 void *pvmi_buf_alloc(size_t n);
+/* How many freed buffers a pool of one class up to 64 KiB keeps.  A
+ * reader that moves at most this many messages out of its pipes before
+ * the program takes them recycles their buffers without malloc. */
+#define PVMI_BUF_POOL_MAX	16
+
 /* Resizes body buffer `p' (NULL: a new one) to `n' bytes, keeping its
  * contents; NULL when out of memory, `p' then being left as it was. */
 void *pvmi_buf_realloc(void *p, size_t n);

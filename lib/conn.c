@@ -82,6 +82,7 @@ static long last_poll_ns;	/* the pump's last poll() (see the top) */
 static long poll_gap = POLL_GAP_NS;
 static long spin_now;		/* its caller's clock reading */
 static int held;		/* back-pressure: see pvmi_conn_hold() */
+static int sated;		/* see pvmi_conn_sated() */
 static int wanted_peer = PVMI_WANT_NONE;
 static int writing_peer;	/* peer of the write waiting for room */
 /* A link, endpoint or wait fd came or went since the pollset's last
@@ -89,6 +90,7 @@ static int writing_peer;	/* peer of the write waiting for room */
 static int pollset_dirty;
 
 static int conn_paused(void *arg);
+static int conn_sated(void *arg);
 static long conn_spin(void *arg, long lin_ns);
 static int pollset_update(void);
 
@@ -97,6 +99,7 @@ static const struct pvmi_pipe_sink conn_sink = {
 	.frame = pvmi_conn_frame,
 	.gate = pvmi_conn_gate,
 	.paused = conn_paused,
+	.sated = conn_sated,
 	.spin_ns = conn_spin,
 };
 
@@ -119,6 +122,12 @@ void pvmi_conn_deliver(struct pvmi_msg *m)
 void pvmi_conn_hold(int on)
 {
 	held = on;
+}
+
+/* Says whether the receive under way has its match queued (conn.h). */
+void pvmi_conn_sated(int on)
+{
+	sated = on;
 }
 
 /* Sets the peer a held pump still reads; returns the previous one
@@ -466,6 +475,13 @@ void pvmi_link_sweep(void)
 static int conn_paused(void *arg)
 {
 	return !link_wanted(arg);
+}
+
+/* Every link's pipe may stop at its batch bound while the receive under
+ * way has its match. */
+static int conn_sated(void *arg)
+{
+	return sated;
 }
 
 /* The spin budget of a send on link `arg' that waits for room: the

@@ -129,6 +129,10 @@ void pvmi_conn_hold(int on);
 int pvmi_conn_want(int tid);
 #define PVMI_WANT_ANY	(-1)
 #define PVMI_WANT_NONE	0
+/* The receive under way has what it waits for in the queue (on), or not
+ * or none is under way (off).  While on, a transport may leave input
+ * past its batch bound in its pipe (transport.h, `sated'). */
+void pvmi_conn_sated(int on);
 /* A write to task `peer' waits for room (conn_send.c): a held pump also
  * reads that peer's links.  Sets it (0: none) and returns the previous
  * one, for the write to put back when it is done. */

@@ -53,6 +53,11 @@ static int (*match_fn)(int, int, int);
 static struct mhf *mhfs;
 static int nmhf, mhfcap, mhf_next_id;
 static int in_handler;
+/* The receive under way, when its match is the default one: a message
+ * queued that it takes tells the pumps (pvmi_conn_sated). */
+static struct {
+	int on, tid, tag;
+} waiting;
 
 /* The source stock gives every message a daemon makes for a task
  * (notifies, output records): its TIDPVMD, not the daemon's own tid. */
@@ -92,6 +97,16 @@ static void q_account(long delta)
 	pvmi_conn_hold(limit && q_bytes > limit);
 }
 
+static int default_match(const struct pvmi_msg *m, int tid, int tag);
+
+/* Tells the pumps when `m', just queued, is what the receive under way
+ * waits for. */
+static void note_match(const struct pvmi_msg *m)
+{
+	if (waiting.on && default_match(m, waiting.tid, waiting.tag))
+		pvmi_conn_sated(1);
+}
+
 /* Queues message `m' for the receives (after output records of
  * pvm_catchout are taken out); a daemon's message gets stock's source. */
 void pvmi_rxq_deliver(struct pvmi_msg *m)
@@ -108,6 +123,7 @@ void pvmi_rxq_deliver(struct pvmi_msg *m)
 		q_head = m;
 	q_tail = m;
 	q_account((long)m->len);
+	note_match(m);
 }
 
 static void q_unlink(struct pvmi_msg *m)
@@ -288,7 +304,14 @@ static int receive(int tid, int tag, long deadline, int peek)
 	int want = tid > 0 && !match_fn && !nmhf ? tid : PVMI_WANT_ANY;
 	int old = pvmi_conn_want(want), rc;
 
+	/* a handler's receive nests in ours and ends as it began: unsated */
+	waiting.on = !match_fn && !nmhf;
+	waiting.tid = tid;
+	waiting.tag = tag;
+	pvmi_conn_sated(0);
 	rc = receive_wanting(tid, tag, deadline, peek);
+	waiting.on = 0;
+	pvmi_conn_sated(0);
 	pvmi_conn_want(old);
 	return rc;
 }

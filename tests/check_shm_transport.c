@@ -8,7 +8,8 @@
  * after pvm_exit(), and a program that waits on pvm_getfds()' fds being
  * woken by ring messages, a sender letting go of the ring of a
  * receiver that was killed, and the messages of a task that exited
- * coming before the notify of its exit.
+ * coming before the notify of its exit, and one probe seeing a message
+ * behind a thousand others in the ring.
  *
  * Loop tests run twice: i == 0 with rings on (the default), i == 1 with
  * COPVM_SHM=0.  Each Check test runs in its own process, which reads the
@@ -282,6 +283,67 @@ START_TEST(a_burst_to_a_late_receiver_still_moves_onto_the_ring)
 		vm_send_int(kid, TAG_DATA, n);
 	ck_assert_int_gt(vm_ring_maps(), 0);
 	ck_assert_int_eq(vm_recv_int(kid, TAG_ECHO), BURST + LATE_MORE);
+	vm_wait_ok(pid);
+	pvm_exit();
+}
+END_TEST
+
+#define FLOOD		1000	/* records: less than a ring holds */
+static int flood_done_fd = -1;	/* the flooder's pipe to the test */
+
+#define SETUP_TRIPS	3	/* round trips that put a circuit on its ring */
+
+/* After SETUP_TRIPS round trips, sends FLOOD messages, one more with
+ * another tag, then says so on flood_done_fd (not a PVM message: the
+ * test must not read its input to learn it) and waits for the end. */
+static int flood_child(int parent)
+{
+	int n;
+
+	for (n = 0; n < SETUP_TRIPS; n++) {
+		vm_send_int(parent, TAG_DATA, -1 - n);
+		if (vm_recv_int(parent, TAG_ECHO) != n)
+			return 1;
+	}
+	for (n = 0; n < FLOOD; n++)
+		vm_send_int(parent, TAG_DATA, n);
+	vm_send_int(parent, TAG_ECHO, FLOOD);
+	if (write(flood_done_fd, "x", 1) != 1)
+		return 1;
+	return vm_recv_int(parent, TAG_EXIT) == 0 ? 0 : 1;
+}
+
+/* A look takes a bounded batch of a ring only once the receive under way
+ * has its match: one pvm_probe sees a message behind a thousand others,
+ * and then everything is received in order. */
+START_TEST(one_probe_sees_a_message_behind_a_thousand_others)
+{
+	int me, kid, n, fds[2];
+	char c;
+	pid_t pid;
+
+	if (_i)
+		setenv("COPVM_SHM", "0", 1);
+	else
+		unsetenv("COPVM_SHM");
+	ck_assert_int_eq(pipe(fds), 0);
+	flood_done_fd = fds[1];
+	me = pvm_mytid();
+	kid = vm_fork_task(flood_child, me, &pid);
+	close(fds[1]);
+	for (n = 0; n < SETUP_TRIPS; n++) {
+		ck_assert_int_eq(vm_recv_int(kid, TAG_DATA), -1 - n);
+		vm_send_int(kid, TAG_ECHO, n);
+	}
+	ck_assert_int_eq(read(fds[0], &c, 1), 1);
+	close(fds[0]);
+	if (!_i)
+		ck_assert_int_gt(vm_ring_maps(), 0);
+	ck_assert_int_gt(pvm_probe(kid, TAG_ECHO), 0);
+	for (n = 0; n < FLOOD; n++)
+		ck_assert_int_eq(vm_recv_int(kid, TAG_DATA), n);
+	ck_assert_int_eq(vm_recv_int(kid, TAG_ECHO), FLOOD);
+	vm_send_int(kid, TAG_EXIT, 0);
 	vm_wait_ok(pid);
 	pvm_exit();
 }
@@ -580,6 +642,8 @@ static Suite *shm_transport_suite(void)
 	tcase_add_test(tc, peer_with_rings_off_gets_all_over_the_socket);
 	tcase_add_test(tc, large_messages_crossing_arrive_intact);
 	tcase_add_test(tc, a_burst_to_a_late_receiver_still_moves_onto_the_ring);
+	tcase_add_loop_test(tc, one_probe_sees_a_message_behind_a_thousand_others,
+			    0, 2);
 	tcase_add_loop_test(tc, sender_killed_mid_message_gives_notify_only,
 			    0, 2);
 	tcase_add_loop_test(tc, no_fd_or_segment_is_left_after_exit, 0, 2);

@@ -122,6 +122,8 @@ static int deliver(struct shm_pipe *s, unsigned char *body)
 {
 	s->body = NULL;
 	s->got = 0;
+	s->batch_msgs++;
+	s->batch_bytes += s->f.len;
 	return s->up->frame(s->up_arg, &s->f, body) < 0 ? -EPROTO : 0;
 }
 
@@ -226,6 +228,30 @@ static int paused_sink(void *arg)
 	return s && s->up && s->up->paused && s->up->paused(s->up_arg);
 }
 
+/* The messages, and their bodies' bytes, that one progress call takes
+ * out of the ring at most, so that a stream's buffers go round the
+ * buffer pools (bufcache.c): those keep 16 buffers per class up to
+ * 64 KiB, and 4 above, of which the task's send and receive buffers may
+ * hold one each, leaving three 64 KiB bodies.  The rest wait in the
+ * ring, which holds them for nothing, where each message taken holds a
+ * body buffer and a message object in the receive queue.  A stream taken
+ * a ringful at a time (up to 16,384 one-line records) outgrew the pools
+ * and cost three heap allocations and 1.5-5x the time per message
+ * (docs/results/msg_breakdown.md, "A stream").  The bound applies only
+ * once the receive under way has its match (the sink's `sated'), so that
+ * a probe still sees a message behind any number of others. */
+#define BATCH_MSGS	PVMI_BUF_POOL_MAX
+#define BATCH_BYTES	(192UL << 10)
+
+/* Whether the owner of pipe `arg' already holds what its receive under
+ * way waits for. */
+static int sated_sink(void *arg)
+{
+	struct shm_pipe *s = state(arg);
+
+	return s && s->up && s->up->sated && s->up->sated(s->up_arg);
+}
+
 /* After the switch: the ring's records, then the socket's end. */
 static int ring_progress(struct pvmi_pipe *p, struct shm_pipe *s, int any)
 {
@@ -237,10 +263,15 @@ static int ring_progress(struct pvmi_pipe *p, struct shm_pipe *s, int any)
 		shm_ring_disarm(&s->ring);
 		s->armed = 0;
 	}
+	s->batch_msgs = 0;
+	s->batch_bytes = 0;
 	while ((rc = ring_take(s)) > 0) {
 		any = 1;
 		if (paused_sink(p))
 			break;	/* the rest waits in the ring */
+		if ((s->batch_msgs >= BATCH_MSGS ||
+		     s->batch_bytes >= BATCH_BYTES) && sated_sink(p))
+			break;	/* likewise, the receive having its match */
 	}
 	if (rc == -ECONNRESET)
 		return -EPIPE;

@@ -90,6 +90,8 @@ struct shm_pipe {
 	struct pvmi_frame f;		/* frame being put together */
 	unsigned char *body;
 	size_t got;
+	int batch_msgs;			/* delivered in this progress call */
+	size_t batch_bytes;		/* and their bodies' bytes */
 	struct pvmi_pipe *pipe;		/* ours, while on the readers list */
 	int room_armed;			/* armed by arm_readers() */
 	struct shm_pipe *next_reader;

@@ -78,6 +78,11 @@ struct pvmi_pipe_sink {
 	 * read that completed a frame; the rest stays in the socket or the
 	 * ring, where poll() and poll_ready still see it. */
 	int (*paused)(void *arg);
+	/* Optional: non-zero when the owner already holds what the receive
+	 * under way waits for.  A transport that bounds how much one
+	 * progress() takes (shm.c) stops at its bound only then, and
+	 * otherwise reads on as far as there is input. */
+	int (*sated)(void *arg);
 	/* Optional: the spin budget of a send that waits for room, in ns:
 	 * how long it may spin before it sleeps, given the transport's own
 	 * bound `lin_ns'.  The owner answers (its coscheduling model); NULL
