@@ -4,9 +4,11 @@
  * of MPI_Send/MPI_Recv for each message size, after a warm-up; per size
  * the median, mean and 90th percentile of the round trip in microseconds
  * and 2 * size / median in MB/s, in pingpong's columns.  A baseline
- * only: built by that script with mpicc, never part of copvm.
+ * only: built by that script with mpicc, never part of copvm.  With -b n
+ * rank 1 answers each message with n, and the figures are per message of
+ * that stream, as pingpong's -b.
  *
- * usage: mpirun -np 2 mpi_pingpong [-r reps] [-s size,size,...]
+ * usage: mpirun -np 2 mpi_pingpong [-r reps] [-s size,size,...] [-b n]
  *   (the same defaults and the same number of round trips per size as
  *   pingpong)
  */
@@ -30,15 +32,17 @@ static int cmp_double(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	int sizes[MAX_SIZES] = { 0, 8, 1024, 65536, 1048576 };
-	int nsizes = 5, reps = 1000, rank, opt, s, i, n, max = 0;
+	int nsizes = 5, reps = 1000, rank, opt, s, i, k, n, max = 0, answers = 1;
 	double *rt, t0, sum, median;
 	char *buf, *tok;
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-	while ((opt = getopt(argc, argv, "r:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "r:s:b:")) != -1) {
 		if (opt == 'r') {
 			reps = atoi(optarg);
+		} else if (opt == 'b' && atoi(optarg) > 0) {
+			answers = atoi(optarg);
 		} else if (opt == 's') {
 			nsizes = 0;
 			for (tok = strtok(optarg, ","); tok && nsizes < MAX_SIZES;
@@ -47,7 +51,7 @@ int main(int argc, char **argv)
 		} else {
 			if (rank == 0)
 				fprintf(stderr, "usage: mpi_pingpong [-r reps] "
-					"[-s size,...]\n");
+					"[-s size,...] [-b n]\n");
 			MPI_Abort(MPI_COMM_WORLD, 1);
 		}
 	}
@@ -59,7 +63,12 @@ int main(int argc, char **argv)
 	if (!buf || !rt)
 		MPI_Abort(MPI_COMM_WORLD, 1);
 	if (rank == 0) {
-		printf("# mpi_pingpong: MPI, round trips between two ranks\n");
+		if (answers > 1)
+			printf("# mpi_pingpong: MPI, streams of %d messages "
+			       "between two ranks, per message\n", answers);
+		else
+			printf("# mpi_pingpong: MPI, round trips between two "
+			       "ranks\n");
 		printf("%10s %6s %12s %12s %12s %10s\n", "bytes", "reps",
 		       "median_us", "mean_us", "p90_us", "MB/s");
 	}
@@ -70,15 +79,19 @@ int main(int argc, char **argv)
 				t0 = MPI_Wtime();
 				MPI_Send(buf, sizes[s], MPI_BYTE, 1, 1,
 					 MPI_COMM_WORLD);
-				MPI_Recv(buf, sizes[s], MPI_BYTE, 1, 2,
-					 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+				for (k = 0; k < answers; k++)
+					MPI_Recv(buf, sizes[s], MPI_BYTE, 1, 2,
+						 MPI_COMM_WORLD,
+						 MPI_STATUS_IGNORE);
 				if (i >= 0)
-					rt[i] = (MPI_Wtime() - t0) * 1e6;
+					rt[i] = (MPI_Wtime() - t0) * 1e6 /
+						answers;
 			} else {
 				MPI_Recv(buf, sizes[s], MPI_BYTE, 0, 1,
 					 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-				MPI_Send(buf, sizes[s], MPI_BYTE, 0, 2,
-					 MPI_COMM_WORLD);
+				for (k = 0; k < answers; k++)
+					MPI_Send(buf, sizes[s], MPI_BYTE, 0, 2,
+						 MPI_COMM_WORLD);
 			}
 		}
 		if (rank != 0)
@@ -89,7 +102,8 @@ int main(int argc, char **argv)
 		median = n % 2 ? rt[n / 2] : (rt[n / 2 - 1] + rt[n / 2]) / 2;
 		printf("%10d %6d %12.2f %12.2f %12.2f %10.2f\n", sizes[s], n,
 		       median, sum / n, rt[n * 9 / 10],
-		       median > 0 ? 2.0 * sizes[s] / median : 0.0);
+		       median > 0 ? (answers > 1 ? 1.0 : 2.0) * sizes[s] /
+		       median : 0.0);
 		fflush(stdout);
 	}
 	free(buf);

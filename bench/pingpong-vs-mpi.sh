@@ -7,22 +7,28 @@
 # trips).  Medians of RUNS runs per side.  A benchmark, not a test: for a
 # quiet machine; its output goes into docs/results.
 #
-# usage: bench/pingpong-vs-mpi.sh [-n runs] [-r reps] [-s sizes]
+# usage: bench/pingpong-vs-mpi.sh [-n runs] [-r reps] [-s sizes] [-b n]
 #   -s sizes  message sizes in bytes, comma-separated, for every side
 #             (default pingpong's: 0,8,1024,65536,1048576); a bandwidth
 #             sweep: -s 65536,262144,1048576,4194304,16777216
+#   -b n      streams instead of round trips: each message answered by
+#             n, every figure per message of the stream (the tables'
+#             "round trip" columns then read "per message", and MB/s is
+#             bytes / median)
 #   (from the top build directory, after `make'; Open MPI from Debian's
 #   openmpi-bin and libopenmpi-dev, skipped with a word when missing)
 set -u
 runs=5
 reps=4000
 sizes=()
-while getopts n:r:s: opt; do
+stream=()
+while getopts n:r:s:b: opt; do
 	case $opt in
 	n) runs=$OPTARG ;;
 	r) reps=$OPTARG ;;
 	s) sizes=(-s "$OPTARG") ;;
-	*) echo "usage: $0 [-n runs] [-r reps] [-s sizes]" >&2; exit 2 ;;
+	b) stream=(-b "$OPTARG") ;;
+	*) echo "usage: $0 [-n runs] [-r reps] [-s sizes] [-b n]" >&2; exit 2 ;;
 	esac
 done
 top=$PWD
@@ -31,10 +37,11 @@ pp=$src/bench/bench-pingpong.sh
 [ -x "$top/examples/pingpong" ] || { echo "run it from the build directory after make" >&2; exit 1; }
 
 echo "== $(date -u '+%F %T') UTC, $(uname -r), $(nproc) CPUs, load: $(cut -d' ' -f1-3 /proc/loadavg)"
+[ ${#stream[@]} = 0 ] || echo "== streams of ${stream[1]} messages: every figure is per message; MB/s = bytes / median"
 echo "== stock against copvm, shared-memory rings (default)"
-srcdir=$src INTEG_BUILDDIR=$top bash "$pp" -n "$runs" -r "$reps" "${sizes[@]}" 2>/dev/null | grep -v '^PASS\|^#'
+srcdir=$src INTEG_BUILDDIR=$top bash "$pp" -n "$runs" -r "$reps" "${sizes[@]}" "${stream[@]}" 2>/dev/null | grep -v '^PASS\|^#'
 echo "== stock against copvm, unix sockets (COPVM_SHM=0)"
-COPVM_SHM=0 srcdir=$src INTEG_BUILDDIR=$top bash "$pp" -n "$runs" -r "$reps" "${sizes[@]}" 2>/dev/null | grep -v '^PASS\|^#'
+COPVM_SHM=0 srcdir=$src INTEG_BUILDDIR=$top bash "$pp" -n "$runs" -r "$reps" "${sizes[@]}" "${stream[@]}" 2>/dev/null | grep -v '^PASS\|^#'
 
 echo "== Open MPI (mpirun -np 2, shared memory), $runs runs"
 if ! command -v mpicc >/dev/null || ! command -v mpirun >/dev/null; then
@@ -49,7 +56,7 @@ asroot=
 mpirun --version | head -n 1
 for i in $(seq "$runs"); do
 	mpirun $asroot -np 2 --bind-to none --mca btl self,vader \
-		"$work/mpi_pingpong" -r "$reps" "${sizes[@]}" >"$work/run$i" 2>"$work/err$i" ||
+		"$work/mpi_pingpong" -r "$reps" "${sizes[@]}" "${stream[@]}" >"$work/run$i" 2>"$work/err$i" ||
 		{ cat "$work/err$i" >&2; exit 1; }
 done
 cat "$work"/run* | awk '!/^#/ && $1 ~ /^[0-9]+$/' | perl -e '

@@ -11,13 +11,19 @@
  * 2 * size / median (bytes moved both ways per round trip) in MB/s, and
  * last the 99th percentile.
  *
+ * With -b n each round is a stream instead: one message to the child,
+ * n answers from it, and the figures are per message of the stream (the
+ * round over n), the bandwidth size / median.
+ *
  * It is plain PVM 3.4: the same source builds against stock PVM, which is
  * how bench/bench-pingpong.sh compares the two.
  *
- * usage: pingpong [-r reps] [-s size,size,...] [-i] [-p program] [-H host]
+ * usage: pingpong [-r reps] [-s size,size,...] [-b n] [-i] [-p program]
+ *                 [-H host]
  *   -r reps   round trips for sizes up to 1 KiB (default 1000); larger
  *             sizes do fewer: reps/4 at 64 KiB, reps/20 at 1 MiB, >= 10
  *   -s sizes  message sizes in bytes (default 0,8,1024,65536,1048576)
+ *   -b n      the child answers each message with n (a stream; 1)
  *   -i        route through the daemons instead of direct task links
  *   -p prog   spawn this program as the child (default: this executable)
  *   -H host   spawn the child on that host (default: where pvm_spawn's
@@ -58,10 +64,11 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The child: echo every ping back with the same bytes until told to stop. */
-static int child(void)
+/* The child: echo every ping back with the same bytes, `answers' times,
+ * until told to stop. */
+static int child(int answers)
 {
-	int parent = pvm_parent(), bufid, len, tag;
+	int parent = pvm_parent(), bufid, len, tag, k;
 	size_t cap = 0;
 	char *buf = NULL;
 
@@ -80,10 +87,14 @@ static int child(void)
 		}
 		if (len > 0 && pvm_upkbyte(buf, len, 1) < 0)
 			break;
-		pvm_initsend(PvmDataRaw);
-		if (len > 0)
-			pvm_pkbyte(buf, len, 1);
-		if (pvm_send(parent, TAG_PONG) < 0)
+		for (k = 0; k < answers; k++) {
+			pvm_initsend(PvmDataRaw);
+			if (len > 0)
+				pvm_pkbyte(buf, len, 1);
+			if (pvm_send(parent, TAG_PONG) < 0)
+				break;
+		}
+		if (k < answers)
 			break;
 	}
 	free(buf);
@@ -91,12 +102,13 @@ static int child(void)
 	return 0;
 }
 
-/* Time `reps' round trips of `size' bytes after `warmup' untimed ones.
- * Fills times[] (microseconds); returns 0, or -1 on a failure. */
+/* Time `reps' round trips of `size' bytes after `warmup' untimed ones,
+ * each answered by `answers' messages.  Fills times[] (microseconds, a
+ * round over `answers'); returns 0, or -1 on a failure. */
 static int measure(int peer, char *out, char *in, int size, int warmup,
-		   int reps, double *times)
+		   int reps, int answers, double *times)
 {
-	int i, bufid, len;
+	int i, k, bufid, len;
 
 	for (i = -warmup; i < reps; i++) {
 		double t0 = now_us();
@@ -108,13 +120,16 @@ static int measure(int peer, char *out, char *in, int size, int warmup,
 		    (size > 0 && pvm_pkbyte(out, size, 1) < 0) ||
 		    pvm_send(peer, TAG_PING) < 0)
 			return -1;
-		bufid = pvm_recv(peer, TAG_PONG);
-		if (bufid < 0 || pvm_bufinfo(bufid, &len, NULL, NULL) < 0 || len != size)
-			return -1;
-		if (size > 0 && pvm_upkbyte(in, size, 1) < 0)
-			return -1;
+		for (k = 0; k < answers; k++) {
+			bufid = pvm_recv(peer, TAG_PONG);
+			if (bufid < 0 || pvm_bufinfo(bufid, &len, NULL, NULL) < 0 ||
+			    len != size)
+				return -1;
+			if (size > 0 && pvm_upkbyte(in, size, 1) < 0)
+				return -1;
+		}
 		if (i >= 0)
-			times[i] = now_us() - t0;
+			times[i] = (now_us() - t0) / answers;
 		if (size > 0 && (in[0] != out[0] || in[size - 1] != out[size - 1]))
 			return -1;
 	}
@@ -137,8 +152,9 @@ int main(int argc, char **argv)
 {
 	int sizes[MAX_SIZES] = { 0, 8, 1024, 65536, 1048576 };
 	int nsizes = 5, reps = 1000, direct = 1, opt, i, s, peer, status = 0;
-	int maxsize = 0;
-	char self[4096], *prog = NULL, *child_argv[] = { CHILD_ARG, NULL, NULL };
+	int maxsize = 0, answers = 1;
+	char self[4096], *prog = NULL, nans[16];
+	char *child_argv[] = { CHILD_ARG, NULL, NULL, NULL };
 	char *host = NULL;
 	char *out, *in;
 	double *times;
@@ -148,16 +164,19 @@ int main(int argc, char **argv)
 			return 1;
 		pvm_setopt(PvmRoute, argc > 2 && strcmp(argv[2], "daemon") == 0 ?
 			   PvmDontRoute : PvmRouteDirect);
-		return child();
+		return child(argc > 3 && atoi(argv[3]) > 0 ? atoi(argv[3]) : 1);
 	}
 
-	while ((opt = getopt(argc, argv, "r:s:ip:H:")) != -1) {
+	while ((opt = getopt(argc, argv, "r:s:b:ip:H:")) != -1) {
 		switch (opt) {
 		case 'r':
 			reps = atoi(optarg);
 			break;
 		case 's':
 			nsizes = parse_sizes(optarg, sizes);
+			break;
+		case 'b':
+			answers = atoi(optarg);
 			break;
 		case 'i':
 			direct = 0;
@@ -169,12 +188,12 @@ int main(int argc, char **argv)
 			prog = optarg;
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-r reps] [-s size,...] [-i] [-p program] [-H host]\n",
-				argv[0]);
+			fprintf(stderr, "usage: %s [-r reps] [-s size,...] [-b n] [-i] "
+				"[-p program] [-H host]\n", argv[0]);
 			return 1;
 		}
 	}
-	if (reps < 1 || nsizes < 1)
+	if (reps < 1 || nsizes < 1 || answers < 1)
 		return 1;
 	for (s = 0; s < nsizes; s++)
 		if (sizes[s] > maxsize)
@@ -196,6 +215,8 @@ int main(int argc, char **argv)
 		return 1;
 	pvm_setopt(PvmRoute, direct ? PvmRouteDirect : PvmDontRoute);
 	child_argv[1] = direct ? "direct" : "daemon";
+	snprintf(nans, sizeof(nans), "%d", answers);
+	child_argv[2] = nans;
 	if (pvm_spawn(prog, child_argv, host ? PvmTaskHost : PvmTaskDefault,
 		      host ? host : "", 1, &peer) != 1) {
 		fprintf(stderr, "pingpong: cannot spawn %s (%d)\n", prog, peer);
@@ -212,8 +233,13 @@ int main(int argc, char **argv)
 		goto done;
 	}
 
-	printf("# pingpong: PVM %s, %s route, round trips between two tasks\n",
-	       pvm_version(), direct ? "direct" : "daemon");
+	if (answers > 1)
+		printf("# pingpong: PVM %s, %s route, streams of %d messages "
+		       "between two tasks, per message\n", pvm_version(),
+		       direct ? "direct" : "daemon", answers);
+	else
+		printf("# pingpong: PVM %s, %s route, round trips between two "
+		       "tasks\n", pvm_version(), direct ? "direct" : "daemon");
 	printf("%10s %6s %12s %12s %12s %10s %12s\n", "bytes", "reps",
 	       "median_us", "mean_us", "p90_us", "MB/s", "p99_us");
 	for (s = 0; s < nsizes; s++) {
@@ -223,7 +249,8 @@ int main(int argc, char **argv)
 		for (i = 0; i < size; i++)
 			out[i] = (char)(i * 31 + 7);
 		pingpong_mark("begin", size);
-		if (measure(peer, out, in, size, n / 10 + 2, n, times) < 0) {
+		if (measure(peer, out, in, size, n / 10 + 2, n, answers,
+			    times) < 0) {
 			fprintf(stderr, "pingpong: round trip of %d bytes failed\n", size);
 			status = 1;
 			break;
@@ -236,7 +263,7 @@ int main(int argc, char **argv)
 		printf("%10d %6d %12.2f %12.2f %12.2f %10.2f %12.2f\n", size, n,
 		       median, sum / n,
 		       times[(n * 9) / 10 < n ? (n * 9) / 10 : n - 1],
-		       median > 0 ? 2.0 * size / median : 0.0,
+		       median > 0 ? (answers > 1 ? 1.0 : 2.0) * size / median : 0.0,
 		       times[(n * 99) / 100 < n ? (n * 99) / 100 : n - 1]);
 		fflush(stdout);
 	}
