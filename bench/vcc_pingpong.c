@@ -43,6 +43,11 @@
  * keep up in a flood, and `allocs' counts its allocations.  The RESULT
  * line adds burst=n and per_msg_us (the median round over n).
  *
+ * -R resends instead: each task sends back the message it received, as
+ * it came (pvm_setrbuf(0), pvm_setsbuf, the old send buffer freed), with
+ * no pack or unpack; the parent packs only the first.  The other
+ * pattern of issue 26's targets, besides packing every message.
+ *
  * -F makes each message the full cycle of a typical program: one int
  * (a sequence number) packed before the bytes and unpacked after them,
  * and the receive buffer freed with pvm_freebuf() once unpacked (both
@@ -60,7 +65,7 @@
  * (pvm_initsend(PvmDataDefault), XDR); it is passed to the child.
  *
  * usage: vcc_pingpong [-r reps] [-w warm] [-s size,size,...] [-e enc]
- *                     [-B n] [-S us] [-F] [-I] [-P] [-T] [-X]
+ *                     [-B n] [-S us] [-F] [-I] [-P] [-R] [-T] [-X]
  */
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -153,6 +158,18 @@ static void stage_mark(int st, double *t0)
 static int encoding = PvmDataRaw;
 /* -F: an int item and an explicit free in every message. */
 static int full_cycle;
+/* -R: the received message is sent back as it is. */
+static int resend;
+
+/* -R: makes the message just received the send buffer; the old send
+ * buffer is freed. */
+static void forward(void)
+{
+	int r = pvm_setrbuf(0), old = pvm_setsbuf(r);
+
+	if (old > 0 && old != r)
+		pvm_freebuf(old);
+}
 
 /* Packs `len' bytes of `buf' into a fresh send buffer. */
 static void pack(char *buf, int len)
@@ -227,6 +244,12 @@ static int child(void)
 			}
 			if (pvm_recv(parent, TAG_PING) < 0)
 				return 1;
+			if (resend) {
+				forward();
+				if (pvm_send(parent, TAG_PONG) < 0)
+					return 1;
+				continue;
+			}
 			unpack(buf, len);
 			if (info[2])
 				continue;
@@ -302,14 +325,18 @@ static int run_size(int tid, int len, int reps, int warm, int precomm,
 			return 1;
 		stage_mark(ST_SEND, &ts);
 		/* the next ping does not depend on this pong */
-		pack(buf, len);
+		if (!resend)
+			pack(buf, len);
 		if (precomm && pvm_indication(tid, TAG_PING) < 0)
 			return 1;
 		ts = stage_on ? now_ns() : 0;
 		if (pvm_recv(tid, TAG_PONG) < 0)
 			return 1;
 		stage_mark(ST_RECV, &ts);
-		unpack(buf, len);
+		if (resend)
+			forward();
+		else
+			unpack(buf, len);
 		stage_mark(ST_UNPACK, &ts);
 		for (j = 1; j < burst; j++) {
 			if (pvm_recv(tid, TAG_PONG) < 0)
@@ -366,11 +393,12 @@ int main(int argc, char **argv)
 		if (argc > 3)
 			encoding = atoi(argv[3]);
 		full_cycle = argc > 4 && !strcmp(argv[4], "full");
+		resend = argc > 4 && !strcmp(argv[4], "resend");
 		rc = child();
 		pvm_exit();
 		return rc;
 	}
-	while ((opt = getopt(argc, argv, "r:w:s:e:B:S:FIPTX")) != -1) {
+	while ((opt = getopt(argc, argv, "r:w:s:e:B:S:FIPRTX")) != -1) {
 		switch (opt) {
 		case 'r':
 			reps = atoi(optarg);
@@ -409,6 +437,9 @@ int main(int argc, char **argv)
 		case 'F':
 			full_cycle = 1;
 			break;
+		case 'R':
+			resend = 1;
+			break;
 		case 'T':
 			timing = 1;
 			break;
@@ -417,12 +448,13 @@ int main(int argc, char **argv)
 			break;
 		default:
 			fprintf(stderr, "usage: %s [-r reps] [-w warm] "
-				"[-s sizes] [-e enc] [-B n] [-S us] [-F] [-I] [-P] [-T] "
+				"[-s sizes] [-e enc] [-B n] [-S us] [-F] [-I] [-P] [-R] [-T] "
 				"[-X]\n", argv[0]);
 			return 2;
 		}
 	}
 	if (reps < 1 || warm < 0 || burst < 1 || (burst > 1 && exchange) ||
+	    (resend && (burst > 1 || exchange || precomm || full_cycle)) ||
 	    pvm_mytid() < 0)
 		return 1;
 	if (spin_us >= 0)
@@ -441,7 +473,7 @@ int main(int argc, char **argv)
 	args[1] = pin ? "pinned" : "free";
 	snprintf(enc, sizeof(enc), "%d", encoding);
 	args[2] = enc;
-	args[3] = full_cycle ? "full" : "plain";
+	args[3] = full_cycle ? "full" : resend ? "resend" : "plain";
 	if (pvm_spawn(self, args, PvmTaskDefault, "", 1, &tid) != 1) {
 		fprintf(stderr, "vcc_pingpong: spawn failed\n");
 		pvm_exit();
