@@ -5,12 +5,13 @@
 # and the ratio stock/copvm (above 1: copvm is faster).  Not part of
 # `make check': timings on shared machines are for reading, not asserting.
 #
-# usage: bench/bench-pingpong.sh [-n runs] [-r reps] [-s sizes] [-b n] [-i]
+# usage: bench/bench-pingpong.sh [-n runs] [-r reps] [-s sizes] [-b n | -f] [-i]
 #   (from the top build directory, after `make')
 #   -n runs   alternate stock and copvm runs this many times (default 5)
 #   -r reps   passed to pingpong (round trips for small sizes)
 #   -s sizes  passed to pingpong (message sizes in bytes, comma-separated)
 #   -b n      streams of n messages (pingpong -b): figures per message
+#   -f        each message forwarded as received, not packed (pingpong -f)
 #   -i        route through the daemons (pingpong -i)
 # The stock binary is the same source built against /usr/include/pvm3.h
 # and Debian's -lpvm3; each side has its own daemon, started once.
@@ -19,14 +20,15 @@ srcdir=${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 
 runs=5
 ppargs=()
-while getopts n:r:s:b:i opt; do
+while getopts n:r:s:b:fi opt; do
 	case $opt in
 	n) runs=$OPTARG ;;
 	r) ppargs+=(-r "$OPTARG") ;;
 	s) ppargs+=(-s "$OPTARG") ;;
 	b) ppargs+=(-b "$OPTARG") ;;
+	f) ppargs+=(-f) ;;
 	i) ppargs+=(-i) ;;
-	*) echo "usage: $0 [-n runs] [-r reps] [-s sizes] [-b n] [-i]" >&2; exit 2 ;;
+	*) echo "usage: $0 [-n runs] [-r reps] [-s sizes] [-b n | -f] [-i]" >&2; exit 2 ;;
 	esac
 done
 

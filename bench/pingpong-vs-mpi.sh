@@ -7,7 +7,7 @@
 # trips).  Medians of RUNS runs per side.  A benchmark, not a test: for a
 # quiet machine; its output goes into docs/results.
 #
-# usage: bench/pingpong-vs-mpi.sh [-n runs] [-r reps] [-s sizes] [-b n]
+# usage: bench/pingpong-vs-mpi.sh [-n runs] [-r reps] [-s sizes] [-b n | -f]
 #   -s sizes  message sizes in bytes, comma-separated, for every side
 #             (default pingpong's: 0,8,1024,65536,1048576); a bandwidth
 #             sweep: -s 65536,262144,1048576,4194304,16777216
@@ -15,6 +15,9 @@
 #             n, every figure per message of the stream (the tables'
 #             "round trip" columns then read "per message", and MB/s is
 #             bytes / median)
+#   -f        the PVM tasks forward each message as received (pingpong
+#             -f: no pack or unpack), the pattern of Open MPI's
+#             MPI_Send/MPI_Recv of the same buffer, which is unchanged
 #   (from the top build directory, after `make'; Open MPI from Debian's
 #   openmpi-bin and libopenmpi-dev, skipped with a word when missing)
 set -u
@@ -22,13 +25,15 @@ runs=5
 reps=4000
 sizes=()
 stream=()
-while getopts n:r:s:b: opt; do
+fwd=()
+while getopts n:r:s:b:f opt; do
 	case $opt in
 	n) runs=$OPTARG ;;
 	r) reps=$OPTARG ;;
 	s) sizes=(-s "$OPTARG") ;;
 	b) stream=(-b "$OPTARG") ;;
-	*) echo "usage: $0 [-n runs] [-r reps] [-s sizes] [-b n]" >&2; exit 2 ;;
+	f) fwd=(-f) ;;
+	*) echo "usage: $0 [-n runs] [-r reps] [-s sizes] [-b n | -f]" >&2; exit 2 ;;
 	esac
 done
 top=$PWD
@@ -38,10 +43,11 @@ pp=$src/bench/bench-pingpong.sh
 
 echo "== $(date -u '+%F %T') UTC, $(uname -r), $(nproc) CPUs, load: $(cut -d' ' -f1-3 /proc/loadavg)"
 [ ${#stream[@]} = 0 ] || echo "== streams of ${stream[1]} messages: every figure is per message; MB/s = bytes / median"
+[ ${#fwd[@]} = 0 ] || echo "== PVM tasks forward each message as received (no pack or unpack)"
 echo "== stock against copvm, shared-memory rings (default)"
-srcdir=$src INTEG_BUILDDIR=$top bash "$pp" -n "$runs" -r "$reps" "${sizes[@]}" "${stream[@]}" 2>/dev/null | grep -v '^PASS\|^#'
+srcdir=$src INTEG_BUILDDIR=$top bash "$pp" -n "$runs" -r "$reps" "${sizes[@]}" "${stream[@]}" "${fwd[@]}" 2>/dev/null | grep -v '^PASS\|^#'
 echo "== stock against copvm, unix sockets (COPVM_SHM=0)"
-COPVM_SHM=0 srcdir=$src INTEG_BUILDDIR=$top bash "$pp" -n "$runs" -r "$reps" "${sizes[@]}" "${stream[@]}" 2>/dev/null | grep -v '^PASS\|^#'
+COPVM_SHM=0 srcdir=$src INTEG_BUILDDIR=$top bash "$pp" -n "$runs" -r "$reps" "${sizes[@]}" "${stream[@]}" "${fwd[@]}" 2>/dev/null | grep -v '^PASS\|^#'
 
 echo "== Open MPI (mpirun -np 2, shared memory), $runs runs"
 if ! command -v mpicc >/dev/null || ! command -v mpirun >/dev/null; then

@@ -11,6 +11,11 @@
  * 2 * size / median (bytes moved both ways per round trip) in MB/s, and
  * last the 99th percentile.
  *
+ * With -f both tasks forward instead: each sends back the message it
+ * received, as it came (pvm_setrbuf(0), pvm_setsbuf, the old send buffer
+ * freed), with no pack or unpack; the parent packs only the first, and
+ * unpacks and checks only the last.
+ *
  * With -b n each round is a stream instead: one message to the child,
  * n answers from it, and the figures are per message of the stream (the
  * round over n), the bandwidth size / median.
@@ -18,12 +23,13 @@
  * It is plain PVM 3.4: the same source builds against stock PVM, which is
  * how bench/bench-pingpong.sh compares the two.
  *
- * usage: pingpong [-r reps] [-s size,size,...] [-b n] [-i] [-p program]
+ * usage: pingpong [-r reps] [-s size,size,...] [-b n | -f] [-i] [-p program]
  *                 [-H host]
  *   -r reps   round trips for sizes up to 1 KiB (default 1000); larger
  *             sizes do fewer: reps/4 at 64 KiB, reps/20 at 1 MiB, >= 10
  *   -s sizes  message sizes in bytes (default 0,8,1024,65536,1048576)
  *   -b n      the child answers each message with n (a stream; 1)
+ *   -f        forward the received message instead of packing a new one
  *   -i        route through the daemons instead of direct task links
  *   -p prog   spawn this program as the child (default: this executable)
  *   -H host   spawn the child on that host (default: where pvm_spawn's
@@ -64,8 +70,18 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* -f: makes the message just received the send buffer; the old send
+ * buffer is freed. */
+static void forward(void)
+{
+	int r = pvm_setrbuf(0), old = pvm_setsbuf(r);
+
+	if (old > 0 && old != r)
+		pvm_freebuf(old);
+}
+
 /* The child: echo every ping back with the same bytes, `answers' times,
- * until told to stop. */
+ * or forward it (answers 0), until told to stop. */
 static int child(int answers)
 {
 	int parent = pvm_parent(), bufid, len, tag, k;
@@ -78,6 +94,12 @@ static int child(int answers)
 			break;
 		if (tag != TAG_PING)
 			break;
+		if (answers == 0) {
+			forward();
+			if (pvm_send(parent, TAG_PONG) < 0)
+				break;
+			continue;
+		}
 		if ((size_t)len > cap) {
 			free(buf);
 			cap = (size_t)len;
@@ -102,14 +124,51 @@ static int child(int answers)
 	return 0;
 }
 
+/* -f: `reps' round trips of `size' bytes after `warmup' untimed ones,
+ * the first message packed, then forwarded both ways; the last one is
+ * unpacked and checked.  Fills times[]; 0, or -1 on a failure. */
+static int measure_forward(int peer, char *out, char *in, int size,
+			   int warmup, int reps, double *times)
+{
+	int i, bufid, len;
+
+	out[0] = 1;
+	if (size > 0)
+		out[size - 1] = 7;
+	if (pvm_initsend(PvmDataRaw) < 0 ||
+	    (size > 0 && pvm_pkbyte(out, size, 1) < 0))
+		return -1;
+	for (i = -warmup; i < reps; i++) {
+		double t0 = now_us();
+
+		if (pvm_send(peer, TAG_PING) < 0)
+			return -1;
+		bufid = pvm_recv(peer, TAG_PONG);
+		if (bufid < 0 || pvm_bufinfo(bufid, &len, NULL, NULL) < 0 ||
+		    len != size)
+			return -1;
+		forward();
+		if (i >= 0)
+			times[i] = now_us() - t0;
+	}
+	pvm_setrbuf(pvm_setsbuf(0));
+	if (size > 0 && pvm_upkbyte(in, size, 1) < 0)
+		return -1;
+	return size > 0 && memcmp(in, out, size) ? -1 : 0;
+}
+
 /* Time `reps' round trips of `size' bytes after `warmup' untimed ones,
- * each answered by `answers' messages.  Fills times[] (microseconds, a
- * round over `answers'); returns 0, or -1 on a failure. */
+ * each answered by `answers' messages (0: forwarded, measure_forward).
+ * Fills times[] (microseconds, a round over `answers'); returns 0, or
+ * -1 on a failure. */
 static int measure(int peer, char *out, char *in, int size, int warmup,
 		   int reps, int answers, double *times)
 {
 	int i, k, bufid, len;
 
+	if (answers == 0)
+		return measure_forward(peer, out, in, size, warmup, reps,
+				       times);
 	for (i = -warmup; i < reps; i++) {
 		double t0 = now_us();
 
@@ -164,10 +223,10 @@ int main(int argc, char **argv)
 			return 1;
 		pvm_setopt(PvmRoute, argc > 2 && strcmp(argv[2], "daemon") == 0 ?
 			   PvmDontRoute : PvmRouteDirect);
-		return child(argc > 3 && atoi(argv[3]) > 0 ? atoi(argv[3]) : 1);
+		return child(argc > 3 && atoi(argv[3]) >= 0 ? atoi(argv[3]) : 1);
 	}
 
-	while ((opt = getopt(argc, argv, "r:s:b:ip:H:")) != -1) {
+	while ((opt = getopt(argc, argv, "r:s:b:fip:H:")) != -1) {
 		switch (opt) {
 		case 'r':
 			reps = atoi(optarg);
@@ -177,6 +236,11 @@ int main(int argc, char **argv)
 			break;
 		case 'b':
 			answers = atoi(optarg);
+			if (answers < 1)
+				return 1;
+			break;
+		case 'f':
+			answers = 0;
 			break;
 		case 'i':
 			direct = 0;
@@ -188,12 +252,12 @@ int main(int argc, char **argv)
 			prog = optarg;
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-r reps] [-s size,...] [-b n] [-i] "
-				"[-p program] [-H host]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-r reps] [-s size,...] [-b n | -f] "
+				"[-i] [-p program] [-H host]\n", argv[0]);
 			return 1;
 		}
 	}
-	if (reps < 1 || nsizes < 1 || answers < 1)
+	if (reps < 1 || nsizes < 1)
 		return 1;
 	for (s = 0; s < nsizes; s++)
 		if (sizes[s] > maxsize)
@@ -239,7 +303,8 @@ int main(int argc, char **argv)
 		       direct ? "direct" : "daemon", answers);
 	else
 		printf("# pingpong: PVM %s, %s route, round trips between two "
-		       "tasks\n", pvm_version(), direct ? "direct" : "daemon");
+		       "tasks%s\n", pvm_version(), direct ? "direct" : "daemon",
+		       answers ? "" : ", each message forwarded");
 	printf("%10s %6s %12s %12s %12s %10s %12s\n", "bytes", "reps",
 	       "median_us", "mean_us", "p90_us", "MB/s", "p99_us");
 	for (s = 0; s < nsizes; s++) {
