@@ -226,7 +226,11 @@ done
 no_files() {
 	local f
 	f=$(cd "$W/nodes" && ls -d node*/tmp/* 2>/dev/null)
-	[ -z "$f" ] || fail "left in the nodes' /tmp after $1: $(echo $f)"
+	[ -z "$f" ] && return
+	fail "left in the nodes' /tmp after $1: $(echo $f)"
+	# what is left, and when each file was last changed, for the log
+	(cd "$W/nodes" && find node*/tmp -mindepth 1 -printf '%TT %y %p\n') >&2
+	date '+now: %T.%N' >&2
 }
 no_files "job 1"
 
