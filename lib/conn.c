@@ -83,6 +83,7 @@ static long poll_gap = POLL_GAP_NS;
 static long spin_now;		/* its caller's clock reading */
 static int held;		/* back-pressure: see pvmi_conn_hold() */
 static int sated;		/* see pvmi_conn_sated() */
+static int draining;		/* in pvmi_conn_drain_peers() */
 static int wanted_peer = PVMI_WANT_NONE;
 static int writing_peer;	/* peer of the write waiting for room */
 /* A link, endpoint or wait fd came or went since the pollset's last
@@ -430,6 +431,7 @@ void pvmi_conn_drain_peers(void)
 
 	accept_all();
 	prepare_all();
+	draining = 1;	/* whole: no batch bound (conn_sated) */
 	for (i = 0; i < nlinks; i++) {
 		if ((links[i]->role != LINK_IN &&
 		     links[i]->role != LINK_BOTH) ||
@@ -438,6 +440,7 @@ void pvmi_conn_drain_peers(void)
 		if (link_read(links[i]) < 0)
 			links[i]->dead = 1;
 	}
+	draining = 0;
 }
 
 /* Reads what waits on `l'; 1 if anything arrived, 0 if not, < 0 when the
@@ -478,10 +481,11 @@ static int conn_paused(void *arg)
 }
 
 /* Every link's pipe may stop at its batch bound while the receive under
- * way has its match. */
+ * way has its match, except while the daemon's message waits for every
+ * circuit to be read whole. */
 static int conn_sated(void *arg)
 {
-	return sated;
+	return sated && !draining;
 }
 
 /* The spin budget of a send on link `arg' that waits for room: the

@@ -222,7 +222,7 @@ int pvmi_conn_send(struct link *l, struct pvmi_frame *f,
 int pvmi_conn_send_many(struct pvmi_link_copy *c, int n,
 			const struct pvmi_msg *m);
 /* Reads everything already waiting on inbound links, accepting new
- * circuits first (see conn.c, "drain_peers"). */
+ * circuits first, with no batch bound (see conn.c, "drain_peers"). */
 void pvmi_conn_drain_peers(void);
 
 /* Closes every link and endpoint; with `unlink_tid' != 0 also removes
@@ -235,8 +235,10 @@ void pvmi_conn_close_all(int unlink_tid);
 void pvmi_conn_close_out(void);
 
 /* Waits up to `timeout_ms' (-1: no limit) for incoming data and reads all
- * complete frames.  Returns 1 if anything was read or accepted, 0 on
- * timeout, PvmSysErr when nothing can ever arrive (no links left). */
+ * complete frames (a ring a batch at a time once the receive under way
+ * has its match, pvmi_conn_sated).  Returns 1 if anything was read or
+ * accepted, 0 on timeout, PvmSysErr when nothing can ever arrive (no
+ * links left). */
 int pvmi_pump(int timeout_ms);
 /* One round of a receive's spin (lib/wait.c): as pvmi_pump(0), except
  * that while shared-memory rings are polled, poll() on the fds runs only

@@ -582,14 +582,18 @@ END_TEST
 /* Sends one int, and after the parent's go four more, then exits: those
  * four go on the socket after its ring offer (the parent, not reading,
  * never answered it), the fds' message first. */
+#define BEFORE_EXIT	200	/* more than one look at a ring takes */
+
 static int offer_then_exit_child(int parent)
 {
 	int i;
 
-	vm_send_int(parent, TAG_DATA, 0);
-	if (vm_recv_int(parent, TAG_ECHO) != 1)
-		return 1;
-	for (i = 1; i <= 4; i++)
+	for (i = 0; i < SETUP_TRIPS; i++) {
+		vm_send_int(parent, TAG_DATA, -1 - i);
+		if (vm_recv_int(parent, TAG_ECHO) != i)
+			return 1;
+	}
+	for (i = 1; i <= BEFORE_EXIT; i++)
 		vm_send_int(parent, TAG_DATA, i);
 	return 0;
 }
@@ -604,17 +608,21 @@ START_TEST(messages_sent_before_exit_come_before_its_notify)
 	me = pvm_mytid();
 	kid = vm_fork_task(offer_then_exit_child, me, &pid);
 	ck_assert_int_ge(pvm_notify(PvmTaskExit, TAG_EXIT, 1, &kid), 0);
-	ck_assert_int_eq(vm_recv_int(kid, TAG_DATA), 0);
-	vm_send_int(kid, TAG_ECHO, 1);
-	/* not reading while it sends and leaves: its four messages and the
+	for (i = 0; i < SETUP_TRIPS; i++) {
+		ck_assert_int_eq(vm_recv_int(kid, TAG_DATA), -1 - i);
+		vm_send_int(kid, TAG_ECHO, i);
+	}
+	/* not reading while it sends and leaves: its messages and the
 	 * daemon's notify all wait for us */
 	vm_wait_ok(pid);
 	nanosleep(&ts, NULL);
-	/* stock's order: what a task sent before it exited comes first */
-	for (i = 1; i <= 5; i++) {
+	/* stock's order: what a task sent before it exited comes first,
+	 * though a look at its ring takes fewer once a receive has its
+	 * match (the notify drains every circuit whole) */
+	for (i = 1; i <= BEFORE_EXIT + 1; i++) {
 		ck_assert_int_gt(pvm_recv(-1, -1), 0);
 		ck_assert_int_ge(pvm_bufinfo(pvm_getrbuf(), NULL, &tag, &src), 0);
-		if (i == 5) {
+		if (i == BEFORE_EXIT + 1) {
 			ck_assert_int_eq(tag, TAG_EXIT);
 			break;
 		}
