@@ -304,7 +304,8 @@ static int receive(int tid, int tag, long deadline, int peek)
 	int want = tid > 0 && !match_fn && !nmhf ? tid : PVMI_WANT_ANY;
 	int old = pvmi_conn_want(want), rc;
 
-	/* a handler's receive nests in ours and ends as it began: unsated */
+	/* receives nest only inside a message handler, and with handlers
+	 * installed the outer one is never sated: no need to restore it */
 	waiting.on = !match_fn && !nmhf;
 	waiting.tid = tid;
 	waiting.tag = tag;
