@@ -293,10 +293,9 @@ static int flood_done_fd = -1;	/* the flooder's pipe to the test */
 
 #define SETUP_TRIPS	3	/* round trips that put a circuit on its ring */
 
-/* After SETUP_TRIPS round trips, sends FLOOD messages, one more with
- * another tag, then says so on flood_done_fd (not a PVM message: the
- * test must not read its input to learn it) and waits for the end. */
-static int flood_child(int parent)
+/* A child's side of SETUP_TRIPS round trips with `parent'; 0, or 1 when
+ * an answer is wrong. */
+static int setup_trips_child(int parent)
 {
 	int n;
 
@@ -305,6 +304,29 @@ static int flood_child(int parent)
 		if (vm_recv_int(parent, TAG_ECHO) != n)
 			return 1;
 	}
+	return 0;
+}
+
+/* The test's side of them, with task `kid'. */
+static void setup_trips(int kid)
+{
+	int n;
+
+	for (n = 0; n < SETUP_TRIPS; n++) {
+		ck_assert_int_eq(vm_recv_int(kid, TAG_DATA), -1 - n);
+		vm_send_int(kid, TAG_ECHO, n);
+	}
+}
+
+/* After SETUP_TRIPS round trips, sends FLOOD messages, one more with
+ * another tag, then says so on flood_done_fd (not a PVM message: the
+ * test must not read its input to learn it) and waits for the end. */
+static int flood_child(int parent)
+{
+	int n;
+
+	if (setup_trips_child(parent))
+		return 1;
 	for (n = 0; n < FLOOD; n++)
 		vm_send_int(parent, TAG_DATA, n);
 	vm_send_int(parent, TAG_ECHO, FLOOD);
@@ -322,19 +344,13 @@ START_TEST(one_probe_sees_a_message_behind_a_thousand_others)
 	char c;
 	pid_t pid;
 
-	if (_i)
-		setenv("COPVM_SHM", "0", 1);
-	else
-		unsetenv("COPVM_SHM");
+	vm_set_shm(_i);
 	ck_assert_int_eq(pipe(fds), 0);
 	flood_done_fd = fds[1];
 	me = pvm_mytid();
 	kid = vm_fork_task(flood_child, me, &pid);
 	close(fds[1]);
-	for (n = 0; n < SETUP_TRIPS; n++) {
-		ck_assert_int_eq(vm_recv_int(kid, TAG_DATA), -1 - n);
-		vm_send_int(kid, TAG_ECHO, n);
-	}
+	setup_trips(kid);
 	ck_assert_int_eq(read(fds[0], &c, 1), 1);
 	close(fds[0]);
 	if (!_i)
@@ -588,11 +604,8 @@ static int offer_then_exit_child(int parent)
 {
 	int i;
 
-	for (i = 0; i < SETUP_TRIPS; i++) {
-		vm_send_int(parent, TAG_DATA, -1 - i);
-		if (vm_recv_int(parent, TAG_ECHO) != i)
-			return 1;
-	}
+	if (setup_trips_child(parent))
+		return 1;
 	for (i = 1; i <= BEFORE_EXIT; i++)
 		vm_send_int(parent, TAG_DATA, i);
 	return 0;
@@ -608,10 +621,7 @@ START_TEST(messages_sent_before_exit_come_before_its_notify)
 	me = pvm_mytid();
 	kid = vm_fork_task(offer_then_exit_child, me, &pid);
 	ck_assert_int_ge(pvm_notify(PvmTaskExit, TAG_EXIT, 1, &kid), 0);
-	for (i = 0; i < SETUP_TRIPS; i++) {
-		ck_assert_int_eq(vm_recv_int(kid, TAG_DATA), -1 - i);
-		vm_send_int(kid, TAG_ECHO, i);
-	}
+	setup_trips(kid);
 	/* not reading while it sends and leaves: its messages and the
 	 * daemon's notify all wait for us */
 	vm_wait_ok(pid);
