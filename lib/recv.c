@@ -97,7 +97,11 @@ static void q_account(long delta)
 	pvmi_conn_hold(limit && q_bytes > limit);
 }
 
-static int default_match(const struct pvmi_msg *m, int tid, int tag);
+static int default_match(const struct pvmi_msg *m, int tid, int tag)
+{
+	return (tid == -1 || m->src == tid) && (tag == -1 || m->tag == tag) &&
+	       m->ctx == pvmi.ctx;
+}
 
 /* Tells the pumps when `m', just queued, is what the receive under way
  * waits for. */
@@ -167,12 +171,6 @@ void pvmi_rxq_flush(void)
 	q_tail = NULL;
 	q_bytes = 0;
 	pvmi_conn_hold(0);
-}
-
-static int default_match(const struct pvmi_msg *m, int tid, int tag)
-{
-	return (tid == -1 || m->src == tid) && (tag == -1 || m->tag == tag) &&
-	       m->ctx == pvmi.ctx;
 }
 
 /* Gives `m' a buffer id if it has none yet; returns it or PvmNoMem. */
@@ -304,12 +302,13 @@ static int receive(int tid, int tag, long deadline, int peek)
 	int want = tid > 0 && !match_fn && !nmhf ? tid : PVMI_WANT_ANY;
 	int old = pvmi_conn_want(want), rc;
 
-	/* receives nest only inside a message handler, and with handlers
-	 * installed the outer one is never sated: no need to restore it */
+	/* the pumps are unsated here: only a receive's queueing sates
+	 * them, and each receive unsates them as it ends.  Receives nest
+	 * only inside a message handler, and with handlers installed the
+	 * outer one is never sated: no need to restore it */
 	waiting.on = !match_fn && !nmhf;
 	waiting.tid = tid;
 	waiting.tag = tag;
-	pvmi_conn_sated(0);
 	rc = receive_wanting(tid, tag, deadline, peek);
 	waiting.on = 0;
 	pvmi_conn_sated(0);
