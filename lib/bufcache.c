@@ -49,6 +49,7 @@
 #include <time.h>
 
 #include "bufcache.h"
+#include "bufheap.h"
 
 #define BUF_MIN_SHIFT		8	/* 256 B */
 #define BUF_MAX_SHIFT		21	/* 2 MiB */
@@ -59,6 +60,7 @@
 #define BUF_CACHE_MAX_BYTES	(16L << 20)
 #define BUF_IDLE_MS_DEFAULT	1000
 #define BUF_LARGE		0xffu	/* class of a plain heap block */
+#define BUF_SHARED		0xfeu	/* class of an export heap block */
 #define BUF_LARGE_KEEP		2	/* plain heap blocks kept for reuse */
 #define BUF_LARGE_MAX_BYTES	(64L << 20)	/* their bytes, at most */
 #define BUF_MAGIC		0x42554643u	/* "BUFC" */
@@ -93,6 +95,8 @@ static struct {
 } large;
 static long cached_bytes;
 static long last_sweep_ms;
+/* The export heap's blocks were used since its last trim. */
+static int heap_used;
 static char lock;
 static int configured;
 static int enabled = 1;
@@ -176,7 +180,9 @@ static unsigned class_of(size_t n)
 /* Frees the memory of buffer `h' (NULL is ignored). */
 static void block_free(struct bufhdr *h)
 {
-	if (h && h->cls != BUF_LARGE)
+	if (h && h->cls == BUF_SHARED)
+		pvmi_heap_free(h);
+	else if (h && h->cls != BUF_LARGE)
 		free((char *)(h + 1) - BUF_ALIGN);
 	else
 		free(h);
@@ -234,19 +240,25 @@ static struct bufhdr *large_take(size_t n, long now)
 	return h;
 }
 
-/* Empties the classes not used for an idle interval; lock held. */
-static void sweep(long now)
+/* Empties the classes not used for an idle interval; lock held.
+ * Returns 1 when the export heap is to be trimmed too (outside the
+ * lock: that is a system call per free part). */
+static int sweep(long now)
 {
-	int i;
+	int i, trim = 0;
 
 	if (now - last_sweep_ms < idle_ms)
-		return;
+		return 0;
 	for (i = 0; i < BUF_NCLASS; i++)
 		if (now - pools[i].last_use_ms >= idle_ms)
 			pool_empty(&pools[i], i);
-	if (now - large.last_use_ms >= idle_ms)
+	if (now - large.last_use_ms >= idle_ms) {
 		large_empty();
+		trim = heap_used;
+		heap_used = 0;
+	}
 	last_sweep_ms = now;
+	return trim;
 }
 
 static struct bufhdr *heap_block(unsigned cls, size_t n)
@@ -277,17 +289,34 @@ void *pvmi_buf_alloc(size_t n)
 	struct bufhdr *h = NULL;
 
 	configure();
+	if (enabled && cls == BUF_LARGE &&
+	    (h = pvmi_heap_alloc(sizeof(*h) + n)) != NULL) {
+		/* a body a peer may read in place (bufheap.h) */
+		h->magic = BUF_MAGIC;
+		h->cls = BUF_SHARED;
+		h->cap = n;
+		lock_pools();
+		large.last_use_ms = now_ms();
+		heap_used = 1;
+		COUNT(live, 1);
+		COUNT(allocs, 1);
+		unlock_pools();
+		return h + 1;
+	}
 	if (enabled) {
 		long now = now_ms();
+		int trim;
 
 		lock_pools();
-		sweep(now);
+		trim = sweep(now);
 		h = cls == BUF_LARGE ? large_take(n, now) : pool_take(cls, now);
 		if (h) {
 			COUNT(live, 1);
 			COUNT(allocs, 1);
 		}
 		unlock_pools();
+		if (trim)
+			pvmi_heap_trim();
 		if (h)
 			return h + 1;
 	}
@@ -306,10 +335,19 @@ static struct bufhdr *hdr_of(void *p)
 	return (struct bufhdr *)p - 1;
 }
 
-/* Usable bytes of body buffer `p' (bufcache.h). */
+/* Usable bytes of body buffer `p' (bufcache.h): a loan's own length,
+ * never more, so that a pack onto it moves it into a buffer of ours. */
 size_t pvmi_buf_cap(void *p)
 {
-	return p ? hdr_of(p)->cap : 0;
+	if (!p)
+		return 0;
+	if (pvmi_loans_live) {
+		size_t n = pvmi_loan_len(p);
+
+		if (n)
+			return n;
+	}
+	return hdr_of(p)->cap;
 }
 
 /* Gives a buffer to its pool, or to the heap past a bound. */
@@ -319,7 +357,9 @@ static void release(struct bufhdr *h)
 
 	lock_pools();
 	COUNT(live, -1);
-	if (enabled && h->cls != BUF_LARGE) {
+	if (h->cls == BUF_SHARED) {
+		/* the export heap keeps it while a loan of it is out */
+	} else if (enabled && h->cls != BUF_LARGE) {
 		p = &pools[h->cls];
 		if (p->n < pool_max(h->cls) &&
 		    cached_bytes + (long)h->cap <= BUF_CACHE_MAX_BYTES) {
@@ -341,10 +381,20 @@ static void release(struct bufhdr *h)
 void *pvmi_buf_realloc(void *p, size_t n)
 {
 	struct bufhdr *h;
+	size_t len;
 	void *q;
 
 	if (!p)
 		return pvmi_buf_alloc(n);
+	if (pvmi_loans_live && (len = pvmi_loan_len(p)) != 0) {
+		/* a peer's body, read-only: ours from now on */
+		q = pvmi_buf_alloc(n > len ? n : len);
+		if (!q)
+			return NULL;
+		memcpy(q, p, len);
+		pvmi_loan_end(p);
+		return q;
+	}
 	h = hdr_of(p);
 	if (n <= h->cap)
 		return p;
@@ -389,6 +439,8 @@ void *pvmi_buf_body_room(void *p, size_t got, size_t want, size_t len)
 void pvmi_buf_free(void *p)
 {
 	if (!p)
+		return;
+	if (pvmi_loans_live && pvmi_loan_end(p))
 		return;
 	release(hdr_of(p));
 }

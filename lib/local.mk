@@ -3,7 +3,7 @@ lib_LTLIBRARIES += lib/libpvm3.la
 lib_libpvm3_la_SOURCES = \
 	lib/pvmi.h \
 	lib/errors.c lib/task_state.c lib/task_state.h \
-	lib/bufcache.c lib/bufcache.h \
+	lib/bufcache.c lib/bufcache.h lib/bufheap.c lib/bufloan.c lib/bufheap.h \
 	lib/msg.c lib/msg.h \
 	lib/pack.c lib/pack_codec.c lib/pack_codec.h lib/pack_api.c \
 	lib/pack_view.c \

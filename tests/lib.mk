@@ -40,6 +40,14 @@ tests_check_shm_transport_SOURCES = tests/check_shm_transport.c \
 tests_check_shm_transport_CPPFLAGS = $(VM_TEST_CPPFLAGS)
 tests_check_shm_transport_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_shm_transport_LDADD = $(VM_TEST_LDADD)
+# Large bodies lent from the sender's export heap (lib/bufheap.c).
+check_PROGRAMS += tests/check_shm_lend
+TESTS += tests/check_shm_lend
+tests_check_shm_lend_SOURCES = tests/check_shm_lend.c \
+	tests/vm_fixture.c tests/vm_fixture.h
+tests_check_shm_lend_CPPFLAGS = $(VM_TEST_CPPFLAGS)
+tests_check_shm_lend_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_shm_lend_LDADD = $(VM_TEST_LDADD)
 # A stopped sender, rings that cannot be mapped, memory over 10^6 messages.
 check_PROGRAMS += tests/check_shm_robust
 TESTS += tests/check_shm_robust
@@ -63,7 +71,7 @@ TESTS += tests/check_uring_transport
 tests_check_uring_transport_SOURCES = tests/check_uring_transport.c \
 	lib/transport/uring.c lib/transport/stream.c lib/transport/sock.c \
 	lib/transport/tcp.c lib/transport/uring.h lib/transport/stream.h \
-	lib/transport/registry.h lib/bufcache.c
+	lib/transport/registry.h lib/bufcache.c lib/bufheap.c lib/bufloan.c
 tests_check_uring_transport_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_uring_transport_LDADD = common/libcommon.la $(LIBURING_LIBS) \
 	$(CHECK_LIBS) -lpthread

@@ -14,11 +14,16 @@ MSG_UNIT_SOURCES = lib/errors.c lib/task_state.c lib/task_state.h \
 	lib/msg.c lib/msg.h lib/pvmi.h \
 	lib/pack.c lib/pack_codec.c lib/pack_codec.h lib/pack_api.c \
 	lib/pack_view.c lib/packf.c lib/buffers.c lib/bufcache.c \
-	lib/bufcache.h
+	lib/bufheap.c lib/bufloan.c lib/bufcache.h lib/bufheap.h
 check_PROGRAMS += tests/check_pack tests/check_buffers tests/check_errors \
-	tests/check_bufcache
+	tests/check_bufcache tests/check_bufheap
 TESTS += tests/check_pack tests/check_buffers tests/check_errors \
-	tests/check_bufcache
+	tests/check_bufcache tests/check_bufheap
+
+tests_check_bufheap_SOURCES = tests/check_bufheap.c lib/bufcache.c \
+	lib/bufheap.c lib/bufloan.c lib/bufcache.h lib/bufheap.h
+tests_check_bufheap_CFLAGS = $(TEST_CFLAGS)
+tests_check_bufheap_LDADD = $(CHECK_LIBS)
 
 tests_check_bufcache_SOURCES = tests/check_bufcache.c $(MSG_UNIT_SOURCES)
 tests_check_bufcache_CFLAGS = $(TEST_CFLAGS)
@@ -63,7 +68,7 @@ TESTS += tests/check_stream
 tests_check_stream_SOURCES = tests/check_stream.c lib/transport/stream.c \
 	lib/transport/stream.h lib/transport/registry.h \
 	lib/transport/sock.c lib/transport/transport.h \
-	lib/bufcache.c lib/bufcache.h
+	lib/bufcache.c lib/bufcache.h lib/bufheap.c lib/bufloan.c lib/bufheap.h
 tests_check_stream_CFLAGS = $(TEST_CFLAGS)
 tests_check_stream_LDADD = common/libcommon.la $(CHECK_LIBS)
 endif

@@ -47,6 +47,7 @@
 
 #include "be.h"
 #include "bufcache.h"
+#include "bufheap.h"
 #include "cosched_page.h"
 #include "transport/shm_pipe.h"
 #include "transport/stream.h"
@@ -127,6 +128,30 @@ static int deliver(struct shm_pipe *s, unsigned char *body)
 	return s->up->frame(s->up_arg, &s->f, body) < 0 ? -EPROTO : 0;
 }
 
+/* Takes the REC_LEND record at the front: its frame, whose body stays
+ * in the sender's heap, held as a loan (bufheap.h).  1, or a negative
+ * errno. */
+static int take_lent(struct shm_pipe *s, const struct shm_msg_info *info)
+{
+	unsigned char hdr[PVMI_FRAME_HDR_LEN], *body;
+	struct pvmi_heap_ref ref;
+	struct iovec v[2] = { { hdr, sizeof(hdr) }, { &ref, sizeof(ref) } };
+	uint32_t tag;
+	ssize_t n;
+
+	if (s->body || !s->heap || info->len != sizeof(hdr) + sizeof(ref))
+		return -EPROTO;
+	n = shm_ring_recvv(&s->ring, &tag, v, 2, 0);
+	if (n != (ssize_t)info->len)
+		return n < 0 ? (int)n : -EPROTO;
+	if (pvmi_frame_decode(hdr, &s->f) || s->f.len != ref.len)
+		return -EPROTO;
+	body = pvmi_loan_take(s->heap, &ref);
+	if (!body)
+		return -EPROTO;
+	return deliver(s, body) ? -EPROTO : 1;
+}
+
 /* Takes one record of the ring; 1 when one was taken, 0 when none is
  * waiting, or a negative errno. */
 static int ring_take(struct shm_pipe *s)
@@ -184,6 +209,8 @@ static int ring_take(struct shm_pipe *s)
 		s->body = body;
 		s->got = 0;
 		return 1;
+	case REC_LEND:
+		return take_lent(s, &info);
 	case REC_COPY:
 		if (!s->body || s->got || info.len != s->f.len)
 			return -EPROTO;
@@ -434,6 +461,33 @@ static int ring_put(struct pvmi_pipe *p, struct shm_pipe *s, uint32_t tag,
 	return ring_putv(p, s, tag, &v, 1);
 }
 
+/* Sends frame `tx', not begun, as a REC_LEND record when its body is
+ * one block of our export heap that the receiver maps: 1 sent, 0 no room
+ * yet, a negative errno, or -EOPNOTSUPP when it is not to be lent. */
+static int ring_lend(struct pvmi_pipe *p, struct shm_pipe *s,
+		     struct pvmi_tx *tx)
+{
+	struct pvmi_heap_ref ref;
+	struct iovec v[2];
+	int rc;
+
+	if (!s->lend || tx->next != 0 || tx->count != 2 ||
+	    tx->iov[0].iov_len != PVMI_FRAME_HDR_LEN ||
+	    pvmi_heap_lend(tx->iov[1].iov_base, tx->iov[1].iov_len,
+			   shm_ring_peer_pid(&s->ring), &ref))
+		return -EOPNOTSUPP;
+	v[0] = tx->iov[0];
+	v[1].iov_base = &ref;
+	v[1].iov_len = sizeof(ref);
+	rc = ring_putv(p, s, REC_LEND, v, 2);
+	if (rc != 1) {
+		pvmi_heap_unlend(&ref);
+		return rc;
+	}
+	tx->next = tx->count;
+	return 1;
+}
+
 /* Moves frame `tx' into the ring as far as there is room. */
 static int ring_send(struct pvmi_pipe *p, struct shm_pipe *s,
 		     struct pvmi_tx *tx)
@@ -456,6 +510,11 @@ static int ring_send(struct pvmi_pipe *p, struct shm_pipe *s,
 		if (rc == 1)
 			tx->next = tx->count;
 		return rc;
+	}
+	if (tx->next == 0 && left > WHOLE_MAX) {
+		rc = ring_lend(p, s, tx);
+		if (rc != -EOPNOTSUPP)
+			return rc;
 	}
 	if (s->copying) {
 		/* the receiver reads the body: wait a little for its answer */
@@ -571,6 +630,7 @@ static void shm_close(struct pvmi_pipe *p)
 			shm_ring_forget(&s->ring);
 		if (s->peer_wake >= 0)
 			close(s->peer_wake);
+		pvmi_loan_unmap(s->heap);
 		pvmi_buf_free(s->body);
 		free(s);
 		p->priv = NULL;

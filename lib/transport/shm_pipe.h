@@ -42,8 +42,11 @@
 
 /* Record tags: what a record of the ring holds.  REC_COPY names the
  * sender's body buffer, which the receiver reads with process_vm_readv
- * (single copy); refused, the body follows as REC_BODY pieces. */
-enum { REC_WHOLE = 1, REC_HEAD = 2, REC_BODY = 3, REC_COPY = 4 };
+ * (single copy); refused, the body follows as REC_BODY pieces.  REC_LEND
+ * is a whole frame whose body is lent: the frame's header, then the
+ * body's place in the sender's export heap (bufheap.h). */
+enum { REC_WHOLE = 1, REC_HEAD = 2, REC_BODY = 3, REC_COPY = 4,
+       REC_LEND = 5 };
 
 enum sender_mode {
 	S_PROBE,	/* no greeting read yet: frames on the socket */
@@ -79,6 +82,7 @@ struct shm_pipe {
 	size_t copy_min;		/* bodies from this go single-copy,
 					 * 0: never */
 	int copying;			/* a REC_COPY waits for its answer */
+	int lend;			/* the receiver maps our heap */
 	unsigned char offer[PVMI_FRAME_HDR_LEN];
 	size_t offer_sent;
 	/* receiver */
@@ -87,6 +91,7 @@ struct shm_pipe {
 	int armed;
 	int draining;			/* mapped; socket frames until the
 					 * switch frame */
+	struct pvmi_heap_map *heap;	/* the sender's heap, or NULL */
 	struct pvmi_frame f;		/* frame being put together */
 	unsigned char *body;
 	size_t got;

@@ -253,6 +253,9 @@ int shm_ring_peer_alive(struct shm_ring *r);
 /* The peer's pidfd (readable once it has exited) or -1, for the
  * caller's own poll() set. */
 int shm_ring_peer_fd(const struct shm_ring *r);
+/* The peer's pid, once known (the producer learns it at the consumer's
+ * attach); 0 before. */
+pid_t shm_ring_peer_pid(struct shm_ring *r);
 
 /* ---- inside lib/transport (shm_seg.c) ---- */
 

@@ -72,6 +72,13 @@ int shm_ring_peer_fd(const struct shm_ring *r)
 	return r ? r->peer_pidfd : -1;
 }
 
+pid_t shm_ring_peer_pid(struct shm_ring *r)
+{
+	if (r->peer_pid == 0 && r->producer)
+		r->peer_pid = load_acquire(&r->hdr->consumer_pid);
+	return r->peer_pid;
+}
+
 /* ---- waiting ---- */
 
 /* Sleeps in poll() on our eventfd and the peer's pidfd until a wake-up,

@@ -12,7 +12,8 @@
  *   2. The sender, at a frame boundary, looks for the greeting without
  *      blocking.  On an invitation it creates its ring (it is the ring's
  *      producer), and sends a PVMI_KIND_RING frame with the segment's
- *      memfd and its own wake eventfd attached (the offer).  Frames
+ *      memfd, its own wake eventfd and, unless lending is off, its
+ *      export heap's memfd (bufheap.h) attached (the offer).  Frames
  *      still go on the socket.  Without a greeting yet, the sender looks
  *      again before each of its first PROBE_SENDS frames, then at most
  *      every PROBE_EVERY_NS (a receiver that starts late, an old peer
@@ -21,6 +22,8 @@
  *   3. The receiver, reading socket frames as stream.c does, maps the
  *      offered ring and answers yes on the socket, or no when it cannot
  *      (mmap, fd or size limits; the circuit then stays on the socket).
+ *      Its yes says whether it mapped the heap too: only then does the
+ *      sender lend it bodies (REC_LEND).
  *   4. The sender reads the answer at a frame boundary.  On yes it sends
  *      a second RING frame (the switch), and every frame after that one
  *      goes through the ring; on no it lets its ring go.  The receiver
@@ -35,6 +38,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "bufheap.h"
 #include "transport/shm_pipe.h"
 #include "transport/stream.h"
 
@@ -42,13 +46,16 @@
 #define GREET_LEN	8
 static const char greet_yes[GREET_LEN] = "copvmR+1";
 static const char greet_no[GREET_LEN] = "copvmR-1";
-/* The receiver's answer to the RING frame: mapped, or could not map. */
+/* The receiver's answer to the RING frame: mapped (with the sender's
+ * heap, or without), or could not map. */
 static const char answer_yes[GREET_LEN] = "copvmA+1";
+static const char answer_lend[GREET_LEN] = "copvmA+2";
 static const char answer_no[GREET_LEN] = "copvmA-1";
 /* fds that came with socket bytes, kept until the RING frame is read. */
 #define STASH_MAX	32
+#define OFFER_FDS	3	/* the ring, the wake eventfd, the heap */
 static struct {
-	int sock, fds[2], n;
+	int sock, fds[OFFER_FDS], n;
 } stash[STASH_MAX];
 
 static int wake_fd = -1;
@@ -118,6 +125,7 @@ void pvmi_shm_release(void)
 	if (wake_fd >= 0)
 		close(wake_fd);
 	wake_fd = -1;
+	pvmi_heap_release();
 }
 
 /* Empties the wake eventfd once poll() found it readable: the
@@ -135,7 +143,7 @@ static ssize_t send_with_fds(int sock, const void *buf, size_t len,
 			     const int *fds, int nfd)
 {
 	union {
-		char buf[CMSG_SPACE(2 * sizeof(int))];
+		char buf[CMSG_SPACE(OFFER_FDS * sizeof(int))];
 		struct cmsghdr align;
 	} ctl;
 	struct iovec iov = { (void *)buf, len };
@@ -159,8 +167,8 @@ static ssize_t send_with_fds(int sock, const void *buf, size_t len,
 	return n;
 }
 
-/* Reads up to `len' bytes; fds that come along go to fds[] (up to 2,
- * the rest closed) and their count to *nfd. */
+/* Reads up to `len' bytes; fds that come along go to fds[] (up to
+ * OFFER_FDS, the rest closed) and their count to *nfd. */
 static ssize_t recv_with_fds(int sock, void *buf, size_t len, int *fds,
 			     int *nfd)
 {
@@ -188,7 +196,7 @@ static ssize_t recv_with_fds(int sock, void *buf, size_t len, int *fds,
 		in = (int *)CMSG_DATA(c);
 		k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
 		for (i = 0; i < k; i++) {
-			if (*nfd < 2)
+			if (*nfd < OFFER_FDS)
 				fds[(*nfd)++] = in[i];
 			else
 				close(in[i]);
@@ -250,7 +258,7 @@ static void stash_keep(int fd, const int *fds, int nfd)
  * for the next poll, behind a notify the daemon sent after them. */
 ssize_t pvmi_shm_sock_read(int fd, void *buf, size_t len)
 {
-	int fds[2], nfd;
+	int fds[OFFER_FDS], nfd;
 	ssize_t n = recv_with_fds(fd, buf, len, fds, &nfd), more;
 
 	if (nfd == 0)
@@ -275,7 +283,7 @@ int pvmi_shm_take_ring(struct pvmi_pipe *p, struct shm_pipe *s)
 	if (s->have_ring)
 		return -1;
 	for (i = 0; i < STASH_MAX; i++)
-		if (stash[i].n == 2 && stash[i].sock == p->fd)
+		if (stash[i].n >= 2 && stash[i].sock == p->fd)
 			break;
 	if (i == STASH_MAX) {
 		/* the fds were lost (no room in the stash, fd limit) */
@@ -287,6 +295,10 @@ int pvmi_shm_take_ring(struct pvmi_pipe *p, struct shm_pipe *s)
 	else
 		rc = shm_ring_attach(&s->ring, stash[i].fds[0]);
 	close(stash[i].fds[0]);
+	if (rc == 0 && stash[i].n == 3 && !shm_fault("heap"))
+		s->heap = pvmi_loan_map(stash[i].fds[2]);
+	if (stash[i].n == 3)
+		close(stash[i].fds[2]);
 	stash[i].n = 0;
 	if (rc < 0) {
 		close(stash[i].fds[1]);
@@ -307,7 +319,8 @@ int pvmi_shm_take_ring(struct pvmi_pipe *p, struct shm_pipe *s)
 	/* The 8 bytes always fit (nothing else goes this way).  A failure
 	 * means the sender is gone: it never switches, and what it sent is
 	 * still to be read from the socket. */
-	send_with_fds(p->fd, answer_yes, GREET_LEN, NULL, 0);
+	send_with_fds(p->fd, s->heap ? answer_lend : answer_yes, GREET_LEN,
+		      NULL, 0);
 	return 0;
 }
 
@@ -337,7 +350,7 @@ static int make_ring(struct shm_pipe *s, int peer_wake)
 void pvmi_shm_greeting(struct pvmi_pipe *p, struct shm_pipe *s)
 {
 	char g[GREET_LEN];
-	int fds[2], nfd;
+	int fds[OFFER_FDS], nfd;
 	ssize_t n;
 	long now = 0;
 
@@ -367,8 +380,10 @@ void pvmi_shm_greeting(struct pvmi_pipe *p, struct shm_pipe *s)
  * negative errno. */
 int pvmi_shm_send_ring_frame(struct pvmi_pipe *p, struct shm_pipe *s)
 {
-	int fds[2] = { shm_ring_fd(&s->ring), pvmi_shm_wake_fd() };
-	int nfd = s->mode == S_OFFER && !s->offer_sent ? 2 : 0;
+	int fds[OFFER_FDS] = { shm_ring_fd(&s->ring), pvmi_shm_wake_fd(),
+			       pvmi_heap_fd() };
+	int nfd = s->mode == S_OFFER && !s->offer_sent ?
+			  (fds[2] >= 0 ? 3 : 2) : 0;
 	ssize_t n;
 
 	while (s->offer_sent < PVMI_FRAME_HDR_LEN) {
@@ -398,14 +413,16 @@ void pvmi_shm_read_answer(struct pvmi_pipe *p, struct shm_pipe *s)
 	struct pvmi_frame f = { .magic = PVMI_FRAME_MAGIC,
 				.kind = PVMI_KIND_RING, .tag = SWITCH_TAG };
 	char a[GREET_LEN];
-	int fds[2], nfd;
+	int fds[OFFER_FDS], nfd;
 	ssize_t n = recv_with_fds(p->fd, a, GREET_LEN, fds, &nfd);
 
 	while (nfd)
 		close(fds[--nfd]);
 	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
 		return;
-	if (n == GREET_LEN && !memcmp(a, answer_yes, GREET_LEN)) {
+	if (n == GREET_LEN && (!memcmp(a, answer_yes, GREET_LEN) ||
+				!memcmp(a, answer_lend, GREET_LEN))) {
+		s->lend = !memcmp(a, answer_lend, GREET_LEN);
 		pvmi_frame_encode(&f, s->offer);
 		s->offer_sent = 0;
 		s->mode = S_SWITCH;
