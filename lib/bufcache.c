@@ -20,6 +20,12 @@
  * each task, and keeping two blocks took 18 % off that round trip
  * (docs/results/msg_breakdown.md, "Bodies above 2 MiB").
  *
+ * Once the task has offered a ring, a body above PVMI_HEAP_MIN (512 KiB)
+ * comes from its export heap instead (bufheap.h), where a peer of this
+ * host reads it in place; the pools and the kept blocks serve such a
+ * body only when the heap is full or lending is off.  The idle sweep
+ * also hands the heap's free parts back to the kernel.
+ *
  * Pools shrink when idle, with no timer and no thread: every allocation
  * reads the coarse monotonic clock (a vDSO read), and when a whole idle
  * interval (COPVM_VCC_IDLE_MS, default 1000 ms) has passed since the last
@@ -289,9 +295,11 @@ void *pvmi_buf_alloc(size_t n)
 	struct bufhdr *h = NULL;
 
 	configure();
-	if (enabled && cls == BUF_LARGE &&
-	    (h = pvmi_heap_alloc(sizeof(*h) + n)) != NULL) {
-		/* a body a peer may read in place (bufheap.h) */
+	if (enabled && n > PVMI_HEAP_MIN &&
+	    (h = pvmi_heap_alloc(BUF_ALIGN + n)) != NULL) {
+		/* a body a peer may read in place (bufheap.h), on a cache
+		 * line as a pooled one */
+		h = (struct bufhdr *)((char *)h + BUF_ALIGN) - 1;
 		h->magic = BUF_MAGIC;
 		h->cls = BUF_SHARED;
 		h->cap = n;

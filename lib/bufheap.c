@@ -27,13 +27,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bufheap.h"
 
 #define HEAP_MB_DEFAULT	64
 #define HEAP_MB_MAX	4096
-#define BLOCKS_MAX	32
+#define BLOCKS_MAX	256
+#define DEAD_EVERY_MS	10
+#define DEAD_NOW	2	/* collect(): look for dead borrowers now */
+/* Loans over one circuit that its cap does not bound: a receiver keeps
+ * the message it received last until the next one comes, so a
+ * ping-pong holds two. */
+#define LENDS_FREE	2
 #define PAGE		4096UL
 #define SEALS		(F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL)
 
@@ -48,7 +55,9 @@ struct loan_slot {
 	int busy;
 	uint32_t gen;
 	size_t off;		/* the block lent */
+	size_t len;		/* the bytes lent */
 	pid_t pid;		/* the borrower */
+	const void *who;	/* its circuit */
 };
 
 static struct {
@@ -64,6 +73,7 @@ static struct {
 	struct loan_slot slot[PVMI_HEAP_SLOTS];
 	int nlent;
 	unsigned long lends;
+	long dead_checked;	/* when borrowers were last looked for */
 } heap = { .fd = -1 };
 
 static char lock;
@@ -217,12 +227,30 @@ static void slot_end(int s)
 	}
 }
 
+/* The coarse monotonic clock in ms (a vDSO read). */
+static long coarse_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
 /* Ends the loans given back, and with `dead' those whose borrower is
- * gone; lock held. */
+ * gone: a kill() each, so at most every DEAD_EVERY_MS unless `dead' is
+ * DEAD_NOW; lock held. */
 static void collect(int dead)
 {
+	long now;
 	int s;
 
+	if (dead == 1) {
+		now = coarse_ms();
+		if (now - heap.dead_checked < DEAD_EVERY_MS)
+			dead = 0;
+		else
+			heap.dead_checked = now;
+	}
 	for (s = 0; s < PVMI_HEAP_SLOTS && heap.nlent; s++) {
 		if (!heap.slot[s].busy)
 			continue;
@@ -293,7 +321,7 @@ int pvmi_heap_free(void *p)
 	if (heap.state <= 0 || b < heap.data || b >= heap.data + heap.size)
 		return 0;
 	lock_heap();
-	i = block_at((size_t)(b - heap.data));
+	i = block_holding((size_t)(b - heap.data));
 	if (i >= 0) {
 		heap.blk[i].owned = 0;
 		block_settle(i);
@@ -302,9 +330,24 @@ int pvmi_heap_free(void *p)
 	return 1;
 }
 
-/* Lends `len' bytes at `p' to `pid' (bufheap.h). */
-int pvmi_heap_lend(const void *p, size_t len, pid_t pid,
-		   struct pvmi_heap_ref *ref)
+/* Whether a loan of `len' more bytes over circuit `who' stays within
+ * `cap' (bufheap.h); lock held. */
+static int within_cap(const void *who, size_t len, size_t cap)
+{
+	size_t bytes = len;
+	int s, n = 0;
+
+	for (s = 0; s < PVMI_HEAP_SLOTS && heap.nlent; s++)
+		if (heap.slot[s].busy && heap.slot[s].who == who) {
+			bytes += heap.slot[s].len;
+			n++;
+		}
+	return n < LENDS_FREE || bytes <= cap;
+}
+
+/* Lends `len' bytes at `p' to `pid' over `who' (bufheap.h). */
+int pvmi_heap_lend(const void *p, size_t len, pid_t pid, const void *who,
+		   size_t cap, struct pvmi_heap_ref *ref)
 {
 	const unsigned char *b = p;
 	size_t off;
@@ -319,11 +362,11 @@ int pvmi_heap_lend(const void *p, size_t len, pid_t pid,
 		unlock_heap();
 		return -1;
 	}
-	if (heap.nlent == PVMI_HEAP_SLOTS)
+	if (!within_cap(who, len, cap) || heap.nlent == PVMI_HEAP_SLOTS)
 		collect(0);
 	for (s = 0; s < PVMI_HEAP_SLOTS && heap.slot[s].busy; s++)
 		;
-	if (s == PVMI_HEAP_SLOTS) {
+	if (s == PVMI_HEAP_SLOTS || !within_cap(who, len, cap)) {
 		unlock_heap();
 		return -1;
 	}
@@ -331,7 +374,9 @@ int pvmi_heap_lend(const void *p, size_t len, pid_t pid,
 	if (++heap.slot[s].gen == 0)
 		heap.slot[s].gen = 1;
 	heap.slot[s].off = heap.blk[i].off;
+	heap.slot[s].len = len;
 	heap.slot[s].pid = pid;
+	heap.slot[s].who = who;
 	heap.blk[i].lends++;
 	heap.nlent++;
 	heap.lends++;
@@ -378,7 +423,7 @@ void pvmi_heap_release(void)
 {
 	lock_heap();
 	if (heap.state > 0 && heap.pid == getpid()) {
-		collect(1);
+		collect(DEAD_NOW);
 		if (heap.nblk == 0) {
 			unsigned long lends = heap.lends;
 

@@ -5,8 +5,8 @@
  *
  * The export heap is a sealed memfd of COPVM_SHM_HEAP_MB MiB (default
  * 64; 0 turns lending off), made when this task first offers a ring.
- * From then on bufcache.c takes every body above its classes (over
- * 2 MiB) from it.  A peer that maps the heap (the ring's handshake,
+ * From then on bufcache.c takes every body over PVMI_HEAP_MIN from it,
+ * as long as it has room.  A peer that maps the heap (the ring's handshake,
  * transport/shm_setup.c) is sent such a body as its place in the heap
  * (pvmi_heap_lend) instead of its bytes; its message reads the bytes
  * there (pvmi_loan_take), so the unpack is the one copy on its side.
@@ -23,14 +23,19 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* Slots of outstanding loans, one cache line each, in the heap's first
- * page; the blocks follow it. */
-#define PVMI_HEAP_SLOTS		64
+/* Bodies larger than this are lent.  From 64 to 512 KiB a ping-pong
+ * gains less and a stream loses (docs/results/msg_breakdown.md, "Lent
+ * bodies"). */
+#define PVMI_HEAP_MIN		(512UL << 10)
+
+/* Slots of outstanding loans in the heap's first page; the blocks
+ * follow it. */
+#define PVMI_HEAP_SLOTS		256
 #define PVMI_HEAP_DATA_OFF	4096UL
 
 struct pvmi_heap_slot {
 	uint32_t done;		/* the generation given back: borrower */
-	uint32_t pad[15];
+	uint32_t pad[3];
 };
 
 /* What a lending record names: `len' bytes at `off' from the start of
@@ -54,10 +59,15 @@ void *pvmi_heap_alloc(size_t n);
 /* Gives back block `p' if it is the heap's: 1 (reused once its loans
  * are back), or 0 when `p' is not the heap's. */
 int pvmi_heap_free(void *p);
-/* Lends the `len' bytes at `p' to process `pid': 0 with *ref filled, or
- * -1 when they are not inside one block of the heap or no slot is free. */
-int pvmi_heap_lend(const void *p, size_t len, pid_t pid,
-		   struct pvmi_heap_ref *ref);
+/* Lends the `len' bytes at `p' to process `pid' over circuit `who': 0
+ * with *ref filled, or -1 when they are not inside one block of the
+ * heap, no slot is free, or two loans or more are out over `who' and
+ * would pass `cap' bytes with this one.  The cap keeps a sender from
+ * running further ahead of its receiver than a ring would let it: what
+ * it packs far ahead has left the caches when it is read.  Two loans
+ * are free of it: a receiver keeps its last message until the next. */
+int pvmi_heap_lend(const void *p, size_t len, pid_t pid, const void *who,
+		   size_t cap, struct pvmi_heap_ref *ref);
 /* Takes back a loan whose record was never sent (the ring was full). */
 void pvmi_heap_unlend(const struct pvmi_heap_ref *ref);
 /* Loans outstanding, after collecting those given back. */

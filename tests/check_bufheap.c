@@ -3,8 +3,8 @@
  * lib/bufloan.c, through lib/bufcache.c): a block lent stays until the
  * loan comes back, then is reused; a borrower reads the lender's bytes
  * and gives back through the slot page; a loan outside the heap, a heap
- * that could shrink, a full slot table and a dead borrower; a pack onto
- * a loan; and a fork that keeps its own copies of what it inherited.
+ * that could shrink, a full slot table, the bound on what one circuit
+ * holds, and a dead borrower; a pack onto a loan; and a fork that keeps its own copies of what it inherited.
  *
  * One process plays both parts: it maps its own heap as a borrower
  * would (pvmi_loan_map of pvmi_heap_fd), which is what a peer maps.
@@ -45,7 +45,7 @@ static unsigned char *borrow(struct pvmi_heap_map *m, void *p, size_t len)
 	struct pvmi_heap_ref ref;
 	unsigned char *b;
 
-	ck_assert_int_eq(pvmi_heap_lend(p, len, getpid(), &ref), 0);
+	ck_assert_int_eq(pvmi_heap_lend(p, len, getpid(), NULL, ~0UL, &ref), 0);
 	b = pvmi_loan_take(m, &ref);
 	ck_assert_ptr_nonnull(b);
 	return b;
@@ -102,14 +102,14 @@ START_TEST(a_loan_outside_the_heap_is_refused)
 	ref.slot = PVMI_HEAP_SLOTS;
 	ck_assert_ptr_null(pvmi_loan_take(m, &ref));
 	/* and the lender lends only what lies inside one of its blocks */
-	ck_assert_int_ne(pvmi_heap_lend(&outside, 4, getpid(), &ref), 0);
+	ck_assert_int_ne(pvmi_heap_lend(&outside, 4, getpid(), NULL, ~0UL, &ref), 0);
 	{
 		unsigned char *a = pvmi_heap_alloc(MB);
 
-		ck_assert_int_ne(pvmi_heap_lend(a, 2 * MB, getpid(), &ref),
+		ck_assert_int_ne(pvmi_heap_lend(a, 2 * MB, getpid(), NULL, ~0UL, &ref),
 				 0);
 		ck_assert_int_eq(pvmi_heap_lend(a + 10, MB - 10, getpid(),
-						&ref), 0);
+						NULL, ~0UL, &ref), 0);
 	}
 }
 END_TEST
@@ -147,13 +147,41 @@ START_TEST(slots_run_out_and_lending_then_refuses)
 	a = pvmi_heap_alloc(MB);
 	ck_assert_ptr_nonnull(a);
 	for (i = 0; i < PVMI_HEAP_SLOTS; i++)
-		ck_assert_int_eq(pvmi_heap_lend(a, MB, getpid(), &ref), 0);
-	ck_assert_int_ne(pvmi_heap_lend(a, MB, getpid(), &ref), 0);
+		ck_assert_int_eq(pvmi_heap_lend(a, MB, getpid(), NULL, ~0UL, &ref), 0);
+	ck_assert_int_ne(pvmi_heap_lend(a, MB, getpid(), NULL, ~0UL, &ref), 0);
 	/* a loan whose record was never sent comes straight back */
 	ck_assert_int_eq(pvmi_heap_lent(), PVMI_HEAP_SLOTS);
 	pvmi_heap_unlend(&ref);
 	ck_assert_int_eq(pvmi_heap_lent(), PVMI_HEAP_SLOTS - 1);
-	ck_assert_int_eq(pvmi_heap_lend(a, MB, getpid(), &ref), 0);
+	ck_assert_int_eq(pvmi_heap_lend(a, MB, getpid(), NULL, ~0UL, &ref), 0);
+}
+END_TEST
+
+START_TEST(two_loans_go_over_a_circuit_then_its_cap_bounds_them)
+{
+	struct pvmi_heap_ref r[6];
+	unsigned char *a;
+	int one, other, i;
+
+	make_heap(16);
+	a = pvmi_heap_alloc(8 * MB);
+	ck_assert_ptr_nonnull(a);
+	/* two go out whatever they weigh: a ping-pong's */
+	ck_assert_int_eq(pvmi_heap_lend(a, 6 * MB, 1, &one, 4 * MB, &r[0]), 0);
+	ck_assert_int_eq(pvmi_heap_lend(a, 6 * MB, 1, &one, 4 * MB, &r[1]), 0);
+	ck_assert_int_ne(pvmi_heap_lend(a, 1, 1, &one, 4 * MB, &r[2]), 0);
+	/* another circuit has a cap of its own */
+	ck_assert_int_eq(pvmi_heap_lend(a, 6 * MB, 1, &other, 4 * MB, &r[2]),
+			 0);
+	pvmi_heap_unlend(&r[0]);
+	pvmi_heap_unlend(&r[1]);
+	/* then up to the cap */
+	for (i = 0; i < 4; i++)
+		ck_assert_int_eq(pvmi_heap_lend(a, MB, 1, &one, 4 * MB, &r[i]),
+				 0);
+	ck_assert_int_ne(pvmi_heap_lend(a, MB, 1, &one, 4 * MB, &r[4]), 0);
+	pvmi_heap_unlend(&r[3]);
+	ck_assert_int_eq(pvmi_heap_lend(a, MB, 1, &one, 4 * MB, &r[4]), 0);
 }
 END_TEST
 
@@ -171,7 +199,7 @@ START_TEST(loans_of_a_dead_borrower_come_back_when_the_heap_runs_short)
 	if (kid == 0)
 		_exit(0);
 	ck_assert_int_eq(waitpid(kid, &st, 0), kid);
-	ck_assert_int_eq(pvmi_heap_lend(a, 6 * MB, kid, &ref), 0);
+	ck_assert_int_eq(pvmi_heap_lend(a, 6 * MB, kid, NULL, ~0UL, &ref), 0);
 	pvmi_heap_free(a);
 	/* the borrower never gave back; it is dead, so the room is ours */
 	ck_assert_ptr_eq(pvmi_heap_alloc(7 * MB), a);
@@ -186,7 +214,7 @@ START_TEST(a_live_borrower_keeps_its_block)
 
 	make_heap(8);
 	a = pvmi_heap_alloc(6 * MB);
-	ck_assert_int_eq(pvmi_heap_lend(a, 6 * MB, getpid(), &ref), 0);
+	ck_assert_int_eq(pvmi_heap_lend(a, 6 * MB, getpid(), NULL, ~0UL, &ref), 0);
 	pvmi_heap_free(a);
 	ck_assert_ptr_null(pvmi_heap_alloc(7 * MB));
 	ck_assert_int_eq(pvmi_heap_lent(), 1);
@@ -297,6 +325,7 @@ static Suite *bufheap_suite(void)
 	tcase_add_test(tc, a_loan_outside_the_heap_is_refused);
 	tcase_add_test(tc, a_heap_that_could_shrink_is_not_mapped);
 	tcase_add_test(tc, slots_run_out_and_lending_then_refuses);
+	tcase_add_test(tc, two_loans_go_over_a_circuit_then_its_cap_bounds_them);
 	tcase_add_test(tc,
 		       loans_of_a_dead_borrower_come_back_when_the_heap_runs_short);
 	tcase_add_test(tc, a_live_borrower_keeps_its_block);

@@ -474,7 +474,7 @@ static int ring_lend(struct pvmi_pipe *p, struct shm_pipe *s,
 	if (!s->lend || tx->next != 0 || tx->count != 2 ||
 	    tx->iov[0].iov_len != PVMI_FRAME_HDR_LEN ||
 	    pvmi_heap_lend(tx->iov[1].iov_base, tx->iov[1].iov_len,
-			   shm_ring_peer_pid(&s->ring), &ref))
+			   shm_ring_peer_pid(&s->ring), p, LEND_CAP, &ref))
 		return -EOPNOTSUPP;
 	v[0] = tx->iov[0];
 	v[1].iov_base = &ref;

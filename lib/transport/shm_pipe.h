@@ -37,6 +37,10 @@
 /* How often a sender looks whether its receiver's socket ended. */
 #define LIVENESS_NS	10000000L
 
+/* Bytes of bodies lent over one circuit and not given back, at most,
+ * once two are out (pvmi_heap_lend, bufheap.h): four times the ring. */
+#define LEND_CAP	(4UL << 20)
+
 /* Smallest body sent single-copy when COPVM_SHM_SINGLECOPY is on. */
 #define COPY_MIN	(64U << 10)
 
