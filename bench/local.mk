@@ -192,6 +192,11 @@ bench_boost_cost_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/lib/cosched
 bench_boost_cost_LDADD = lib/libpvm3.la
 bench_boost_cost_LDFLAGS = -static
 
+# copy_floor: the copies of a large-message ping-pong alone, two
+# processes and no library (docs/results/msg_breakdown.md, "Lent bodies").
+noinst_PROGRAMS += bench/copy_floor
+bench_copy_floor_SOURCES = bench/copy_floor.c
+
 # soak: mixed messages for a long time, with or without faults (the
 # load of bench/soak-faults.sh; docs/results/soak.md).
 noinst_PROGRAMS += bench/soak
