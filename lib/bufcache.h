@@ -7,7 +7,9 @@
  * a message or a daemon reply.  Ownership moves with the pointer; who
  * holds it last gives it back with pvmi_buf_free().  Given-back buffers
  * are pooled by size class and reused (VCC; bounds and the idle shrink
- * are described at the top of bufcache.c).
+ * are described at the top of bufcache.c).  A body lent by a peer's
+ * export heap (bufheap.h) passes through these calls too: freeing it
+ * gives the loan back, and it has no room beyond its length.
  */
 #ifndef COPVM_BUFCACHE_H
 #define COPVM_BUFCACHE_H
