@@ -1,13 +1,13 @@
 /*
  * bufheap.c - this task's export heap (bufheap.h): a sealed memfd whose
- * blocks hold the bodies above bufcache's classes, lent to same-host
- * peers that read them in place.
+ * blocks hold the bodies above PVMI_HEAP_MIN, lent to same-host peers
+ * that read them in place.
  *
  * The memfd is one page of loan slots, then COPVM_SHM_HEAP_MB MiB of
  * blocks, sparse until touched.  Blocks are page-rounded and first-fit
  * in a sorted table of at most BLOCKS_MAX; a body that does not fit
- * comes from malloc as before (bufcache.c), and is sent through the
- * ring.  A block lives while its owner (a message's fragment) holds it
+ * comes from bufcache.c's pools and kept blocks as before, and is sent
+ * through the ring.  A block lives while its owner (a message's fragment) holds it
  * or a loan of it is out.  A loan is out from pvmi_heap_lend until the
  * borrower writes its generation into the slot (bufloan.c), or, when
  * the heap runs short, until its borrower is found dead.  A borrower
