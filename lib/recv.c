@@ -324,6 +324,11 @@ static int receive_wanting(int tid, int tag, long deadline, int peek)
 	rc = pvmi_attach();
 	if (rc != PvmOk)
 		return rc;
+	/* a receive clears the receive buffer as it starts, as stock's do:
+	 * one that finds nothing leaves none.  Freed here, before any wait,
+	 * it is off the way of the message that answers it */
+	if (!peek)
+		pvmi_rbuf_replace(0);
 	if (deadline == 0)
 		pvmi_pump(0);
 	else if (!peek)

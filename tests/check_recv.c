@@ -73,6 +73,41 @@ START_TEST(wildcards_select_by_tag_and_source)
 }
 END_TEST
 
+/* Stock frees the receive buffer as a receive starts: a pvm_nrecv or a
+ * pvm_trecv that finds nothing leaves no receive buffer, and the old id
+ * is gone; a probe or a pvm_precv leaves it. */
+START_TEST(a_receive_that_finds_nothing_clears_the_receive_buffer)
+{
+	struct timeval tv = { 0, 1000 };
+	int me = pvm_mytid(), rb, v = 0, bytes, tag, src;
+
+	pvm_setopt(PvmAutoErr, 0);
+	send_int(me, 3, 30);
+	rb = pvm_recv(me, 3);
+	ck_assert_int_gt(rb, 0);
+	ck_assert_int_eq(pvm_probe(me, 99), 0);
+	ck_assert_int_eq(pvm_getrbuf(), rb);
+	v = 40;
+	ck_assert_int_eq(pvm_psend(me, 4, &v, 1, PVM_INT), PvmOk);
+	v = 0;
+	ck_assert_int_eq(pvm_precv(me, 4, &v, 1, PVM_INT, &src, &tag, &bytes),
+			 PvmOk);
+	ck_assert_int_eq(v, 40);
+	ck_assert_int_eq(pvm_getrbuf(), rb);
+	ck_assert_int_eq(pvm_nrecv(me, 99), 0);
+	ck_assert_int_eq(pvm_getrbuf(), 0);
+	ck_assert_int_eq(pvm_bufinfo(rb, &bytes, &tag, &src), PvmNoSuchBuf);
+
+	send_int(me, 3, 31);
+	rb = pvm_recv(me, 3);
+	ck_assert_int_gt(rb, 0);
+	ck_assert_int_eq(pvm_trecv(me, 99, &tv), 0);
+	ck_assert_int_eq(pvm_getrbuf(), 0);
+	ck_assert_int_eq(pvm_bufinfo(rb, &bytes, &tag, &src), PvmNoSuchBuf);
+	pvm_exit();
+}
+END_TEST
+
 START_TEST(probe_returns_the_id_recv_later_returns)
 {
 	int me = pvm_mytid(), p, r, bytes, tag, src;
@@ -382,6 +417,7 @@ static Suite *recv_suite(void)
 	tcase_add_test(tc, send_to_self_round_trips_and_reports_bufinfo);
 	tcase_add_test(tc, wildcards_select_by_tag_and_source);
 	tcase_add_test(tc, probe_returns_the_id_recv_later_returns);
+	tcase_add_test(tc, a_receive_that_finds_nothing_clears_the_receive_buffer);
 	tcase_add_test(tc, fifo_per_sender_and_tag);
 	tcase_add_test(tc, contexts_separate_messages);
 	tcase_add_test(tc, trecv_times_out_with_zero);

@@ -7,9 +7,11 @@
  * the receive buffer (forwarding a received message) takes it off the
  * receive side, so the next receive leaves it alone; pvm_setrbuf() of
  * the send buffer takes it off the send side.  Prints what it sees; tids
- * are printed as "me", "0" or "other".
+ * are printed as "me", "0" or "other".  A pvm_nrecv or pvm_trecv that
+ * finds nothing leaves no receive buffer.
  */
 #include <stdio.h>
+#include <sys/time.h>
 #include <string.h>
 #include <pvm3.h>
 
@@ -45,6 +47,7 @@ static void info(const char *what, int mid)
 int main(void)
 {
 	int i = 42, j, sb, rb, rb2, cc, t[1];
+	struct timeval tv = { 0, 1000 };
 
 	me = pvm_mytid();
 	if (me < 0)
@@ -105,6 +108,23 @@ int main(void)
 	cc = pvm_mcast(t, 1, 9);
 	printf("mcast cc=%d\n", cc);
 	info("after mcast", sb);
+
+	/* a receive clears the receive buffer as it starts: one that finds
+	 * nothing leaves none, and the old id is gone */
+	pvm_initsend(PvmDataDefault);
+	pvm_pkint(&i, 1, 1);
+	pvm_send(me, 10);
+	rb = pvm_recv(me, 10);
+	cc = pvm_nrecv(me, 99);
+	printf("nrecv of nothing: cc=%d, no rbuf %d, old id gone %d\n", cc,
+	       pvm_getrbuf() == 0, pvm_bufinfo(rb, &j, &j, &j) == PvmNoSuchBuf);
+	pvm_initsend(PvmDataDefault);
+	pvm_pkint(&i, 1, 1);
+	pvm_send(me, 10);
+	rb = pvm_recv(me, 10);
+	cc = pvm_trecv(me, 99, &tv);
+	printf("trecv of nothing: cc=%d, no rbuf %d, old id gone %d\n", cc,
+	       pvm_getrbuf() == 0, pvm_bufinfo(rb, &j, &j, &j) == PvmNoSuchBuf);
 
 	pvm_exit();
 	return 0;
