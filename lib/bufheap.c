@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "bufheap.h"
+#include "task_state.h"
 
 #define HEAP_MB_DEFAULT	64
 #define HEAP_MB_MAX	4096
@@ -154,7 +155,7 @@ static void heap_make(void)
 		return;
 	}
 	heap.fd = fd;
-	heap.pid = getpid();
+	heap.pid = pvmi_self_pid();
 	heap.map = m;
 	heap.shared = m;
 	heap.data = (unsigned char *)m + PVMI_HEAP_DATA_OFF;
@@ -170,7 +171,7 @@ int pvmi_heap_fd(void)
 	lock_heap();
 	if (heap.state == 0)
 		heap_make();
-	fd = heap.state > 0 && heap.pid == getpid() ? heap.fd : -1;
+	fd = heap.state > 0 && heap.pid == pvmi_self_pid() ? heap.fd : -1;
 	unlock_heap();
 	return fd;
 }
@@ -290,7 +291,7 @@ void *pvmi_heap_alloc(size_t n)
 	if (heap.state <= 0 || n == 0 || n > heap.size)
 		return NULL;
 	lock_heap();
-	if (heap.pid != getpid()) {
+	if (heap.pid != pvmi_self_pid()) {
 		unlock_heap();
 		return NULL;
 	}
@@ -357,7 +358,7 @@ int pvmi_heap_lend(const void *p, size_t len, pid_t pid, const void *who,
 		return -1;
 	off = (size_t)(b - heap.data);
 	lock_heap();
-	i = heap.pid == getpid() ? block_holding(off) : -1;
+	i = heap.pid == pvmi_self_pid() ? block_holding(off) : -1;
 	if (i < 0 || len > heap.blk[i].off + heap.blk[i].len - off) {
 		unlock_heap();
 		return -1;
@@ -422,7 +423,7 @@ unsigned long pvmi_heap_lends(void)
 void pvmi_heap_release(void)
 {
 	lock_heap();
-	if (heap.state > 0 && heap.pid == getpid()) {
+	if (heap.state > 0 && heap.pid == pvmi_self_pid()) {
 		collect(DEAD_NOW);
 		if (heap.nblk == 0) {
 			unsigned long lends = heap.lends;
@@ -444,7 +445,7 @@ void pvmi_heap_trim(void)
 	int i;
 
 	lock_heap();
-	if (heap.state > 0 && heap.pid == getpid()) {
+	if (heap.state > 0 && heap.pid == pvmi_self_pid()) {
 		collect(0);
 		for (i = 0; i <= heap.nblk; i++) {
 			end = i < heap.nblk ? heap.blk[i].off : heap.size;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "bufheap.h"
+#include "task_state.h"
 
 /* The largest heap mapped: COPVM_SHM_HEAP_MB's bound, bufheap.c. */
 #define MAP_MAX		((size_t)4096 << 20)
@@ -92,7 +93,7 @@ struct pvmi_heap_map *pvmi_loan_map(int fd)
 	m->data = data;
 	m->size = size;
 	m->refs = 1;
-	m->pid = getpid();
+	m->pid = pvmi_self_pid();
 	lock_loans();
 	m->next = maps;
 	maps = m;
@@ -186,7 +187,7 @@ int pvmi_loan_end(const void *p)
 			 __ATOMIC_RELEASE);
 	/* a fork's copy is not its to give back: its parent gives back
 	 * its own */
-	if (l.m->pid == getpid())
+	if (l.m->pid == pvmi_self_pid())
 		__atomic_store_n(&l.m->slots[l.slot].done, l.gen,
 				 __ATOMIC_RELEASE);
 	map_put(l.m);

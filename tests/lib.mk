@@ -71,7 +71,8 @@ TESTS += tests/check_uring_transport
 tests_check_uring_transport_SOURCES = tests/check_uring_transport.c \
 	lib/transport/uring.c lib/transport/stream.c lib/transport/sock.c \
 	lib/transport/tcp.c lib/transport/uring.h lib/transport/stream.h \
-	lib/transport/registry.h lib/bufcache.c lib/bufheap.c lib/bufloan.c
+	lib/transport/registry.h lib/bufcache.c lib/bufheap.c lib/bufloan.c \
+	lib/task_state.c lib/task_state.h
 tests_check_uring_transport_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_uring_transport_LDADD = common/libcommon.la $(LIBURING_LIBS) \
 	$(CHECK_LIBS) -lpthread

@@ -21,7 +21,8 @@ TESTS += tests/check_pack tests/check_buffers tests/check_errors \
 	tests/check_bufcache tests/check_bufheap
 
 tests_check_bufheap_SOURCES = tests/check_bufheap.c lib/bufcache.c \
-	lib/bufheap.c lib/bufloan.c lib/bufcache.h lib/bufheap.h
+	lib/bufheap.c lib/bufloan.c lib/bufcache.h lib/bufheap.h \
+	lib/task_state.c lib/task_state.h
 tests_check_bufheap_CFLAGS = $(TEST_CFLAGS)
 tests_check_bufheap_LDADD = $(CHECK_LIBS)
 
@@ -68,7 +69,8 @@ TESTS += tests/check_stream
 tests_check_stream_SOURCES = tests/check_stream.c lib/transport/stream.c \
 	lib/transport/stream.h lib/transport/registry.h \
 	lib/transport/sock.c lib/transport/transport.h \
-	lib/bufcache.c lib/bufcache.h lib/bufheap.c lib/bufloan.c lib/bufheap.h
+	lib/bufcache.c lib/bufcache.h lib/bufheap.c lib/bufloan.c lib/bufheap.h \
+	lib/task_state.c lib/task_state.h
 tests_check_stream_CFLAGS = $(TEST_CFLAGS)
 tests_check_stream_LDADD = common/libcommon.la $(CHECK_LIBS)
 endif
