@@ -326,7 +326,8 @@ struct flood {
 	size_t bytes;
 };
 
-/* Counts flood frame `f': its tag must be its place in the flood. */
+/* Counts flood frame `f' and frees its body; its tag must be its place
+ * in the flood, else the flood is marked bad. */
 static int flood_frame(void *arg, const struct pvmi_frame *f,
 		       unsigned char *body)
 {
@@ -340,7 +341,8 @@ static int flood_frame(void *arg, const struct pvmi_frame *f,
 	return 0;
 }
 
-/* The owner holds what its receive waits for once enough came. */
+/* The owner holds what its receive waits for once `sated_after'
+ * frames came (never when 0). */
 static int flood_sated(void *arg)
 {
 	struct flood *fl = arg;
@@ -377,7 +379,8 @@ static void write_flood(int first, int n, size_t len)
 	free(buf);
 }
 
-/* Whether the receiving socket has bytes that poll() sees. */
+/* Whether the receiving socket has bytes that poll() sees: what a
+ * pump would wake for. */
 static int socket_readable(void)
 {
 	struct pollfd pf = { .fd = fds[1], .events = POLLIN };

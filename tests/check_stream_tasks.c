@@ -64,7 +64,8 @@ static int flood_done(int parent)
 	return vm_recv_int(parent, TAG_EXIT) == 0 ? 0 : 1;
 }
 
-/* Sends FLOOD ints, then one more with another tag. */
+/* Sends FLOOD ints after the setup, then one more with another tag;
+ * 0, or 1 when something failed. */
 static int flood_child(int parent)
 {
 	int n;

@@ -54,7 +54,8 @@ static int look_done(const struct pvmi_pipe *p, const struct look *lk)
 	       p->sink->sated && p->sink->sated(p->arg);
 }
 
-/* Moves the staged bytes not yet parsed to the front of the buffer. */
+/* Moves the staged bytes not yet parsed to the front of the buffer, so
+ * that the next read has its whole free end. */
 static void compact(struct pvmi_pipe *p)
 {
 	if (p->rxhead == p->rxtail) {
