@@ -15,7 +15,8 @@
  * that can be looked at without a system call (poll_ready), then waits
  * in poll() on the pipes' and the endpoints' fds; before a wait that may
  * block it arms such pipes (their transport then wakes an fd in the poll
- * set).  While such pipes exist, a round of a receive's spin
+ * set).  While pipes that arm exist (rings; a stream's poll_ready only
+ * tells of frames a bounded look left staged), a round of a receive's spin
  * (pvmi_pump_spin) or one with input already in memory calls poll() only
  * when a gap has passed since the last (4 us, doubling while the sockets
  * stay quiet, up to 256 us), so a spin on a ring is not a string of
@@ -525,7 +526,7 @@ int pvmi_link_pump(int timeout_ms, int wfd)
 		if (links[i]->role == LINK_OUT || links[i]->connecting ||
 		    !link_wanted(links[i]))
 			continue;
-		if (links[i]->pipe.tp->poll_ready)
+		if (links[i]->pipe.tp->arm)	/* a ring, not a stream */
 			rings = 1;
 		if (link_ready(links[i]) ||
 		    (timeout_ms != 0 && link_arm(links[i], 1)))
@@ -650,7 +651,7 @@ int pvmi_conn_spin_hint(void)
 		if (links[i]->role == LINK_OUT || links[i]->connecting ||
 		    !links[i]->pipe.tp->poll_ready)
 			continue;
-		rings = 1;
+		rings |= links[i]->pipe.tp->arm != NULL;
 		if (link_wanted(links[i]) && link_ready(links[i]))
 			return 1;
 	}
@@ -681,7 +682,7 @@ static int spin_round(long now, int *r)
 	for (i = 0; i < nlinks; i++) {
 		l = links[i];
 		if (l->role != LINK_OUT && !l->connecting && link_wanted(l) &&
-		    l->pipe.tp->poll_ready)
+		    l->pipe.tp->arm)
 			break;
 	}
 	if (i == nlinks)

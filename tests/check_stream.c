@@ -5,11 +5,15 @@
  * fills the socket resumes where it stopped; a handshake gate takes the
  * bytes before the first frame; bad data, a refused frame and the end of
  * the stream come back as the errors the contract (transport.h) names;
- * no body buffer is left behind.
+ * no body buffer is left behind.  A look takes everything staged until
+ * the owner is sated, and then a batch (PVMI_LOOK_MSGS or
+ * PVMI_LOOK_BYTES); the frames it leaves staged are always in sight,
+ * either in the socket or reported by pvmi_stream_ready().
  */
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -315,6 +319,176 @@ START_TEST(send_to_a_closed_peer_fails)
 }
 END_TEST
 
+/* What a flood's sink saw: frames counted and checked in order, the
+ * owner sated once `sated_after' of them came (0: never). */
+struct flood {
+	int n, bad, sated_after;
+	size_t bytes;
+};
+
+/* Counts flood frame `f' and frees its body; its tag must be its place
+ * in the flood, else the flood is marked bad. */
+static int flood_frame(void *arg, const struct pvmi_frame *f,
+		       unsigned char *body)
+{
+	struct flood *fl = arg;
+
+	if (f->tag != fl->n)
+		fl->bad = 1;
+	fl->n++;
+	fl->bytes += f->len;
+	pvmi_buf_free(body);
+	return 0;
+}
+
+/* The owner holds what its receive waits for once `sated_after'
+ * frames came (never when 0). */
+static int flood_sated(void *arg)
+{
+	struct flood *fl = arg;
+
+	return fl->sated_after > 0 && fl->n >= fl->sated_after;
+}
+
+static const struct pvmi_pipe_sink flood_sink = {
+	.frame = flood_frame,
+	.sated = flood_sated,
+};
+
+/* Writes `n' frames of `len' body bytes, tags `first' on, at once into
+ * the socket (it holds them: the caller keeps the total small). */
+static void write_flood(int first, int n, size_t len)
+{
+	size_t one = PVMI_FRAME_HDR_LEN + len, total = one * n, off;
+	unsigned char *buf = malloc(total ? total : 1);
+	int i, sz = 1 << 20;
+	struct pvmi_frame f;
+	ssize_t w;
+
+	ck_assert_ptr_nonnull(buf);
+	setsockopt(fds[0], SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
+	for (i = 0; i < n; i++) {
+		f = frame_of(len, first + i);
+		pvmi_frame_encode(&f, buf + one * i);
+		fill(buf + one * i + PVMI_FRAME_HDR_LEN, len, (unsigned)i);
+	}
+	for (off = 0; off < total; off += w) {
+		w = write(fds[0], buf + off, total - off);
+		ck_assert_int_gt(w, 0);
+	}
+	free(buf);
+}
+
+/* Whether the receiving socket has bytes that poll() sees: what a
+ * pump would wake for. */
+static int socket_readable(void)
+{
+	struct pollfd pf = { .fd = fds[1], .events = POLLIN };
+
+	return poll(&pf, 1, 0) == 1 && (pf.revents & POLLIN);
+}
+
+/* Reads flood frames into `fl' until `n' came, one look at a time as
+ * the pump would: every look of a sated owner stops at its bound, and
+ * whatever is left stays in sight (the socket readable, or
+ * pvmi_stream_ready()), so that a pump never sleeps in poll() with
+ * frames staged.  `len': the frames' body size. */
+static void read_flood(struct flood *fl, int n, size_t len)
+{
+	int looks = 0, before, sated;
+	size_t bytes;
+
+	rx_pipe.sink = &flood_sink;
+	rx_pipe.arg = fl;
+	while (fl->n < n) {
+		ck_assert_msg(socket_readable() || pvmi_stream_ready(&rx_pipe),
+			      "frames %d to %d of %zu B out of sight (sated "
+			      "from %d)", fl->n, n, len, fl->sated_after);
+		before = fl->n;
+		bytes = fl->bytes;
+		sated = flood_sated(fl);
+		ck_assert_int_ge(pvmi_stream_progress(&rx_pipe), 0);
+		if (sated && fl->n > before) {
+			/* the bound: no frame past the batch */
+			ck_assert_int_le(fl->n - before, PVMI_LOOK_MSGS);
+			ck_assert_uint_lt(fl->bytes - bytes - len,
+					  PVMI_LOOK_BYTES);
+		}
+		ck_assert_int_lt(++looks, 4 * n + 8);
+	}
+	ck_assert_int_eq(fl->n, n);
+	ck_assert_int_eq(fl->bad, 0);
+	ck_assert_int_eq(pvmi_stream_ready(&rx_pipe), 0);
+	ck_assert_int_eq(pvmi_stream_progress(&rx_pipe), 0);
+}
+
+/* Until the owner is sated a look takes everything: one look sees the
+ * last of a thousand frames (a pvm_probe behind a thousand others). */
+START_TEST(an_unsated_look_takes_everything)
+{
+	struct flood fl = { 0 };
+
+	write_flood(0, 1000, 8);
+	rx_pipe.sink = &flood_sink;
+	rx_pipe.arg = &fl;
+	ck_assert_int_eq(pvmi_stream_progress(&rx_pipe), 1);
+	ck_assert_int_eq(fl.n, 1000);
+	ck_assert_int_eq(fl.bad, 0);
+	ck_assert_int_eq(pvmi_stream_ready(&rx_pipe), 0);
+}
+END_TEST
+
+/* Once sated, a look hands on a batch and the rest stays staged, which
+ * pvmi_stream_ready() reports while the socket is empty; the next looks
+ * take the rest, a batch each, before what comes later. */
+START_TEST(a_sated_look_takes_a_batch_and_reports_the_rest)
+{
+	struct flood fl = { .sated_after = 1 };
+
+	write_flood(0, 1000, 8);
+	rx_pipe.sink = &flood_sink;
+	rx_pipe.arg = &fl;
+	ck_assert_int_eq(pvmi_stream_progress(&rx_pipe), 1);
+	ck_assert_int_eq(fl.n, PVMI_LOOK_MSGS);
+	ck_assert_int_eq(socket_readable(), 0);
+	ck_assert_int_eq(pvmi_stream_ready(&rx_pipe), 1);
+	ck_assert_int_eq(pvmi_stream_progress(&rx_pipe), 1);
+	ck_assert_int_eq(fl.n, 2 * PVMI_LOOK_MSGS);
+	write_flood(1000, 10, 8);
+	read_flood(&fl, 1010, 8);
+}
+END_TEST
+
+/* Bounded looks over floods of many sizes, the owner sated from several
+ * places, among them the last frame of a full staging buffer (64 frames
+ * of 1 KiB with their headers, or 16 of 4 KiB), after which the next
+ * read's first frame is already past the bound: nothing is lost,
+ * reordered or left out of sight. */
+START_TEST(bounded_looks_leave_nothing_out_of_sight)
+{
+	static const size_t lens[] = { 0, 8, 100, 988, 1000, 1028, 4060,
+				       20000, 65500, 65536, 70000 };
+	static const int from[] = { 1, 2, 15, 16, 17, 63, 64, 65 };
+	size_t i, j, len;
+	struct flood fl;
+	int n;
+
+	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		for (j = 0; j < sizeof(from) / sizeof(from[0]); j++) {
+			len = lens[i];
+			/* at most 160 KiB in the socket, at least 2 frames */
+			n = (int)((160 << 10) / (PVMI_FRAME_HDR_LEN + len));
+			if (n > 300)
+				n = 300;
+			memset(&fl, 0, sizeof(fl));
+			fl.sated_after = from[j];
+			write_flood(0, n, len);
+			read_flood(&fl, n, len);
+		}
+	}
+}
+END_TEST
+
 static Suite *stream_suite(void)
 {
 	Suite *s = suite_create("stream");
@@ -330,6 +504,9 @@ static Suite *stream_suite(void)
 	tcase_add_test(tc, end_of_stream_is_epipe);
 	tcase_add_test(tc, end_inside_a_frame_is_epipe);
 	tcase_add_test(tc, send_to_a_closed_peer_fails);
+	tcase_add_test(tc, an_unsated_look_takes_everything);
+	tcase_add_test(tc, a_sated_look_takes_a_batch_and_reports_the_rest);
+	tcase_add_test(tc, bounded_looks_leave_nothing_out_of_sight);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;

@@ -40,6 +40,15 @@ tests_check_shm_transport_SOURCES = tests/check_shm_transport.c \
 tests_check_shm_transport_CPPFLAGS = $(VM_TEST_CPPFLAGS)
 tests_check_shm_transport_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_shm_transport_LDADD = $(VM_TEST_LDADD)
+# A stream between two tasks over a unix socket, read in bounded looks
+# (lib/transport/stream.c).
+check_PROGRAMS += tests/check_stream_tasks
+TESTS += tests/check_stream_tasks
+tests_check_stream_tasks_SOURCES = tests/check_stream_tasks.c \
+	tests/vm_fixture.c tests/vm_fixture.h
+tests_check_stream_tasks_CPPFLAGS = $(VM_TEST_CPPFLAGS)
+tests_check_stream_tasks_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_stream_tasks_LDADD = $(VM_TEST_LDADD)
 # Large bodies lent from the sender's export heap (lib/bufheap.c).
 check_PROGRAMS += tests/check_shm_lend
 TESTS += tests/check_shm_lend

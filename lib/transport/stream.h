@@ -8,6 +8,7 @@
 #ifndef COPVM_TRANSPORT_STREAM_H
 #define COPVM_TRANSPORT_STREAM_H
 
+#include "bufcache.h"
 #include "transport/transport.h"
 
 /* stream.c: the framing over a byte stream, the send, progress and close
@@ -16,10 +17,21 @@
 int pvmi_stream_send(struct pvmi_pipe *p, struct pvmi_tx *tx);
 int pvmi_stream_progress(struct pvmi_pipe *p);
 void pvmi_stream_close(struct pvmi_pipe *p);
+/* The messages, and their bodies' bytes, that one progress() hands on
+ * at most once the receive under way has its match (the sink's sated):
+ * the bound of shm.c's rings (BATCH_MSGS, BATCH_BYTES), what the buffer
+ * pools hold (docs/shm.md, "How much one look takes").  Without a match
+ * a look takes everything. */
+#define PVMI_LOOK_MSGS	PVMI_BUF_POOL_MAX
+#define PVMI_LOOK_BYTES	(192UL << 10)
+/* stream.c: the stream transports' poll_ready: 1 when a complete frame
+ * waits staged (a look stopped at its bound before it), which poll() on
+ * the fd cannot see; 0 otherwise.  No system call. */
+int pvmi_stream_ready(struct pvmi_pipe *p);
 /* stream.c, for transports that read without read() (uring.c): where
  * the next bytes of `p' go (*buf, at most *len bytes; 0 or -ENOMEM),
- * and the news that `n' bytes were put there, which hands on the frames
- * they complete (0 or a negative errno). */
+ * and the news that `n' bytes were put there, which hands on every
+ * frame they complete, with no bound (0 or a negative errno). */
 int pvmi_stream_target(struct pvmi_pipe *p, unsigned char **buf,
 		       size_t *len);
 int pvmi_stream_took(struct pvmi_pipe *p, size_t n);

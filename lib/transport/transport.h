@@ -80,8 +80,8 @@ struct pvmi_pipe_sink {
 	int (*paused)(void *arg);
 	/* Optional: non-zero when the owner already holds what the receive
 	 * under way waits for.  A transport that bounds how much one
-	 * progress() takes (shm.c) stops at its bound only then, and
-	 * otherwise reads on as far as there is input. */
+	 * progress() takes (shm.c, stream.c) stops at its bound only then,
+	 * and otherwise reads on as far as there is input. */
 	int (*sated)(void *arg);
 	/* Optional: the spin budget of a send that waits for room, in ns:
 	 * how long it may spin before it sleeps, given the transport's own
@@ -228,7 +228,10 @@ struct pvmi_transport {
 	int (*progress)(struct pvmi_pipe *p);
 	/* A look for input that makes no system call: 1 when progress()
 	 * would find something, 0 when it would not.  NULL when only poll()
-	 * on p->fd can tell (sockets); the caller then polls the fd.  It
+	 * on p->fd can tell; the caller then polls the fd.  A stream's
+	 * (stream.c) tells only of frames a bounded look left staged, its
+	 * new input being for poll(); a transport whose input arrives in
+	 * memory (a ring) also has arm(), below.  It
 	 * reads this pipe's state only, and changes no other pipe's answer:
 	 * a pump that looked at pipe A, then at B, then blocks, must not
 	 * find that looking at B took A's input out of sight of poll().  A
@@ -239,7 +242,9 @@ struct pvmi_transport {
 	 * through a wait fd the caller already polls, and returns 1 when
 	 * input is already there (do not block), else 0.  After poll()
 	 * returned (on == 0): withdraws the request; returns 0.  No system
-	 * call either way.  NULL when poll() on p->fd is all it takes. */
+	 * call either way.  NULL when poll() on p->fd is all it takes; a
+	 * pipe whose transport has arm() is one whose input arrives in
+	 * memory, which conn.c reads between its polls (its poll gap). */
 	int (*arm)(struct pvmi_pipe *p, int on);
 	/* Frees the pipe's state and closes its fd.  Never fails. */
 	void (*close)(struct pvmi_pipe *p);
