@@ -31,6 +31,10 @@ double bench_now(void);
 /* Seconds of CPU time this thread has used. */
 double bench_cputime(void);
 
+/* Pins the calling process to CPU `cpu'.  0, or -1 with errno set (the
+ * CPU is not there, or not ours to use). */
+int bench_pin_cpu(int cpu);
+
 /*
  * The floating-point kernel: `iters' steps of a dependent chain of
  * multiply-adds with no system call inside.  Returns a value that depends

@@ -23,15 +23,15 @@
  *
  * usage: copy_floor [-r reps] [-s size,size,...]
  */
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "bench.h"
 
 #define MAX_SIZES	16
 #define WARM		4
@@ -44,23 +44,6 @@ struct shared {
 	pid_t pid[2];
 	unsigned char *array[2][2];	/* each side's arrays, its addresses */
 };
-
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -108,7 +91,8 @@ static double run(enum mode m, size_t n, int reps)
 		exit(1);
 	}
 	me = kid == 0;
-	pin(me);
+	if (bench_pin_cpu(me) < 0)
+		perror("copy_floor: pin");
 	for (i = 0; i < 2; i++) {
 		mine[i] = m == ONE ? block + (2 * me + i) * n : malloc(n);
 		memset(mine[i], me + 1, n);
@@ -126,7 +110,7 @@ static double run(enum mode m, size_t n, int reps)
 
 		if (from == me) {
 			if (!me)
-				t0 = now_us();
+				t0 = bench_now() * 1e6;
 			src = mine[slot];
 			if (m == TWO)
 				memcpy(block + (2 * me + slot) * n, src, n);
@@ -149,7 +133,7 @@ static double run(enum mode m, size_t n, int reps)
 			}
 		}
 		if (!me)
-			rt[k / 2] = now_us() - t0;
+			rt[k / 2] = bench_now() * 1e6 - t0;
 	}
 	if (me)
 		_exit(0);

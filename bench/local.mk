@@ -196,12 +196,16 @@ bench_boost_cost_LDFLAGS = -static
 # processes and no library (docs/results/msg_breakdown.md, "Lent bodies").
 noinst_PROGRAMS += bench/copy_floor
 bench_copy_floor_SOURCES = bench/copy_floor.c
+bench_copy_floor_CPPFLAGS = $(BENCH_CPPFLAGS)
+bench_copy_floor_LDADD = bench/libbenchutil.la -lm
 
 # write_after_read: a copy into a shared block that another CPU has just
 # read, against one read longer ago (msg_breakdown.md, "Where a lent
 # block goes").
 noinst_PROGRAMS += bench/write_after_read
 bench_write_after_read_SOURCES = bench/write_after_read.c
+bench_write_after_read_CPPFLAGS = $(BENCH_CPPFLAGS)
+bench_write_after_read_LDADD = bench/libbenchutil.la -lm
 
 # soak: mixed messages for a long time, with or without faults (the
 # load of bench/soak-faults.sh; docs/results/soak.md).

@@ -17,14 +17,14 @@
  *
  * usage: write_after_read [-n] [-r rounds] [-s size] [-b blocks,...]
  */
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "bench.h"
 
 #define MAX_COUNTS	16
 #define WARM		50
@@ -34,31 +34,6 @@
 #else
 #define cpu_relax()	do { } while (0)
 #endif
-
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set) < 0)
-		perror("sched_setaffinity");
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 static void wait_for(volatile long *flag, long at_least)
 {
@@ -73,6 +48,7 @@ static double run(size_t size, int blocks, int reader, int rounds)
 	unsigned char *heap, *mine;
 	volatile long *flags;	/* [0] written, [8] read */
 	double *t = malloc(rounds * sizeof(*t)), t0, med;
+	struct bench_stats st;
 	long i;
 	pid_t kid;
 
@@ -88,7 +64,8 @@ static double run(size_t size, int blocks, int reader, int rounds)
 	flags[0] = flags[8] = -1;
 	kid = fork();
 	if (kid == 0) {
-		pin(1);
+		if (bench_pin_cpu(1) < 0)
+			perror("write_after_read: CPU 1");
 		mine = malloc(size);
 		for (i = 0; i < WARM + rounds; i++) {
 			wait_for(&flags[0], i);
@@ -99,20 +76,21 @@ static double run(size_t size, int blocks, int reader, int rounds)
 		}
 		_exit(0);
 	}
-	pin(0);
+	if (bench_pin_cpu(0) < 0)
+		perror("write_after_read: CPU 0");
 	mine = malloc(size);
 	memset(mine, 2, size);
 	for (i = 0; i < WARM + rounds; i++) {
 		wait_for(&flags[8], i - 1);
-		t0 = now_us();
+		t0 = bench_now();
 		memcpy(heap + (i % blocks) * stride + 64, mine, size);
 		if (i >= WARM)
-			t[i - WARM] = now_us() - t0;
+			t[i - WARM] = (bench_now() - t0) * 1e6;
 		__atomic_store_n(&flags[0], i, __ATOMIC_RELEASE);
 	}
 	waitpid(kid, NULL, 0);
-	qsort(t, rounds, sizeof(*t), cmp_double);
-	med = t[rounds / 2];
+	bench_stats(t, rounds, &st);
+	med = st.median;
 	free(t);
 	free(mine);
 	munmap(heap, stride * blocks);

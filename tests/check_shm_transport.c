@@ -293,30 +293,10 @@ static int flood_done_fd = -1;	/* the flooder's pipe to the test */
 
 #define SETUP_TRIPS	3	/* round trips that put a circuit on its ring */
 
-/* A child's side of SETUP_TRIPS round trips with `parent'; 0, or 1 when
- * an answer is wrong. */
-static int setup_trips_child(int parent)
-{
-	int n;
-
-	for (n = 0; n < SETUP_TRIPS; n++) {
-		vm_send_int(parent, TAG_DATA, -1 - n);
-		if (vm_recv_int(parent, TAG_ECHO) != n)
-			return 1;
-	}
-	return 0;
-}
-
-/* The test's side of them, with task `kid'. */
-static void setup_trips(int kid)
-{
-	int n;
-
-	for (n = 0; n < SETUP_TRIPS; n++) {
-		ck_assert_int_eq(vm_recv_int(kid, TAG_DATA), -1 - n);
-		vm_send_int(kid, TAG_ECHO, n);
-	}
-}
+/* The round trips that put a circuit on its ring (vm_fixture.h). */
+#define setup_trips_child(parent) \
+	vm_trips_child(parent, SETUP_TRIPS, TAG_DATA, TAG_ECHO)
+#define setup_trips(kid)	vm_trips(kid, SETUP_TRIPS, TAG_DATA, TAG_ECHO)
 
 /* After SETUP_TRIPS round trips, sends FLOOD messages, one more with
  * another tag, then says so on flood_done_fd (not a PVM message: the

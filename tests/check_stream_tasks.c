@@ -28,30 +28,16 @@
 
 static int done_fd = -1;	/* the flooder's pipe to the test */
 
-/* The child's side of SETUP_TRIPS round trips with `parent'; 0, or 1
- * when an answer is wrong. */
-static int setup_trips_child(int parent)
-{
-	int n;
+/* The round trips that set up the circuit (vm_fixture.h); then the
+ * circuit from `kid' is a direct socket, which pvm_getfds() counts. */
+#define setup_trips_child(parent) \
+	vm_trips_child(parent, SETUP_TRIPS, TAG_DATA, TAG_ECHO)
 
-	for (n = 0; n < SETUP_TRIPS; n++) {
-		vm_send_int(parent, TAG_DATA, -1 - n);
-		if (vm_recv_int(parent, TAG_ECHO) != n)
-			return 1;
-	}
-	return 0;
-}
-
-/* The test's side of them with task `kid'; then the circuit from `kid'
- * is a direct socket, which pvm_getfds() counts. */
 static void setup_trips(int kid)
 {
-	int n, *fds;
+	int *fds;
 
-	for (n = 0; n < SETUP_TRIPS; n++) {
-		ck_assert_int_eq(vm_recv_int(kid, TAG_DATA), -1 - n);
-		vm_send_int(kid, TAG_ECHO, n);
-	}
+	vm_trips(kid, SETUP_TRIPS, TAG_DATA, TAG_ECHO);
 	ck_assert_int_eq(pvm_getfds(&fds), 2);
 }
 

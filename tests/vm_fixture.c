@@ -93,6 +93,28 @@ int vm_recv_int(int tid, int tag)
 	return v;
 }
 
+int vm_trips_child(int parent, int n, int data, int echo)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		vm_send_int(parent, data, -1 - i);
+		if (vm_recv_int(parent, echo) != i)
+			return 1;
+	}
+	return 0;
+}
+
+void vm_trips(int kid, int n, int data, int echo)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		ck_assert_int_eq(vm_recv_int(kid, data), -1 - i);
+		vm_send_int(kid, echo, i);
+	}
+}
+
 int vm_fork_task(int (*fn)(int parent), int parent, pid_t *pid)
 {
 	int fds[2], tid = 0;

@@ -26,6 +26,13 @@ const char *vm_fixture_tmp(void);
 void vm_send_int(int tid, int tag, int v);
 /* Receives an int from `tid' with `tag'; -12345 when the receive fails. */
 int vm_recv_int(int tid, int tag);
+/* A child's side of `n' round trips that set up its circuit to `parent':
+ * it sends -1 - i with tag `data' and expects i back with tag `echo'.
+ * 0, or 1 when an answer is wrong. */
+int vm_trips_child(int parent, int n, int data, int echo);
+/* The test's side of them with task `kid'; a wrong value fails the
+ * calling Check test. */
+void vm_trips(int kid, int n, int data, int echo);
 
 
 /* Forks a process that enrols as its own task and exits with

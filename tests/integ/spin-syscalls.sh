@@ -74,8 +74,13 @@ case $n in
 ''|*[!0-9]*) echo "FAIL: no count: $(cat "$W/block.stat")" >&2; failed=1 ;;
 *) [ "$n" -gt 10000 ] || { echo "FAIL: negative control: only $n system calls with the spin off" >&2; failed=1; } ;;
 esac
-# poll is system call 7 on x86-64 only
-if [ "$(uname -m)" = x86_64 ]; then
+# poll is system call 7 on x86-64 only.  Built with --enable-sanitizers
+# the round trip is seven times slower, and what is paid per unit of time
+# (the run-queue reading every 10 ms) with what ASan's allocator does on
+# its own came to 503: not a count per message, so it is not made.
+if ldd "$pp" 2>/dev/null | grep -q libasan; then
+	echo "lent 1 MiB bodies: not counted (built with sanitizers)"
+elif [ "$(uname -m)" = x86_64 ]; then
 	n=$(FILTER='id != 7' count lend -r 10000 -w 1000 -s 1048576)
 	echo "lent 1 MiB bodies: $n system calls but poll over 1000 round trips ($(grep RESULT "$W/lend.out"))"
 	case $n in
