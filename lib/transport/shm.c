@@ -267,8 +267,8 @@ static int paused_sink(void *arg)
  * (docs/results/msg_breakdown.md, "A stream").  The bound applies only
  * once the receive under way has its match (the sink's `sated'), so that
  * a probe still sees a message behind any number of others. */
-#define BATCH_MSGS	PVMI_BUF_POOL_MAX
-#define BATCH_BYTES	(192UL << 10)
+#define BATCH_MSGS	PVMI_LOOK_MSGS	/* stream.h: the streams' bound too */
+#define BATCH_BYTES	PVMI_LOOK_BYTES
 
 /* Whether the owner of pipe `arg' already holds what its receive under
  * way waits for. */

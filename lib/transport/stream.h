@@ -19,9 +19,9 @@ int pvmi_stream_progress(struct pvmi_pipe *p);
 void pvmi_stream_close(struct pvmi_pipe *p);
 /* The messages, and their bodies' bytes, that one progress() hands on
  * at most once the receive under way has its match (the sink's sated):
- * the bound of shm.c's rings (BATCH_MSGS, BATCH_BYTES), what the buffer
- * pools hold (docs/shm.md, "How much one look takes").  Without a match
- * a look takes everything. */
+ * what the buffer pools hold (docs/shm.md, "How much one look takes"),
+ * and shm.c's rings' bound too (its BATCH_MSGS, BATCH_BYTES).  Without
+ * a match a look takes everything. */
 #define PVMI_LOOK_MSGS	PVMI_BUF_POOL_MAX
 #define PVMI_LOOK_BYTES	(192UL << 10)
 /* stream.c: the stream transports' poll_ready: 1 when a complete frame
