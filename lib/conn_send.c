@@ -118,6 +118,15 @@ int pvmi_link_send_hdr(struct link *l, struct pvmi_frame *f,
 	struct iovec stack[IOV_INLINE], *iov = stack;
 	int nfrag = m ? m->nfrag : 0, n = 0, rc;
 
+	/* a prebuilt header and a flat body: the transport's fast way for
+	 * a whole frame when it has one, between frames */
+	if (hdr && nfrag <= 1 && l->pipe.tp->send_whole && !l->busy) {
+		rc = l->pipe.tp->send_whole(&l->pipe, hdr,
+					    nfrag ? m->frags[0].data : NULL,
+					    nfrag ? m->frags[0].len : 0);
+		if (rc != 0)
+			return rc == 1 ? PvmOk : -1;
+	}
 	if (nfrag + 1 > IOV_INLINE &&
 	    !(iov = malloc((nfrag + 1) * sizeof(*iov))))
 		return PvmNoMem;

@@ -482,6 +482,80 @@ START_TEST(test_gathered_record_scatters_and_mixes_with_plain)
 }
 END_TEST
 
+/* shm_ring_send2: a header and a body make one record, read back as one
+ * message in order with the other calls; a full ring is -EAGAIN with
+ * nothing written; the bad calls and a closed consumer are refused. */
+START_TEST(test_two_piece_record_is_one_message)
+{
+	struct shm_ring p, c;
+	unsigned char a[24], b[8], in[64], *big;
+	uint32_t tag = 0;
+	int rc, n = 0, i;
+
+	local_pair(&p, &c, 0);
+	fill(a, 6, sizeof(a));
+	fill(b, 7, sizeof(b));
+	ck_assert_int_eq(shm_ring_send2(&p, 3, a, sizeof(a), b, sizeof(b)), 0);
+	ck_assert_int_eq(shm_ring_send(&p, 4, b, sizeof(b), SHM_NO_WAIT), 0);
+	ck_assert_int_eq(shm_ring_send2(&p, 5, a, sizeof(a), NULL, 0), 0);
+	ck_assert_int_eq(shm_ring_send2(&p, 6, NULL, 0, NULL, 0), 0);
+	ck_assert_int_eq(shm_ring_recv(&c, &tag, in, sizeof(in), SHM_NO_WAIT),
+			 sizeof(a) + sizeof(b));
+	ck_assert_uint_eq(tag, 3);
+	ck_assert(intact(in, 6, sizeof(a)));
+	ck_assert(intact(in + sizeof(a), 7, sizeof(b)));
+	ck_assert_int_eq(shm_ring_recv(&c, &tag, in, sizeof(in), SHM_NO_WAIT),
+			 sizeof(b));
+	ck_assert_uint_eq(tag, 4);
+	ck_assert_int_eq(shm_ring_recv(&c, &tag, in, sizeof(in), SHM_NO_WAIT),
+			 sizeof(a));
+	ck_assert_uint_eq(tag, 5);
+	ck_assert(intact(in, 6, sizeof(a)));
+	ck_assert_int_eq(shm_ring_recv(&c, &tag, in, sizeof(in), SHM_NO_WAIT),
+			 0);
+	ck_assert_uint_eq(tag, 6);
+
+	/* the wrong side, no ring, pieces with bytes and no address, more
+	 * than one record: refused, nothing published */
+	big = malloc(p.chunk + 1);
+	ck_assert_ptr_nonnull(big);
+	ck_assert_int_eq(shm_ring_send2(&c, 0, a, 1, b, 1), -EINVAL);
+	ck_assert_int_eq(shm_ring_send2(NULL, 0, a, 1, b, 1), -EINVAL);
+	ck_assert_int_eq(shm_ring_send2(&p, 0, NULL, 1, b, 1), -EINVAL);
+	ck_assert_int_eq(shm_ring_send2(&p, 0, a, 1, NULL, 1), -EINVAL);
+	ck_assert_int_eq(shm_ring_send2(&p, 0, big, p.chunk, b, 1), -EMSGSIZE);
+	ck_assert_int_eq(shm_ring_send2(&p, 0, big, p.chunk + 1, NULL, 0),
+			 -EMSGSIZE);
+	free(big);
+	ck_assert_int_eq(shm_ring_recv(&c, &tag, in, sizeof(in), SHM_NO_WAIT),
+			 -EAGAIN);
+
+	/* filled up: -EAGAIN and no torn record; all read back intact */
+	while ((rc = shm_ring_send2(&p, 9, a, sizeof(a), b, sizeof(b))) == 0)
+		n++;
+	ck_assert_int_eq(rc, -EAGAIN);
+	ck_assert_int_gt(n, 1000);
+	for (i = 0; i < n; i++) {
+		memset(in, 0, sizeof(in));
+		ck_assert_int_eq(shm_ring_recv(&c, &tag, in, sizeof(in),
+					       SHM_NO_WAIT),
+				 sizeof(a) + sizeof(b));
+		ck_assert_uint_eq(tag, 9);
+		ck_assert(intact(in, 6, sizeof(a)));
+		ck_assert(intact(in + sizeof(a), 7, sizeof(b)));
+	}
+	ck_assert_int_eq(shm_ring_recv(&c, &tag, in, sizeof(in), SHM_NO_WAIT),
+			 -EAGAIN);
+	/* and room again once read */
+	ck_assert_int_eq(shm_ring_send2(&p, 10, a, sizeof(a), b, sizeof(b)), 0);
+
+	shm_ring_close(&c);
+	ck_assert_int_eq(shm_ring_send2(&p, 11, a, sizeof(a), b, sizeof(b)),
+			 -EPIPE);
+	shm_ring_close(&p);
+}
+END_TEST
+
 /* The gathered calls check what the plain ones check: the side, the
  * iovec list, a closed peer, a record that is not a whole message. */
 START_TEST(test_gather_and_scatter_refuse_bad_calls_and_records)
@@ -560,6 +634,7 @@ static Suite *shm_ring_ends_suite(void)
 
 	tc = tcase_create("gather");
 	tcase_add_test(tc, test_gathered_record_scatters_and_mixes_with_plain);
+	tcase_add_test(tc, test_two_piece_record_is_one_message);
 	tcase_add_test(tc, test_gather_and_scatter_refuse_bad_calls_and_records);
 	suite_add_tcase(s, tc);
 

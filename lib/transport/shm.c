@@ -610,6 +610,30 @@ static int shm_send(struct pvmi_pipe *p, struct pvmi_tx *tx)
 	return rc;
 }
 
+/* The table's send_whole: a frame that fits one record goes as one
+ * REC_WHOLE record, as ring_send() would send it, without its layers:
+ * only on the ring, between frames, and when there is room now. */
+static int shm_send_whole(struct pvmi_pipe *p, const unsigned char *hdr,
+			  const void *body, size_t len)
+{
+	struct shm_pipe *s = p->priv;
+	int rc;
+
+	if (!s || s->mode != S_RING || s->copying ||
+	    len > WHOLE_MAX - WHOLE_HDR_LEN ||
+	    len > s->ring.chunk - WHOLE_HDR_LEN)
+		return 0;
+	if (receiver_gone(p, s))
+		return -EPIPE;
+	rc = shm_ring_send2(&s->ring, REC_WHOLE, hdr + WHOLE_SKIP,
+			    WHOLE_HDR_LEN, body, (uint32_t)len);
+	if (rc == -EAGAIN || rc == -ETIMEDOUT)
+		return 0;
+	if (rc == -ECONNRESET)
+		return -EPIPE;
+	return rc < 0 ? rc : 1;
+}
+
 static void shm_close(struct pvmi_pipe *p)
 {
 	struct shm_pipe *s = p->priv;
@@ -650,6 +674,7 @@ const struct pvmi_transport pvmi_transport_shm = {
 	.accepted = pvmi_shm_accepted,
 	/* opened, listened and accepted with unix's calls (conn_unix.c) */
 	.send = shm_send,
+	.send_whole = shm_send_whole,
 	.progress = shm_progress,
 	.poll_ready = shm_poll_ready,
 	.arm = shm_arm,

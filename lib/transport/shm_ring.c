@@ -265,31 +265,17 @@ static int iov_total(const struct iovec *iov, int cnt, size_t *len)
 	return 0;
 }
 
-/* Publishes one record whose payload is the `cnt' pieces of `iov'
- * (`len' bytes in all); room was checked. */
-static void put_record_v(struct shm_ring *r, uint32_t tag, uint32_t flags,
-			 uint64_t total, uint64_t offset,
-			 const struct iovec *iov, int cnt, uint32_t len)
+/* Makes record `rec' at the producer's position visible, its payload
+ * (`len' bytes) and part field written, and wakes an armed consumer. */
+static void publish(struct shm_ring *r, struct shm_rec *rec, uint32_t tag,
+		    uint32_t flags, uint32_t len)
 {
-	struct shm_rec *rec = (struct shm_rec *)(r->data + (r->pos & r->mask));
-	struct shm_rec_part *part = (struct shm_rec_part *)(rec + 1);
+	uint32_t size = rec_bytes(len, flags);
 	struct shm_rec *after;
-	uint32_t size = rec_bytes(len, flags), at = r->pos + head_bytes(flags);
-	int i;
 
-	for (i = 0; i < cnt; i++) {
-		if (!iov[i].iov_len)
-			continue;
-		ring_copy_in(r, at, iov[i].iov_base, (uint32_t)iov[i].iov_len);
-		at += (uint32_t)iov[i].iov_len;
-	}
 	rec->len = len;
 	rec->tag = tag;
 	rec->flags = flags;
-	if (flags != WHOLE) {
-		part->total = total;
-		part->offset = offset;
-	}
 	/* the slot after ours may hold stale bytes from an earlier lap: it
 	 * must read as "no record" before ours is visible */
 	after = (struct shm_rec *)(r->data + ((r->pos + size) & r->mask));
@@ -299,6 +285,30 @@ static void put_record_v(struct shm_ring *r, uint32_t tag, uint32_t flags,
 	r->pos += size;
 	store_release(&r->hdr->head, r->pos);
 	shmr_wake_if_armed(r, &r->hdr->cons_armed);
+}
+
+/* Publishes one record whose payload is the `cnt' pieces of `iov'
+ * (`len' bytes in all); room was checked. */
+static void put_record_v(struct shm_ring *r, uint32_t tag, uint32_t flags,
+			 uint64_t total, uint64_t offset,
+			 const struct iovec *iov, int cnt, uint32_t len)
+{
+	struct shm_rec *rec = (struct shm_rec *)(r->data + (r->pos & r->mask));
+	struct shm_rec_part *part = (struct shm_rec_part *)(rec + 1);
+	uint32_t at = r->pos + head_bytes(flags);
+	int i;
+
+	for (i = 0; i < cnt; i++) {
+		if (!iov[i].iov_len)
+			continue;
+		ring_copy_in(r, at, iov[i].iov_base, (uint32_t)iov[i].iov_len);
+		at += (uint32_t)iov[i].iov_len;
+	}
+	if (flags != WHOLE) {
+		part->total = total;
+		part->offset = offset;
+	}
+	publish(r, rec, tag, flags, len);
 }
 
 /* Publishes one record of `len' bytes at `src'; room was checked. */
@@ -470,6 +480,28 @@ int shm_ring_sendv(struct shm_ring *r, uint32_t tag, const struct iovec *iov,
 		return rc;
 	put_record_v(r, tag, WHOLE, len, 0, iov, cnt,
 		     (uint32_t)len);
+	return 0;
+}
+
+int shm_ring_send2(struct shm_ring *r, uint32_t tag, const void *a,
+		   uint32_t alen, const void *b, uint32_t blen)
+{
+	struct shm_rec *rec;
+	int rc;
+
+	if (!r || !r->hdr || !r->producer || (alen && !a) || (blen && !b))
+		return -EINVAL;
+	if (alen > r->chunk || blen > r->chunk - alen)
+		return -EMSGSIZE;
+	rc = wait_room(r, rec_bytes(alen + blen, WHOLE), SHM_NO_WAIT);
+	if (rc < 0)
+		return rc;
+	rec = (struct shm_rec *)(r->data + (r->pos & r->mask));
+	if (alen)
+		ring_copy_in(r, r->pos + REC_BYTES, a, alen);
+	if (blen)
+		ring_copy_in(r, r->pos + REC_BYTES + alen, b, blen);
+	publish(r, rec, tag, WHOLE, alen + blen);
 	return 0;
 }
 

@@ -202,6 +202,11 @@ int shm_ring_send(struct shm_ring *r, uint32_t tag, const void *buf,
  * -EPIPE, -EMSGSIZE, -EINVAL. */
 int shm_ring_sendv(struct shm_ring *r, uint32_t tag, const struct iovec *iov,
 		   int cnt, long timeout_ns);
+/* Sends `alen' bytes at `a' then `blen' at `b' as one message of one
+ * record, without waiting: a small frame's header and body in one go.
+ * 0, -EAGAIN (no room now), -EPIPE, -EMSGSIZE (over one chunk), -EINVAL. */
+int shm_ring_send2(struct shm_ring *r, uint32_t tag, const void *a,
+		   uint32_t alen, const void *b, uint32_t blen);
 /* Receives the next message, which must be one record (a longer one, or
  * one longer than the `cnt' pieces of `iov' hold, is left in the ring:
  * -EMSGSIZE; a single-copy one is -EPROTO), scattered over `iov' in

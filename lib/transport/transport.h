@@ -205,6 +205,15 @@ struct pvmi_transport {
 	 * not yet (call again once p->fd is writable or progress was made;
 	 * keep tx and the body as they are), or a negative errno. */
 	int (*send)(struct pvmi_pipe *p, struct pvmi_tx *tx);
+	/* Optional: a small frame's fast way, for a transport that can take
+	 * a whole frame in one step.  The encoded header `hdr' and the flat
+	 * body (`len' bytes at `body') go whole, at once, or not at all:
+	 * 1 sent, 0 not taken now (no room, or the pipe is not in the state
+	 * for it; nothing was written and the caller uses send()), or a
+	 * negative errno as send() says.  Only between frames: never while
+	 * a send() of the pipe is part way.  NULL: always send(). */
+	int (*send_whole)(struct pvmi_pipe *p, const unsigned char *hdr,
+			  const void *body, size_t len);
 	/* Batching, for a transport whose submissions are system calls that
 	 * can carry many pipes' requests (io_uring); NULL for the others,
 	 * whose callers just send().  queue() starts frame `tx' as send()
