@@ -752,3 +752,66 @@ ssize_t shm_ring_recvv(struct shm_ring *r, uint32_t *tag,
 		*tag = h.tag;
 	return (ssize_t)h.total;
 }
+
+int shm_ring_front(struct shm_ring *r, struct shm_front *f)
+{
+	struct shm_rec *rec;
+	struct rec_view h;
+	int err = 0;
+
+	if (!r || !r->hdr || r->producer || !f)
+		return -EINVAL;
+	rec = shmr_front(r);
+	if (!rec) {
+		/* wait_record's answer to no record, without its call */
+		if (!load_acquire(&r->hdr->producer_closed))
+			return -EAGAIN;
+		if (!(rec = wait_record(r, SHM_NO_WAIT, &err)))
+			return err;
+	}
+	snapshot(rec, &h);
+	if (!record_valid(r, &h) || !(h.flags & SHM_REC_FIRST))
+		return -EPROTO;
+	/* as shm_ring_peek: the next record's line on its way */
+	__builtin_prefetch(r->data + ((r->pos + rec_bytes(h.len, h.flags)) &
+				      r->mask));
+	f->tag = h.tag;
+	f->len = h.total;
+	f->pos = r->pos;
+	f->rec_len = h.len;
+	f->flags = h.flags;
+	return 0;
+}
+
+ssize_t shm_ring_take_front(struct shm_ring *r, const struct shm_front *f,
+			    void *head, size_t head_len, void *rest)
+{
+	struct rec_view h;
+	uint32_t at, n;
+
+	if (!r || !r->hdr || r->producer || !f || f->pos != r->pos ||
+	    (head_len && !head) || (f->len > head_len && !rest))
+		return -EINVAL;
+	if (f->flags & SHM_REC_SINGLE_COPY)
+		return -EPROTO;
+	if (!(f->flags & SHM_REC_LAST))
+		return -EMSGSIZE;
+	/* one record: its payload is the whole message */
+	n = f->rec_len < head_len ? f->rec_len : (uint32_t)head_len;
+	at = r->pos + head_bytes(f->flags);
+	if ((at & r->mask) + f->rec_len <= r->mask + 1) {
+		/* the common case: the payload does not wrap */
+		memcpy(head, r->data + (at & r->mask), n);
+		if (f->rec_len > n)
+			memcpy(rest, r->data + (at & r->mask) + n,
+			       f->rec_len - n);
+	} else {
+		ring_copy_out(r, at, head, n);
+		if (f->rec_len > n)
+			ring_copy_out(r, at + n, rest, f->rec_len - n);
+	}
+	h.len = f->rec_len;
+	h.flags = f->flags;
+	free_record(r, &h);
+	return (ssize_t)f->len;
+}
