@@ -507,6 +507,8 @@ static int record_valid(const struct shm_ring *r, const struct rec_view *rec)
 	uint32_t len = rec->len, flags = rec->flags;
 	uint64_t total = rec->total, off = rec->offset;
 
+	if (flags == WHOLE)	/* total = len, offset 0: all that is left */
+		return len <= r->chunk;
 	if (flags & SHM_REC_SINGLE_COPY)
 		return flags == (SHM_REC_FIRST | SHM_REC_LAST |
 				 SHM_REC_SINGLE_COPY) &&
