@@ -289,7 +289,8 @@ static int ring_progress(struct pvmi_pipe *p, struct shm_pipe *s, int any)
 	s->batch_bytes = 0;
 	while ((rc = ring_take(s)) > 0) {
 		any = 1;
-		if (paused_sink(p))
+		/* paused_sink()'s question, `s->up' known to be there */
+		if (s->up->paused && s->up->paused(s->up_arg))
 			break;	/* the rest waits in the ring */
 		if ((s->batch_msgs >= BATCH_MSGS ||
 		     s->batch_bytes >= BATCH_BYTES) && sated_sink(p))
