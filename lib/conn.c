@@ -77,6 +77,7 @@ static struct {
 	int fd;				/* its wait_fd(), -1: none */
 } tps[MAX_TRANSPORTS];
 static int ntps;
+static int nprepare;		/* of them, those with a prepare */
 static void (*sink)(struct pvmi_msg *m);
 static int spinning;		/* in pvmi_pump_spin() */
 static long last_poll_ns;	/* the pump's last poll() (see the top) */
@@ -144,7 +145,7 @@ int pvmi_conn_want(int tid)
 
 /* Whether a pump reads `l' now (see pvmi_conn_hold()): a link being
  * written (busy: a TCP circuit carries both ways) is read too. */
-static int link_wanted(const struct link *l)
+static inline int link_wanted(const struct link *l)
 {
 	if (!held || wanted_peer == PVMI_WANT_ANY || l->role == LINK_DAEMON ||
 	    l->gate || !l->peer || l->busy)
@@ -244,6 +245,8 @@ static void tp_note(const struct pvmi_transport *tp)
 		if (ntps == MAX_TRANSPORTS)
 			abort();	/* raise MAX_TRANSPORTS */
 		tps[ntps++].tp = tp;
+		if (tp->prepare)
+			nprepare++;
 	}
 	tps[i].fd = tp->wait_fd ? tp->wait_fd() : -1;
 	input_coming(tps[i].fd);
@@ -370,6 +373,7 @@ void pvmi_conn_close_all(int unlink_tid)
 			tps[i].tp->release();
 	}
 	ntps = 0;
+	nprepare = 0;
 }
 
 /* Closes the circuits this task only writes on (conn.h). */
@@ -390,6 +394,8 @@ static int prepare_all(void)
 {
 	int i, hot = 0;
 
+	if (!nprepare)
+		return 0;
 	for (i = 0; i < ntps; i++)
 		if (tps[i].tp->prepare && tps[i].tp->prepare())
 			hot = 1;
@@ -644,9 +650,8 @@ int pvmi_conn_spin_hint(void)
 {
 	int i, rings = 0;
 
-	for (i = 0; i < ntps; i++)
-		if (tps[i].tp->prepare)
-			return 1;
+	if (nprepare)
+		return 1;
 	for (i = 0; i < nlinks; i++) {
 		if (links[i]->role == LINK_OUT || links[i]->connecting ||
 		    !links[i]->pipe.tp->poll_ready)
@@ -674,10 +679,7 @@ static int spin_round(long now, int *r)
 	struct link *l;
 	int i, any = 0, hot = 0, ready;
 
-	for (i = 0; i < ntps; i++)
-		if (tps[i].tp->prepare)
-			return 0;
-	if (now - last_poll_ns >= poll_gap)
+	if (nprepare || now - last_poll_ns >= poll_gap)
 		return 0;
 	for (i = 0; i < nlinks; i++) {
 		l = links[i];
