@@ -476,6 +476,10 @@ void pvmi_link_sweep(void)
 {
 	int i;
 
+	for (i = 0; i < nlinks && !links[i]->dead; i++)
+		;
+	if (i == nlinks)
+		return;		/* the common case: none ended */
 	for (i = nlinks - 1; i >= 0; i--)
 		if (i < nlinks && links[i]->dead && !links[i]->busy)
 			pvmi_link_drop(links[i]);
