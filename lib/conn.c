@@ -95,7 +95,15 @@ static int pollset_dirty;
 static int conn_paused(void *arg);
 static int conn_sated(void *arg);
 static long conn_spin(void *arg, long lin_ns);
-static int pollset_update(void);
+static int pollset_sync(void);
+
+/* Brings the epoll set of pvm_getfds() up to date, once a program asked
+ * for it (the common case, none, without pollset_sync()'s call).  0, or
+ * -1 when it could not be (it is tried again later). */
+static inline int pollset_update(void)
+{
+	return pvmi_pollset_fd() < 0 ? 0 : pollset_sync();
+}
 
 /* What every pipe hands its frames and handshake bytes to. */
 static const struct pvmi_pipe_sink conn_sink = {
@@ -753,15 +761,12 @@ static int wait_fds(int *arr)
 	return n;
 }
 
-/* Brings the epoll set of pvm_getfds() up to date, once a program asked
- * for it.  0, or -1 when it could not be (it is tried again later). */
-static int pollset_update(void)
+/* pollset_update()'s work, the set being open. */
+static int pollset_sync(void)
 {
 	int stack[64], *arr = stack, n, rc;
 	int max = nlinks + nendpoints + ntps;
 
-	if (pvmi_pollset_fd() < 0)
-		return 0;
 	if (max > 64 && !(arr = malloc(max * sizeof(*arr))))
 		return -1;
 	n = wait_fds(arr);
