@@ -524,8 +524,8 @@ static int record_valid(const struct shm_ring *r, const struct rec_view *rec)
 	return 1;
 }
 
-static void ring_copy_out(struct shm_ring *r, uint32_t pos, void *dst,
-			  uint32_t len)
+static inline void ring_copy_out(struct shm_ring *r, uint32_t pos,
+				 void *dst, uint32_t len)
 {
 	uint32_t at = pos & r->mask, first = r->mask + 1 - at;
 
@@ -536,12 +536,10 @@ static void ring_copy_out(struct shm_ring *r, uint32_t pos, void *dst,
 		memcpy((unsigned char *)dst + first, r->data, len - first);
 }
 
-/* Frees the space of the front record `h'.  The tail is published at
- * once; the producer is looked at (shmr_producer_check) after a chunk or a
- * single-copy record, after FREE_CHECK_EVERY whole ones, and whenever the
- * consumer finds the ring empty and waits (shm_ring_readable, arm, a
- * wait_record that waits), not at each whole record: its fence is the
- * receiver's largest cost left on a small message's way. */
+/* Frees the space of the front record `h', the tail published at once;
+ * the producer is looked at (shmr_producer_check, whose fence is the
+ * largest cost left on a small message's way) after a chunk, a single
+ * copy or FREE_CHECK_EVERY whole records, and as shmr_caught_up says. */
 static void free_record(struct shm_ring *r, const struct rec_view *h)
 {
 	r->pos += rec_bytes(h->len, h->flags);
@@ -549,16 +547,6 @@ static void free_record(struct shm_ring *r, const struct rec_view *h)
 	store_release(&r->hdr->tail, r->pos);
 	if (h->flags != WHOLE || ++r->unchecked >= FREE_CHECK_EVERY)
 		shmr_producer_check(r);
-}
-
-/* Copies the payload of the front record `h' to `dst' and frees its
- * space. */
-static void take_record(struct shm_ring *r, const struct rec_view *h,
-			void *dst)
-{
-	if (h->len)
-		ring_copy_out(r, r->pos + head_bytes(h->flags), dst, h->len);
-	free_record(r, h);
 }
 
 /* A copy of the front record's header and part field, so that what is
@@ -577,6 +565,31 @@ static void snapshot(const struct shm_rec *rec, struct rec_view *copy)
 		copy->total = load_relaxed(&part->total);
 		copy->offset = load_relaxed(&part->offset);
 	}
+}
+
+/* The front record, waited for up to `timeout_ns' and checked (a
+ * message's first), in `h': 0, or shm_ring_peek's errors. */
+static inline int look_front(struct shm_ring *r, long timeout_ns,
+			     struct rec_view *h)
+{
+	struct shm_rec *rec = shmr_front(r);
+	int err = 0;
+
+	if (!rec) {
+		if (timeout_ns == 0 && !load_acquire(&r->hdr->producer_closed))
+			return -EAGAIN;	/* wait_record's, without its call */
+		if (!(rec = wait_record(r, timeout_ns, &err)))
+			return err < 0 ? err : -EPIPE;	/* it sets one */
+	}
+	snapshot(rec, h);
+	if (!record_valid(r, h) || !(h->flags & SHM_REC_FIRST))
+		return -EPROTO;
+	/* The next record's line, last written by the producer: whoever
+	 * takes this one looks there next, a miss on the way back to the
+	 * program unless it is on its way now. */
+	__builtin_prefetch(r->data + ((r->pos + rec_bytes(h->len, h->flags)) &
+				      r->mask));
+	return 0;
 }
 
 /* Reads the producer's buffer named by the single-copy record at the
@@ -614,17 +627,15 @@ static int take_single_copy(struct shm_ring *r, const struct rec_view *h,
 
 ssize_t shm_ring_take_copy(struct shm_ring *r, void *buf, size_t cap)
 {
-	struct shm_rec *rec;
 	struct rec_view h;
-	int err = 0, rc;
+	int rc;
 
 	if (!r || !r->hdr || r->producer || (cap && !buf))
 		return -EINVAL;
-	rec = wait_record(r, SHM_NO_WAIT, &err);
-	if (!rec)
-		return err;
-	snapshot(rec, &h);
-	if (!(h.flags & SHM_REC_SINGLE_COPY) || !record_valid(r, &h))
+	rc = look_front(r, SHM_NO_WAIT, &h);
+	if (rc)
+		return rc;
+	if (!(h.flags & SHM_REC_SINGLE_COPY))
 		return -EPROTO;
 	if (h.total > cap)
 		return -EMSGSIZE;
@@ -635,26 +646,16 @@ ssize_t shm_ring_take_copy(struct shm_ring *r, void *buf, size_t cap)
 int shm_ring_peek(struct shm_ring *r, struct shm_msg_info *info,
 		  long timeout_ns)
 {
-	struct shm_rec *rec;
 	struct rec_view h;
-	int err = 0;
+	int rc;
 
 	if (!r || !r->hdr || r->producer || !info)
 		return -EINVAL;
-	rec = wait_record(r, timeout_ns, &err);
-	if (!rec)
-		return err;
-	snapshot(rec, &h);
-	if (!record_valid(r, &h) || !(h.flags & SHM_REC_FIRST))
-		return -EPROTO;
-	/* The next record's line, last written by the producer: whoever
-	 * takes this one looks there next, a miss on the way back to the
-	 * program unless it is on its way now. */
-	__builtin_prefetch(r->data + ((r->pos + rec_bytes(h.len, h.flags)) &
-				      r->mask));
-	info->tag = h.tag;
-	info->len = h.total;
-	return 0;
+	if (!(rc = look_front(r, timeout_ns, &h))) {
+		info->tag = h.tag;
+		info->len = h.total;
+	}
+	return rc;
 }
 
 ssize_t shm_ring_recv(struct shm_ring *r, uint32_t *tag, void *buf,
@@ -668,25 +669,19 @@ ssize_t shm_ring_recv(struct shm_ring *r, uint32_t *tag, void *buf,
 
 	if (!r || !r->hdr || r->producer || (cap && !buf))
 		return -EINVAL;
-	rec = wait_record(r, timeout_ns, &err);
-	if (!rec)
-		return err;
-	snapshot(rec, &first);
-	if (!record_valid(r, &first) || !(first.flags & SHM_REC_FIRST))
-		return -EPROTO;
+	rc = look_front(r, timeout_ns, &first);
+	if (rc)
+		return rc;
 	if (first.total > cap)
 		return -EMSGSIZE;
 	if (first.flags & SHM_REC_SINGLE_COPY) {
 		rc = take_single_copy(r, &first, p);
 		if (rc == -EOPNOTSUPP) {
 			/* the producer sends it again in chunks */
-			rec = wait_record(r, SHM_WAIT_FOREVER, &err);
-			if (!rec)
-				return err == -EPIPE ? -ECONNRESET : err;
-			snapshot(rec, &h);
-			if (!record_valid(r, &h) ||
-			    (h.flags & SHM_REC_SINGLE_COPY) ||
-			    !(h.flags & SHM_REC_FIRST) ||
+			rc = look_front(r, SHM_WAIT_FOREVER, &h);
+			if (rc)
+				return rc == -EPIPE ? -ECONNRESET : rc;
+			if ((h.flags & SHM_REC_SINGLE_COPY) ||
 			    h.total != first.total || h.tag != first.tag)
 				return -EPROTO;
 			first = h;
@@ -704,7 +699,10 @@ ssize_t shm_ring_recv(struct shm_ring *r, uint32_t *tag, void *buf,
 		    h.total != first.total || h.tag != first.tag ||
 		    (got && (h.flags & SHM_REC_FIRST)))
 			return -EPROTO;
-		take_record(r, &h, p + got);
+		if (h.len)
+			ring_copy_out(r, r->pos + head_bytes(h.flags), p + got,
+				      h.len);
+		free_record(r, &h);
 		got += h.len;
 		if (h.flags & SHM_REC_LAST)
 			break;
@@ -723,20 +721,17 @@ ssize_t shm_ring_recv(struct shm_ring *r, uint32_t *tag, void *buf,
 ssize_t shm_ring_recvv(struct shm_ring *r, uint32_t *tag,
 		       const struct iovec *iov, int cnt, long timeout_ns)
 {
-	struct shm_rec *rec;
 	struct rec_view h;
 	uint32_t at, k;
 	size_t cap;
-	int err = 0, i;
+	int i, rc;
 
 	if (!r || !r->hdr || r->producer || iov_total(iov, cnt, &cap) < 0)
 		return -EINVAL;
-	rec = wait_record(r, timeout_ns, &err);
-	if (!rec)
-		return err;
-	snapshot(rec, &h);
-	if (!record_valid(r, &h) || !(h.flags & SHM_REC_FIRST) ||
-	    (h.flags & SHM_REC_SINGLE_COPY))
+	rc = look_front(r, timeout_ns, &h);
+	if (rc)
+		return rc;
+	if (h.flags & SHM_REC_SINGLE_COPY)
 		return -EPROTO;
 	if (!(h.flags & SHM_REC_LAST) || h.total > cap)
 		return -EMSGSIZE;
@@ -757,32 +752,19 @@ ssize_t shm_ring_recvv(struct shm_ring *r, uint32_t *tag,
 
 int shm_ring_front(struct shm_ring *r, struct shm_front *f)
 {
-	struct shm_rec *rec;
 	struct rec_view h;
-	int err = 0;
+	int rc;
 
 	if (!r || !r->hdr || r->producer || !f)
 		return -EINVAL;
-	rec = shmr_front(r);
-	if (!rec) {
-		/* wait_record's answer to no record, without its call */
-		if (!load_acquire(&r->hdr->producer_closed))
-			return -EAGAIN;
-		if (!(rec = wait_record(r, SHM_NO_WAIT, &err)))
-			return err;
+	if (!(rc = look_front(r, SHM_NO_WAIT, &h))) {
+		f->tag = h.tag;
+		f->len = h.total;
+		f->pos = r->pos;
+		f->rec_len = h.len;
+		f->flags = h.flags;
 	}
-	snapshot(rec, &h);
-	if (!record_valid(r, &h) || !(h.flags & SHM_REC_FIRST))
-		return -EPROTO;
-	/* as shm_ring_peek: the next record's line on its way */
-	__builtin_prefetch(r->data + ((r->pos + rec_bytes(h.len, h.flags)) &
-				      r->mask));
-	f->tag = h.tag;
-	f->len = h.total;
-	f->pos = r->pos;
-	f->rec_len = h.len;
-	f->flags = h.flags;
-	return 0;
+	return rc;
 }
 
 ssize_t shm_ring_take_front(struct shm_ring *r, const struct shm_front *f,
@@ -798,7 +780,6 @@ ssize_t shm_ring_take_front(struct shm_ring *r, const struct shm_front *f,
 		return -EPROTO;
 	if (!(f->flags & SHM_REC_LAST))
 		return -EMSGSIZE;
-	/* one record: its payload is the whole message */
 	n = f->rec_len < head_len ? f->rec_len : (uint32_t)head_len;
 	at = r->pos + head_bytes(f->flags);
 	if ((at & r->mask) + f->rec_len <= r->mask + 1) {
