@@ -96,10 +96,7 @@ static int conn_paused(void *arg);
 static int conn_sated(void *arg);
 static long conn_spin(void *arg, long lin_ns);
 static int pollset_sync(void);
-
-/* Brings the epoll set of pvm_getfds() up to date, once a program asked
- * for it (the common case, none, without pollset_sync()'s call).  0, or
- * -1 when it could not be (it is tried again later). */
+/* pollset_sync() once a program asked for the set (pvm_getfds). */
 static inline int pollset_update(void)
 {
 	return pvmi_pollset_fd() < 0 ? 0 : pollset_sync();
@@ -192,15 +189,10 @@ static long mono_ns(void)
 	return ts.tv_sec * 1000000000L + ts.tv_nsec;
 }
 
-static long long mono_ms(void)
-{
-	return mono_ns() / 1000000;
-}
-
 /* Rests `ep' for PVMI_REST_MS (conn.h). */
 void pvmi_conn_endpoint_rest(struct pvmi_conn_endpoint *ep)
 {
-	ep->rest_until = mono_ms() + PVMI_REST_MS;
+	ep->rest_until = mono_ns() / 1000000 + PVMI_REST_MS;
 }
 
 /* Milliseconds `ep' still rests, 0 when it is polled again. */
@@ -210,7 +202,7 @@ static int rest_left(struct pvmi_conn_endpoint *ep)
 
 	if (!ep->rest_until)
 		return 0;
-	left = ep->rest_until - mono_ms();
+	left = ep->rest_until - mono_ns() / 1000000;
 	if (left <= 0) {
 		ep->rest_until = 0;
 		return 0;
@@ -761,7 +753,8 @@ static int wait_fds(int *arr)
 	return n;
 }
 
-/* pollset_update()'s work, the set being open. */
+/* Brings the epoll set of pvm_getfds() up to date, it being open.  0, or
+ * -1 when it could not be (it is tried again later). */
 static int pollset_sync(void)
 {
 	int stack[64], *arr = stack, n, rc;
