@@ -133,13 +133,11 @@ static long now_ms(void)
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
-/* Reads COPVM_VCC and COPVM_VCC_IDLE_MS once. */
-static void configure(void)
+/* Reads COPVM_VCC and COPVM_VCC_IDLE_MS (configure() once). */
+static void read_settings(void)
 {
 	const char *s;
 
-	if (configured)
-		return;
 	s = getenv("COPVM_VCC");
 	if (s && *s && atoi(s) == 0 && s[0] == '0')
 		enabled = 0;
@@ -147,6 +145,13 @@ static void configure(void)
 	if (s && *s && atol(s) > 0)
 		idle_ms = atol(s);
 	configured = 1;
+}
+
+/* Reads the settings the first time (inline: every buffer asks). */
+static inline void configure(void)
+{
+	if (!configured)
+		read_settings();
 }
 
 /* VCC on (the pools and the other caches are used) (bufcache.h). */
@@ -382,7 +387,8 @@ static void release(struct bufhdr *h)
 		h = NULL;
 	}
 	unlock_pools();
-	block_free(h);
+	if (h)		/* not kept */
+		block_free(h);
 }
 
 /* Resizes body buffer `p', or makes one (bufcache.h). */

@@ -77,6 +77,7 @@ static struct {
 	int fd;				/* its wait_fd(), -1: none */
 } tps[MAX_TRANSPORTS];
 static int ntps;
+static int nprepare;		/* of them, those with a prepare */
 static void (*sink)(struct pvmi_msg *m);
 static int spinning;		/* in pvmi_pump_spin() */
 static long last_poll_ns;	/* the pump's last poll() (see the top) */
@@ -94,7 +95,12 @@ static int pollset_dirty;
 static int conn_paused(void *arg);
 static int conn_sated(void *arg);
 static long conn_spin(void *arg, long lin_ns);
-static int pollset_update(void);
+static int pollset_sync(void);
+/* pollset_sync() once a program asked for the set (pvm_getfds). */
+static inline int pollset_update(void)
+{
+	return pvmi_pollset_fd() < 0 ? 0 : pollset_sync();
+}
 
 /* What every pipe hands its frames and handshake bytes to. */
 static const struct pvmi_pipe_sink conn_sink = {
@@ -144,7 +150,7 @@ int pvmi_conn_want(int tid)
 
 /* Whether a pump reads `l' now (see pvmi_conn_hold()): a link being
  * written (busy: a TCP circuit carries both ways) is read too. */
-static int link_wanted(const struct link *l)
+static inline int link_wanted(const struct link *l)
 {
 	if (!held || wanted_peer == PVMI_WANT_ANY || l->role == LINK_DAEMON ||
 	    l->gate || !l->peer || l->busy)
@@ -183,15 +189,10 @@ static long mono_ns(void)
 	return ts.tv_sec * 1000000000L + ts.tv_nsec;
 }
 
-static long long mono_ms(void)
-{
-	return mono_ns() / 1000000;
-}
-
 /* Rests `ep' for PVMI_REST_MS (conn.h). */
 void pvmi_conn_endpoint_rest(struct pvmi_conn_endpoint *ep)
 {
-	ep->rest_until = mono_ms() + PVMI_REST_MS;
+	ep->rest_until = mono_ns() / 1000000 + PVMI_REST_MS;
 }
 
 /* Milliseconds `ep' still rests, 0 when it is polled again. */
@@ -201,7 +202,7 @@ static int rest_left(struct pvmi_conn_endpoint *ep)
 
 	if (!ep->rest_until)
 		return 0;
-	left = ep->rest_until - mono_ms();
+	left = ep->rest_until - mono_ns() / 1000000;
 	if (left <= 0) {
 		ep->rest_until = 0;
 		return 0;
@@ -244,6 +245,8 @@ static void tp_note(const struct pvmi_transport *tp)
 		if (ntps == MAX_TRANSPORTS)
 			abort();	/* raise MAX_TRANSPORTS */
 		tps[ntps++].tp = tp;
+		if (tp->prepare)
+			nprepare++;
 	}
 	tps[i].fd = tp->wait_fd ? tp->wait_fd() : -1;
 	input_coming(tps[i].fd);
@@ -370,6 +373,7 @@ void pvmi_conn_close_all(int unlink_tid)
 			tps[i].tp->release();
 	}
 	ntps = 0;
+	nprepare = 0;
 }
 
 /* Closes the circuits this task only writes on (conn.h). */
@@ -390,6 +394,8 @@ static int prepare_all(void)
 {
 	int i, hot = 0;
 
+	if (!nprepare)
+		return 0;
 	for (i = 0; i < ntps; i++)
 		if (tps[i].tp->prepare && tps[i].tp->prepare())
 			hot = 1;
@@ -470,6 +476,10 @@ void pvmi_link_sweep(void)
 {
 	int i;
 
+	for (i = 0; i < nlinks && !links[i]->dead; i++)
+		;
+	if (i == nlinks)
+		return;		/* the common case: none ended */
 	for (i = nlinks - 1; i >= 0; i--)
 		if (i < nlinks && links[i]->dead && !links[i]->busy)
 			pvmi_link_drop(links[i]);
@@ -644,9 +654,8 @@ int pvmi_conn_spin_hint(void)
 {
 	int i, rings = 0;
 
-	for (i = 0; i < ntps; i++)
-		if (tps[i].tp->prepare)
-			return 1;
+	if (nprepare)
+		return 1;
 	for (i = 0; i < nlinks; i++) {
 		if (links[i]->role == LINK_OUT || links[i]->connecting ||
 		    !links[i]->pipe.tp->poll_ready)
@@ -674,10 +683,7 @@ static int spin_round(long now, int *r)
 	struct link *l;
 	int i, any = 0, hot = 0, ready;
 
-	for (i = 0; i < ntps; i++)
-		if (tps[i].tp->prepare)
-			return 0;
-	if (now - last_poll_ns >= poll_gap)
+	if (nprepare || now - last_poll_ns >= poll_gap)
 		return 0;
 	for (i = 0; i < nlinks; i++) {
 		l = links[i];
@@ -747,15 +753,13 @@ static int wait_fds(int *arr)
 	return n;
 }
 
-/* Brings the epoll set of pvm_getfds() up to date, once a program asked
- * for it.  0, or -1 when it could not be (it is tried again later). */
-static int pollset_update(void)
+/* Brings the epoll set of pvm_getfds() up to date, it being open.  0, or
+ * -1 when it could not be (it is tried again later). */
+static int pollset_sync(void)
 {
 	int stack[64], *arr = stack, n, rc;
 	int max = nlinks + nendpoints + ntps;
 
-	if (pvmi_pollset_fd() < 0)
-		return 0;
 	if (max > 64 && !(arr = malloc(max * sizeof(*arr))))
 		return -1;
 	n = wait_fds(arr);

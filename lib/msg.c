@@ -316,8 +316,9 @@ void pvmi_msg_rewind(struct pvmi_msg *m)
 	pvmi_view_drop(m);
 }
 
-/* Registers `m' under a new buffer id; returns it or PvmNoMem. */
-int pvmi_mid_register(struct pvmi_msg *m)
+/* pvmi_mid_register() when the table grows or the cursor's slot is
+ * taken. */
+static __attribute__((noinline)) int mid_register_slow(struct pvmi_msg *m)
 {
 	struct pvmi_msg **t;
 	int cap, i;
@@ -342,6 +343,23 @@ int pvmi_mid_register(struct pvmi_msg *m)
 	midnext = i + 1;
 	m->mid = i;
 	return i;
+}
+
+/* Registers `m' under a new buffer id; returns it or PvmNoMem. */
+int pvmi_mid_register(struct pvmi_msg *m)
+{
+	int i = midnext;
+
+	/* the common case: what the slow path would find at once, the
+	 * table left at most half full and the slot at the cursor free */
+	if (i < midcap && !midtab[i] && (midused + 1) * 2 <= midcap) {
+		midtab[i] = m;
+		midused++;
+		midnext = i + 1;
+		m->mid = i;
+		return i;
+	}
+	return mid_register_slow(m);
 }
 
 /* Returns the message of buffer id `mid', or NULL if none. */

@@ -89,7 +89,7 @@ static size_t rxq_limit(void)
 }
 
 /* Tells the pumps whether the queue is over its limit. */
-static void q_account(long delta)
+static inline void q_account(long delta)
 {
 	size_t limit = rxq_limit();
 

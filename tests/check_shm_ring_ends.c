@@ -4,8 +4,9 @@
  * in the middle of a message or of a single copy, an exited producer,
  * a closed or dead consumer; single copy and its fallback; bad segments
  * and forged records; gathered and scattered records (shm_ring_sendv,
- * shm_ring_recvv), and the bad calls and records they refuse.  Fixtures
- * in shm_fixture.c.
+ * shm_ring_recvv), and the bad calls and records they refuse; the front
+ * record checked once, then taken (shm_ring_front, shm_ring_take_front).
+ * Fixtures in shm_fixture.c.
  */
 #include <check.h>
 #include <errno.h>
@@ -607,6 +608,139 @@ START_TEST(test_gather_and_scatter_refuse_bad_calls_and_records)
 }
 END_TEST
 
+/* ---- the front checked once (shm_ring_front, shm_ring_take_front) ---- */
+
+/* Whole messages of every size up to a few lines, in a ring small
+ * enough that payloads straddle its end: each is split where asked, and
+ * a message shorter than the head goes all into the head. */
+START_TEST(test_front_take_splits_messages_across_the_ring_end)
+{
+	struct shm_ring p, c;
+	struct shm_front f;
+	unsigned char out[300], in[300];
+	uint32_t n, wrapped = 0;
+	size_t len, head;
+
+	local_pair(&p, &c, SHM_RING_MIN_BYTES);
+	ck_assert_int_eq(shm_ring_front(&c, &f), -EAGAIN);
+	for (n = 0; n < 5000; n++) {
+		len = (n * 37u) % sizeof(out);
+		head = n % 40;
+		fill(out, n, len);
+		ck_assert_int_eq(shm_ring_send(&p, n, out, len, SHM_NO_WAIT),
+				 0);
+		memset(in, 0, sizeof(in));
+		ck_assert_int_eq(shm_ring_front(&c, &f), 0);
+		ck_assert_uint_eq(f.tag, n);
+		ck_assert_uint_eq(f.len, len);
+		/* a look changes nothing: the same record again */
+		ck_assert_int_eq(shm_ring_front(&c, &f), 0);
+		ck_assert_uint_eq(f.tag, n);
+		if (((c.pos + 16) & c.mask) + len > c.mask + 1)
+			wrapped++;
+		ck_assert_int_eq(shm_ring_take_front(&c, &f, in, head,
+						     in + head), (ssize_t)len);
+		ck_assert_msg(intact(in, n, len), "message %u", n);
+		ck_assert_int_eq(shm_ring_front(&c, &f), -EAGAIN);
+	}
+	ck_assert_uint_gt(wrapped, 10);
+	/* the producer's end, once the ring is drained */
+	ck_assert_int_eq(shm_ring_send(&p, 7, out, 10, SHM_NO_WAIT), 0);
+	shm_ring_close(&p);
+	ck_assert_int_eq(shm_ring_front(&c, &f), 0);
+	ck_assert_int_eq(shm_ring_take_front(&c, &f, in, 10, NULL), 10);
+	ck_assert_int_eq(shm_ring_front(&c, &f), -EPIPE);
+	shm_ring_close(&c);
+}
+END_TEST
+
+/* A message longer than one record (the default ring's chunk). */
+#define BIG	100000
+
+/* What shm_ring_recvv refuses, these refuse with the same error and
+ * leave the record where it is; a stale or bad call is -EINVAL. */
+START_TEST(test_front_take_refuse_what_recvv_refuses)
+{
+	struct shm_ring p, c;
+	struct shm_rec *rec;
+	struct shm_rec_part *part;
+	struct shm_front f, old;
+	unsigned char b[64], *big = malloc(BIG);
+	struct iovec v[2] = { { b, 32 }, { big, BIG } };
+	uint32_t tag;
+
+	local_pair(&p, &c, 0);
+	ck_assert_int_eq(shm_ring_front(&p, &f), -EINVAL);
+	ck_assert_int_eq(shm_ring_front(&c, NULL), -EINVAL);
+	fill(b, 1, 20);
+	ck_assert_int_eq(shm_ring_send(&p, 1, b, 20, SHM_NO_WAIT), 0);
+	ck_assert_int_eq(shm_ring_send(&p, 2, b, 20, SHM_NO_WAIT), 0);
+	ck_assert_int_eq(shm_ring_front(&c, &old), 0);
+	ck_assert_int_eq(shm_ring_take_front(&p, &old, b, 64, b), -EINVAL);
+	ck_assert_int_eq(shm_ring_take_front(&c, &old, NULL, 8, b), -EINVAL);
+	ck_assert_int_eq(shm_ring_take_front(&c, &old, b, 8, NULL), -EINVAL);
+	ck_assert_int_eq(shm_ring_take_front(&c, &old, b, 64, NULL), 20);
+	/* `old' names a record taken already: refused, nothing taken */
+	ck_assert_int_eq(shm_ring_take_front(&c, &old, b, 64, NULL), -EINVAL);
+	ck_assert_int_eq(shm_ring_recv(&c, &tag, b, sizeof(b), SHM_NO_WAIT),
+			 20);
+	ck_assert_uint_eq(tag, 2);
+
+	/* a message of several records: not one record, left for
+	 * shm_ring_recv */
+	fill(big, 3, BIG);
+	ck_assert_int_eq(shm_ring_send(&p, 3, big, BIG, SHM_NO_WAIT), 0);
+	ck_assert_int_eq(shm_ring_front(&c, &f), 0);
+	ck_assert_uint_eq(f.len, BIG);
+	ck_assert_int_eq(shm_ring_recvv(&c, NULL, v, 2, SHM_NO_WAIT),
+			 -EMSGSIZE);
+	ck_assert_int_eq(shm_ring_take_front(&c, &f, b, 8, big), -EMSGSIZE);
+	memset(big, 0, BIG);
+	ck_assert_int_eq(shm_ring_recv(&c, &tag, big, BIG, SHM_NO_WAIT), BIG);
+	ck_assert(intact(big, 3, BIG));
+	shm_ring_close(&p);
+	shm_ring_close(&c);
+
+	/* forged records: past the ring, not a start, a single copy */
+	local_pair(&p, &c, 0);
+	rec = (struct shm_rec *)p.data;
+	part = (struct shm_rec_part *)(rec + 1);
+	rec->len = 1U << 30;
+	rec->flags = SHM_REC_FIRST | SHM_REC_LAST;
+	__atomic_store_n(&rec->seq, 1, __ATOMIC_RELEASE);
+	ck_assert_int_eq(shm_ring_recvv(&c, NULL, v, 2, SHM_NO_WAIT), -EPROTO);
+	ck_assert_int_eq(shm_ring_front(&c, &f), -EPROTO);
+	rec->len = 10;
+	part->total = 10;
+	part->offset = 0;
+	rec->flags = SHM_REC_LAST;
+	ck_assert_int_eq(shm_ring_recvv(&c, NULL, v, 2, SHM_NO_WAIT), -EPROTO);
+	ck_assert_int_eq(shm_ring_front(&c, &f), -EPROTO);
+	rec->len = sizeof(uint64_t) * 2;
+	part->total = 100;
+	rec->flags = SHM_REC_FIRST | SHM_REC_LAST | SHM_REC_SINGLE_COPY;
+	ck_assert_int_eq(shm_ring_recvv(&c, NULL, v, 2, SHM_NO_WAIT), -EPROTO);
+	ck_assert_int_eq(shm_ring_front(&c, &f), 0);	/* as a peek */
+	ck_assert_uint_eq(f.len, 100);
+	ck_assert_int_eq(shm_ring_take_front(&c, &f, big, 8, big + 8),
+			 -EPROTO);
+	/* what the take checks is what the look saw, whatever the record
+	 * says by now: a header rewritten since is not read again */
+	rec->flags = SHM_REC_FIRST | SHM_REC_LAST;
+	rec->len = 1U << 30;
+	ck_assert_int_eq(shm_ring_take_front(&c, &f, big, 8, big + 8),
+			 -EPROTO);
+	ck_assert_int_eq(shm_ring_front(&c, &f), -EPROTO);
+	rec->len = 10;
+	ck_assert_int_eq(shm_ring_front(&c, &f), 0);
+	ck_assert_int_eq(shm_ring_take_front(&c, &f, b, 4, b + 4), 10);
+	ck_assert_int_eq(shm_ring_front(&c, &f), -EAGAIN);
+	free(big);
+	shm_ring_close(&p);
+	shm_ring_close(&c);
+}
+END_TEST
+
 static Suite *shm_ring_ends_suite(void)
 {
 	Suite *s = suite_create("shm_ring_ends");
@@ -636,6 +770,11 @@ static Suite *shm_ring_ends_suite(void)
 	tcase_add_test(tc, test_gathered_record_scatters_and_mixes_with_plain);
 	tcase_add_test(tc, test_two_piece_record_is_one_message);
 	tcase_add_test(tc, test_gather_and_scatter_refuse_bad_calls_and_records);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("front");
+	tcase_add_test(tc, test_front_take_splits_messages_across_the_ring_end);
+	tcase_add_test(tc, test_front_take_refuse_what_recvv_refuses);
 	suite_add_tcase(s, tc);
 
 	return s;

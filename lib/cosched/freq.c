@@ -17,7 +17,8 @@ static uint64_t last_look;
 
 /* Records an exchange with task `tid' of this host in the peers table:
  * its entry, else a free one, else the one idle the longest. */
-static void note_peer(struct cosched_page *pg, int tid, int sent, uint64_t now)
+static inline void note_peer(struct cosched_page *pg, int tid, int sent,
+			     uint64_t now)
 {
 	static int last;	/* most exchanges are with the same peer */
 	struct cosched_peer *p, *victim = NULL;

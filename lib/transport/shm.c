@@ -128,21 +128,19 @@ static int deliver(struct shm_pipe *s, unsigned char *body)
 	return s->up->frame(s->up_arg, &s->f, body) < 0 ? -EPROTO : 0;
 }
 
-/* Takes the REC_LEND record at the front: its frame, whose body stays
- * in the sender's heap, held as a loan (bufheap.h).  1, or a negative
- * errno. */
-static int take_lent(struct shm_pipe *s, const struct shm_msg_info *info)
+/* Takes the REC_LEND record at the front, `fr': its frame, whose body
+ * stays in the sender's heap, held as a loan (bufheap.h).  1, or a
+ * negative errno. */
+static int take_lent(struct shm_pipe *s, const struct shm_front *fr)
 {
 	unsigned char hdr[PVMI_FRAME_HDR_LEN], *body;
 	struct pvmi_heap_ref ref;
-	struct iovec v[2] = { { hdr, sizeof(hdr) }, { &ref, sizeof(ref) } };
-	uint32_t tag;
 	ssize_t n;
 
-	if (s->body || !s->heap || info->len != sizeof(hdr) + sizeof(ref))
+	if (s->body || !s->heap || fr->len != sizeof(hdr) + sizeof(ref))
 		return -EPROTO;
-	n = shm_ring_recvv(&s->ring, &tag, v, 2, 0);
-	if (n != (ssize_t)info->len)
+	n = shm_ring_take_front(&s->ring, fr, hdr, sizeof(hdr), &ref);
+	if (n != (ssize_t)fr->len)
 		return n < 0 ? (int)n : -EPROTO;
 	if (pvmi_frame_decode(hdr, &s->f) || s->f.len != ref.len)
 		return -EPROTO;
@@ -156,14 +154,14 @@ static int take_lent(struct shm_pipe *s, const struct shm_msg_info *info)
  * waiting, or a negative errno. */
 static int ring_take(struct shm_pipe *s)
 {
-	struct shm_msg_info info;
+	struct shm_front info;
 	unsigned char hdr[PVMI_FRAME_HDR_LEN], *body;
-	struct iovec v[2];
 	uint32_t tag;
 	ssize_t n;
 	int rc;
 
-	rc = shm_ring_peek(&s->ring, &info, SHM_NO_WAIT);
+	/* the record checked once: the take below uses what was checked */
+	rc = shm_ring_front(&s->ring, &info);
 	if (rc == -EAGAIN)
 		return 0;
 	if (rc < 0)
@@ -181,11 +179,8 @@ static int ring_take(struct shm_pipe *s)
 		body = pvmi_buf_alloc(info.len - WHOLE_HDR_LEN);
 		if (!body)
 			return -ENOMEM;
-		v[0].iov_base = hdr + WHOLE_SKIP;
-		v[0].iov_len = WHOLE_HDR_LEN;
-		v[1].iov_base = body;
-		v[1].iov_len = info.len - WHOLE_HDR_LEN;
-		n = shm_ring_recvv(&s->ring, &tag, v, 2, 0);
+		n = shm_ring_take_front(&s->ring, &info, hdr + WHOLE_SKIP,
+					WHOLE_HDR_LEN, body);
 		if (n == (ssize_t)info.len) {
 			put_be32(hdr, PVMI_FRAME_MAGIC);
 			put_be32(hdr + 4, (uint32_t)(n - WHOLE_HDR_LEN));
@@ -294,7 +289,8 @@ static int ring_progress(struct pvmi_pipe *p, struct shm_pipe *s, int any)
 	s->batch_bytes = 0;
 	while ((rc = ring_take(s)) > 0) {
 		any = 1;
-		if (paused_sink(p))
+		/* paused_sink()'s question, `s->up' known to be there */
+		if (s->up->paused && s->up->paused(s->up_arg))
 			break;	/* the rest waits in the ring */
 		if ((s->batch_msgs >= BATCH_MSGS ||
 		     s->batch_bytes >= BATCH_BYTES) && sated_sink(p))

@@ -5,6 +5,7 @@ noinst_LTLIBRARIES += lib/transport/libshmring.la
 lib_transport_libshmring_la_SOURCES = lib/transport/shm_ring.h \
 	lib/transport/shm_layout.h lib/transport/shm_ring.c \
 	lib/transport/shm_ring_impl.h lib/transport/shm_ring_wait.c \
+	lib/transport/shm_ring_setup.c \
 	lib/transport/shm_seg.c
 EXTRA_DIST += docs/shm.md
 

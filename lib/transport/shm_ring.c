@@ -1,9 +1,10 @@
 /*
- * shm_ring.c - the data path of the shared-memory ring: setting a ring
- * up and down, publishing records (header last), taking them, chunking
- * long messages, single-copy offers.  The protocol and the layout are in
- * shm_ring.h; the waits, the doorbell and the consumer's looks in
- * shm_ring_wait.c; the segment's making and checking in shm_seg.c.
+ * shm_ring.c - the data path of the shared-memory ring: publishing
+ * records (header last), taking them, chunking long messages,
+ * single-copy offers.  The protocol and the layout are in shm_ring.h;
+ * setting a ring up and down in shm_ring_setup.c; the waits, the
+ * doorbell and the consumer's looks in shm_ring_wait.c; the segment's
+ * making and checking in shm_seg.c.
  *
  * Memory orders: a record's seq is stored with release after its payload
  * and other fields, and loaded with acquire; tail is stored with release
@@ -14,9 +15,7 @@
  * every FREE_CHECK_EVERY of them and when it catches up (free_record).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -58,158 +57,6 @@ static uint32_t rec_bytes(uint32_t len, uint32_t flags)
 static uint32_t next_seq(uint32_t seq)
 {
 	return seq + 1 == 0 ? 1 : seq + 1;
-}
-
-/* ---- setup and teardown ---- */
-
-static void ring_reset(struct shm_ring *r)
-{
-	memset(r, 0, sizeof(*r));
-	r->memfd = -1;
-	r->wake_fd = -1;
-	r->peer_wake_fd = -1;
-	r->peer_pidfd = -1;
-	r->spin_ns = SHM_RING_DEFAULT_SPIN_NS;
-}
-
-static void ring_bind(struct shm_ring *r, struct shm_ring_hdr *h,
-		      size_t bytes, int fd, int producer)
-{
-	r->hdr = h;
-	r->data = (unsigned char *)h + SHM_RING_HEADER_BYTES;
-	r->map_bytes = bytes;
-	/* copies: what the peer writes into the header later cannot move
-	 * our bounds */
-	r->mask = h->ring_bytes - 1;
-	r->chunk = h->chunk_bytes - REC_BYTES - PART_BYTES;
-	r->memfd = fd;
-	r->producer = producer;
-	r->seq = 1;
-	r->pos = producer ? load_acquire(&h->head) : load_acquire(&h->tail);
-	r->other = load_acquire(&h->tail);
-}
-
-int shm_ring_create(struct shm_ring *r, uint32_t ring_bytes)
-{
-	struct shm_ring_hdr *h;
-	size_t bytes;
-	int fd, rc;
-
-	if (!r)
-		return -EINVAL;
-	ring_reset(r);
-	fd = shm_seg_make(ring_bytes ? ring_bytes : SHM_RING_DEFAULT_BYTES);
-	if (fd < 0)
-		return fd;
-	rc = shm_seg_map(fd, &h, &bytes);
-	if (rc < 0) {
-		close(fd);
-		return rc;
-	}
-	ring_bind(r, h, bytes, fd, 1);
-	return 0;
-}
-
-int shm_ring_attach(struct shm_ring *r, int memfd)
-{
-	struct shm_ring_hdr *h;
-	int32_t nobody = 0;
-	size_t bytes;
-	int fd, rc;
-
-	if (!r)
-		return -EINVAL;
-	ring_reset(r);
-	if (memfd < 0)
-		return -EBADF;
-	rc = shm_seg_map(memfd, &h, &bytes);
-	if (rc < 0)
-		return rc;
-	if (!__atomic_compare_exchange_n(&h->consumer_pid, &nobody, getpid(),
-					 0, __ATOMIC_ACQ_REL,
-					 __ATOMIC_ACQUIRE)) {
-		munmap(h, bytes);
-		return -EBUSY;
-	}
-	fd = fcntl(memfd, F_DUPFD_CLOEXEC, 0);
-	if (fd < 0) {
-		rc = -errno;
-		store_release(&h->consumer_pid, 0);
-		munmap(h, bytes);
-		return rc;
-	}
-	ring_bind(r, h, bytes, fd, 0);
-	r->peer_pid = h->producer_pid;
-	return 0;
-}
-
-int shm_ring_fd(const struct shm_ring *r)
-{
-	return r && r->hdr ? r->memfd : -EBADF;
-}
-
-void shm_ring_drop_fd(struct shm_ring *r)
-{
-	if (r && r->memfd >= 0) {
-		close(r->memfd);
-		r->memfd = -1;
-	}
-}
-
-int shm_ring_connect(struct shm_ring *r, int wake_fd, int peer_wake_fd)
-{
-	if (!r || !r->hdr)
-		return -EINVAL;
-	r->wake_fd = wake_fd;
-	r->peer_wake_fd = peer_wake_fd;
-	shmr_learn_peer(r);
-	return 0;
-}
-
-void shm_ring_set_spin(struct shm_ring *r, long spin_ns)
-{
-	if (r)
-		r->spin_ns = spin_ns < 0 ? 0 : spin_ns;
-}
-
-void shm_ring_set_doorbell_ends_wait(struct shm_ring *r, int on)
-{
-	if (r)
-		r->doorbell_ends_wait = on != 0;
-}
-
-void shm_ring_set_single_copy(struct shm_ring *r, size_t min_bytes)
-{
-	if (r)
-		r->single_copy_min = min_bytes;
-}
-
-static void ring_release(struct shm_ring *r)
-{
-	if (r->hdr)
-		munmap(r->hdr, r->map_bytes);
-	if (r->memfd >= 0)
-		close(r->memfd);
-	if (r->peer_pidfd >= 0)
-		close(r->peer_pidfd);
-	ring_reset(r);
-}
-
-void shm_ring_close(struct shm_ring *r)
-{
-	if (!r || !r->hdr)
-		return;
-	store_release(r->producer ? &r->hdr->producer_closed :
-				    &r->hdr->consumer_closed, 1);
-	full_barrier();
-	shmr_write_wake(r->peer_wake_fd);
-	ring_release(r);
-}
-
-void shm_ring_forget(struct shm_ring *r)
-{
-	if (r && r->hdr)
-		ring_release(r);
 }
 
 /* ---- the producer ---- */
@@ -539,6 +386,8 @@ static int record_valid(const struct shm_ring *r, const struct rec_view *rec)
 	uint32_t len = rec->len, flags = rec->flags;
 	uint64_t total = rec->total, off = rec->offset;
 
+	if (flags == WHOLE)	/* total = len, offset 0: all that is left */
+		return len <= r->chunk;
 	if (flags & SHM_REC_SINGLE_COPY)
 		return flags == (SHM_REC_FIRST | SHM_REC_LAST |
 				 SHM_REC_SINGLE_COPY) &&
@@ -554,8 +403,8 @@ static int record_valid(const struct shm_ring *r, const struct rec_view *rec)
 	return 1;
 }
 
-static void ring_copy_out(struct shm_ring *r, uint32_t pos, void *dst,
-			  uint32_t len)
+static inline void ring_copy_out(struct shm_ring *r, uint32_t pos,
+				 void *dst, uint32_t len)
 {
 	uint32_t at = pos & r->mask, first = r->mask + 1 - at;
 
@@ -566,12 +415,10 @@ static void ring_copy_out(struct shm_ring *r, uint32_t pos, void *dst,
 		memcpy((unsigned char *)dst + first, r->data, len - first);
 }
 
-/* Frees the space of the front record `h'.  The tail is published at
- * once; the producer is looked at (shmr_producer_check) after a chunk or a
- * single-copy record, after FREE_CHECK_EVERY whole ones, and whenever the
- * consumer finds the ring empty and waits (shm_ring_readable, arm, a
- * wait_record that waits), not at each whole record: its fence is the
- * receiver's largest cost left on a small message's way. */
+/* Frees the space of the front record `h', the tail published at once;
+ * the producer is looked at (shmr_producer_check, whose fence is the
+ * largest cost left on a small message's way) after a chunk, a single
+ * copy or FREE_CHECK_EVERY whole records, and as shmr_caught_up says. */
 static void free_record(struct shm_ring *r, const struct rec_view *h)
 {
 	r->pos += rec_bytes(h->len, h->flags);
@@ -579,16 +426,6 @@ static void free_record(struct shm_ring *r, const struct rec_view *h)
 	store_release(&r->hdr->tail, r->pos);
 	if (h->flags != WHOLE || ++r->unchecked >= FREE_CHECK_EVERY)
 		shmr_producer_check(r);
-}
-
-/* Copies the payload of the front record `h' to `dst' and frees its
- * space. */
-static void take_record(struct shm_ring *r, const struct rec_view *h,
-			void *dst)
-{
-	if (h->len)
-		ring_copy_out(r, r->pos + head_bytes(h->flags), dst, h->len);
-	free_record(r, h);
 }
 
 /* A copy of the front record's header and part field, so that what is
@@ -607,6 +444,31 @@ static void snapshot(const struct shm_rec *rec, struct rec_view *copy)
 		copy->total = load_relaxed(&part->total);
 		copy->offset = load_relaxed(&part->offset);
 	}
+}
+
+/* The front record, waited for up to `timeout_ns' and checked (a
+ * message's first), in `h': 0, or shm_ring_peek's errors. */
+static inline int look_front(struct shm_ring *r, long timeout_ns,
+			     struct rec_view *h)
+{
+	struct shm_rec *rec = shmr_front(r);
+	int err = 0;
+
+	if (!rec) {
+		if (timeout_ns == 0 && !load_acquire(&r->hdr->producer_closed))
+			return -EAGAIN;	/* wait_record's, without its call */
+		if (!(rec = wait_record(r, timeout_ns, &err)))
+			return err < 0 ? err : -EPIPE;	/* it sets one */
+	}
+	snapshot(rec, h);
+	if (!record_valid(r, h) || !(h->flags & SHM_REC_FIRST))
+		return -EPROTO;
+	/* The next record's line, last written by the producer: whoever
+	 * takes this one looks there next, a miss on the way back to the
+	 * program unless it is on its way now. */
+	__builtin_prefetch(r->data + ((r->pos + rec_bytes(h->len, h->flags)) &
+				      r->mask));
+	return 0;
 }
 
 /* Reads the producer's buffer named by the single-copy record at the
@@ -644,17 +506,15 @@ static int take_single_copy(struct shm_ring *r, const struct rec_view *h,
 
 ssize_t shm_ring_take_copy(struct shm_ring *r, void *buf, size_t cap)
 {
-	struct shm_rec *rec;
 	struct rec_view h;
-	int err = 0, rc;
+	int rc;
 
 	if (!r || !r->hdr || r->producer || (cap && !buf))
 		return -EINVAL;
-	rec = wait_record(r, SHM_NO_WAIT, &err);
-	if (!rec)
-		return err;
-	snapshot(rec, &h);
-	if (!(h.flags & SHM_REC_SINGLE_COPY) || !record_valid(r, &h))
+	rc = look_front(r, SHM_NO_WAIT, &h);
+	if (rc)
+		return rc;
+	if (!(h.flags & SHM_REC_SINGLE_COPY))
 		return -EPROTO;
 	if (h.total > cap)
 		return -EMSGSIZE;
@@ -665,26 +525,16 @@ ssize_t shm_ring_take_copy(struct shm_ring *r, void *buf, size_t cap)
 int shm_ring_peek(struct shm_ring *r, struct shm_msg_info *info,
 		  long timeout_ns)
 {
-	struct shm_rec *rec;
 	struct rec_view h;
-	int err = 0;
+	int rc;
 
 	if (!r || !r->hdr || r->producer || !info)
 		return -EINVAL;
-	rec = wait_record(r, timeout_ns, &err);
-	if (!rec)
-		return err;
-	snapshot(rec, &h);
-	if (!record_valid(r, &h) || !(h.flags & SHM_REC_FIRST))
-		return -EPROTO;
-	/* The next record's line, last written by the producer: whoever
-	 * takes this one looks there next, a miss on the way back to the
-	 * program unless it is on its way now. */
-	__builtin_prefetch(r->data + ((r->pos + rec_bytes(h.len, h.flags)) &
-				      r->mask));
-	info->tag = h.tag;
-	info->len = h.total;
-	return 0;
+	if (!(rc = look_front(r, timeout_ns, &h))) {
+		info->tag = h.tag;
+		info->len = h.total;
+	}
+	return rc;
 }
 
 ssize_t shm_ring_recv(struct shm_ring *r, uint32_t *tag, void *buf,
@@ -698,25 +548,19 @@ ssize_t shm_ring_recv(struct shm_ring *r, uint32_t *tag, void *buf,
 
 	if (!r || !r->hdr || r->producer || (cap && !buf))
 		return -EINVAL;
-	rec = wait_record(r, timeout_ns, &err);
-	if (!rec)
-		return err;
-	snapshot(rec, &first);
-	if (!record_valid(r, &first) || !(first.flags & SHM_REC_FIRST))
-		return -EPROTO;
+	rc = look_front(r, timeout_ns, &first);
+	if (rc)
+		return rc;
 	if (first.total > cap)
 		return -EMSGSIZE;
 	if (first.flags & SHM_REC_SINGLE_COPY) {
 		rc = take_single_copy(r, &first, p);
 		if (rc == -EOPNOTSUPP) {
 			/* the producer sends it again in chunks */
-			rec = wait_record(r, SHM_WAIT_FOREVER, &err);
-			if (!rec)
-				return err == -EPIPE ? -ECONNRESET : err;
-			snapshot(rec, &h);
-			if (!record_valid(r, &h) ||
-			    (h.flags & SHM_REC_SINGLE_COPY) ||
-			    !(h.flags & SHM_REC_FIRST) ||
+			rc = look_front(r, SHM_WAIT_FOREVER, &h);
+			if (rc)
+				return rc == -EPIPE ? -ECONNRESET : rc;
+			if ((h.flags & SHM_REC_SINGLE_COPY) ||
 			    h.total != first.total || h.tag != first.tag)
 				return -EPROTO;
 			first = h;
@@ -734,7 +578,10 @@ ssize_t shm_ring_recv(struct shm_ring *r, uint32_t *tag, void *buf,
 		    h.total != first.total || h.tag != first.tag ||
 		    (got && (h.flags & SHM_REC_FIRST)))
 			return -EPROTO;
-		take_record(r, &h, p + got);
+		if (h.len)
+			ring_copy_out(r, r->pos + head_bytes(h.flags), p + got,
+				      h.len);
+		free_record(r, &h);
 		got += h.len;
 		if (h.flags & SHM_REC_LAST)
 			break;
@@ -753,20 +600,17 @@ ssize_t shm_ring_recv(struct shm_ring *r, uint32_t *tag, void *buf,
 ssize_t shm_ring_recvv(struct shm_ring *r, uint32_t *tag,
 		       const struct iovec *iov, int cnt, long timeout_ns)
 {
-	struct shm_rec *rec;
 	struct rec_view h;
 	uint32_t at, k;
 	size_t cap;
-	int err = 0, i;
+	int i, rc;
 
 	if (!r || !r->hdr || r->producer || iov_total(iov, cnt, &cap) < 0)
 		return -EINVAL;
-	rec = wait_record(r, timeout_ns, &err);
-	if (!rec)
-		return err;
-	snapshot(rec, &h);
-	if (!record_valid(r, &h) || !(h.flags & SHM_REC_FIRST) ||
-	    (h.flags & SHM_REC_SINGLE_COPY))
+	rc = look_front(r, timeout_ns, &h);
+	if (rc)
+		return rc;
+	if (h.flags & SHM_REC_SINGLE_COPY)
 		return -EPROTO;
 	if (!(h.flags & SHM_REC_LAST) || h.total > cap)
 		return -EMSGSIZE;
@@ -783,4 +627,53 @@ ssize_t shm_ring_recvv(struct shm_ring *r, uint32_t *tag,
 	if (tag)
 		*tag = h.tag;
 	return (ssize_t)h.total;
+}
+
+int shm_ring_front(struct shm_ring *r, struct shm_front *f)
+{
+	struct rec_view h;
+	int rc;
+
+	if (!r || !r->hdr || r->producer || !f)
+		return -EINVAL;
+	if (!(rc = look_front(r, SHM_NO_WAIT, &h))) {
+		f->tag = h.tag;
+		f->len = h.total;
+		f->pos = r->pos;
+		f->rec_len = h.len;
+		f->flags = h.flags;
+	}
+	return rc;
+}
+
+ssize_t shm_ring_take_front(struct shm_ring *r, const struct shm_front *f,
+			    void *head, size_t head_len, void *rest)
+{
+	struct rec_view h;
+	uint32_t at, n;
+
+	if (!r || !r->hdr || r->producer || !f || f->pos != r->pos ||
+	    (head_len && !head) || (f->len > head_len && !rest))
+		return -EINVAL;
+	if (f->flags & SHM_REC_SINGLE_COPY)
+		return -EPROTO;
+	if (!(f->flags & SHM_REC_LAST))
+		return -EMSGSIZE;
+	n = f->rec_len < head_len ? f->rec_len : (uint32_t)head_len;
+	at = r->pos + head_bytes(f->flags);
+	if ((at & r->mask) + f->rec_len <= r->mask + 1) {
+		/* the common case: the payload does not wrap */
+		memcpy(head, r->data + (at & r->mask), n);
+		if (f->rec_len > n)
+			memcpy(rest, r->data + (at & r->mask) + n,
+			       f->rec_len - n);
+	} else {
+		ring_copy_out(r, at, head, n);
+		if (f->rec_len > n)
+			ring_copy_out(r, at + n, rest, f->rec_len - n);
+	}
+	h.len = f->rec_len;
+	h.flags = f->flags;
+	free_record(r, &h);
+	return (ssize_t)f->len;
 }

@@ -253,6 +253,29 @@ int shm_ring_readable(struct shm_ring *r);
 int shm_ring_arm(struct shm_ring *r);
 /* Lowers the armed flag after the caller's poll() returned. */
 void shm_ring_disarm(struct shm_ring *r);
+
+/* The front record as shm_ring_front checked it, for
+ * shm_ring_take_front: `tag' and `len' (the message's bytes, as
+ * shm_msg_info's) are the caller's to read, the rest private. */
+struct shm_front {
+	uint32_t tag;
+	uint64_t len;
+	uint32_t pos;			/* the record's place (the tail) */
+	uint32_t rec_len;		/* its payload bytes */
+	uint32_t flags;
+};
+/* Consumer: shm_ring_peek with no wait, the record's checked header
+ * kept in `f', so that shm_ring_take_front need not check it again.
+ * 0, -EAGAIN, -EPIPE, -ECONNRESET, -EPROTO, -EINVAL. */
+int shm_ring_front(struct shm_ring *r, struct shm_front *f);
+/* Consumer: takes the message `f' describes, which must still be at
+ * the front (-EINVAL otherwise): its first `head_len' bytes (or fewer)
+ * into `head', the rest, f->len - head_len bytes, into `rest'.  Refused
+ * as shm_ring_recvv refuses it, the record left: -EPROTO single copy,
+ * -EMSGSIZE not one record.  Returns its length. */
+ssize_t shm_ring_take_front(struct shm_ring *r, const struct shm_front *f,
+			    void *head, size_t head_len, void *rest);
+
 /* 1 when the peer process still exists, 0 when it is gone. */
 int shm_ring_peer_alive(struct shm_ring *r);
 /* The peer's pidfd (readable once it has exited) or -1, for the
