@@ -29,6 +29,18 @@
 #include "transport/shm_ring.h"
 #include "shm_fixture.h"
 
+/* Forges the producer `p''s first record as a whole message of `len'
+ * bytes and publishes it (seq 1); returns it for more forging. */
+static struct shm_rec *forge_front(struct shm_ring *p, uint32_t len)
+{
+	struct shm_rec *rec = (struct shm_rec *)p->data;
+
+	rec->len = len;
+	rec->flags = SHM_REC_FIRST | SHM_REC_LAST;
+	__atomic_store_n(&rec->seq, 1, __ATOMIC_RELEASE);
+	return rec;
+}
+
 /* ---- a peer's end ---- */
 
 static int send_two_then_a_huge_one(struct shm_ring *p, void *arg)
@@ -399,11 +411,8 @@ START_TEST(test_forged_record_is_eproto)
 	unsigned char b[64];
 
 	local_pair(&p, &c, 0);
-	rec = (struct shm_rec *)p.data;
+	rec = forge_front(&p, 1U << 30);	/* far past the ring */
 	part = (struct shm_rec_part *)(rec + 1);
-	rec->len = 1U << 30;	/* far past the ring */
-	rec->flags = SHM_REC_FIRST | SHM_REC_LAST;
-	__atomic_store_n(&rec->seq, 1, __ATOMIC_RELEASE);
 	ck_assert_int_eq(shm_ring_recv(&c, NULL, b, sizeof(b), SHM_NO_WAIT),
 			 -EPROTO);
 	rec->len = 10;
@@ -584,11 +593,8 @@ START_TEST(test_gather_and_scatter_refuse_bad_calls_and_records)
 	ck_assert_int_eq(shm_ring_recvv(&c, NULL, v, 2, SHM_NO_WAIT), -EAGAIN);
 
 	/* forged records: past the ring, not a start, a single copy */
-	rec = (struct shm_rec *)p.data;
+	rec = forge_front(&p, 1U << 30);	/* far past the ring */
 	part = (struct shm_rec_part *)(rec + 1);
-	rec->len = 1U << 30;
-	rec->flags = SHM_REC_FIRST | SHM_REC_LAST;
-	__atomic_store_n(&rec->seq, 1, __ATOMIC_RELEASE);
 	ck_assert_int_eq(shm_ring_recvv(&c, NULL, v, 2, SHM_NO_WAIT), -EPROTO);
 	rec->len = 10;
 	part->total = 10;
@@ -703,11 +709,8 @@ START_TEST(test_front_take_refuse_what_recvv_refuses)
 
 	/* forged records: past the ring, not a start, a single copy */
 	local_pair(&p, &c, 0);
-	rec = (struct shm_rec *)p.data;
+	rec = forge_front(&p, 1U << 30);	/* far past the ring */
 	part = (struct shm_rec_part *)(rec + 1);
-	rec->len = 1U << 30;
-	rec->flags = SHM_REC_FIRST | SHM_REC_LAST;
-	__atomic_store_n(&rec->seq, 1, __ATOMIC_RELEASE);
 	ck_assert_int_eq(shm_ring_recvv(&c, NULL, v, 2, SHM_NO_WAIT), -EPROTO);
 	ck_assert_int_eq(shm_ring_front(&c, &f), -EPROTO);
 	rec->len = 10;
