@@ -32,10 +32,13 @@ int (*pvmi_leave)(void);
 
 static pid_t known_pid;		/* 0: not known (or forked since) */
 static int atfork_set;
+int pvmi_here;
 
+/* In the child of a fork: another pid, and not the enrolled process. */
 static void forget_pid(void)
 {
 	known_pid = 0;
+	pvmi_here = 0;
 }
 
 /* This process's pid, cached until a fork (task_state.h). */
@@ -54,6 +57,13 @@ pid_t pvmi_self_pid(void)
 int pvmi_attached(void)
 {
 	return pvmi.enrolled && pvmi.pid == pvmi_self_pid();
+}
+
+/* Notes an enrolment or a leaving for pvmi_here (task_state.h); without
+ * the fork handler a forked child could not clear it, so it stays 0. */
+void pvmi_note_attached(int on)
+{
+	pvmi_here = on && atfork_set && pvmi_attached();
 }
 
 /* Whether `tid' can name a task (task_state.h). */

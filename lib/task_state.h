@@ -49,6 +49,15 @@ pid_t pvmi_self_pid(void);
  * of an enrolled task is not). */
 int pvmi_attached(void);
 
+/* Non-zero only while pvmi_attached() is known true without asking:
+ * set by pvmi_note_attached(1), cleared by pvmi_note_attached(0) and
+ * in the child of a fork.  Zero says nothing (ask pvmi_attached()). */
+extern int pvmi_here;
+
+/* Notes that this process has just enrolled (1) or left (0), for
+ * pvmi_here; a 1 counts only when a fork is sure to clear it. */
+void pvmi_note_attached(int on);
+
 /* PvmOk when `tid' has the shape of a task id (positive, with a host
  * part and a task part), else PvmBadParam. */
 int pvmi_check_task_tid(int tid);
