@@ -49,6 +49,7 @@ static uint64_t q_seq;
 static size_t q_bytes;		/* body bytes queued */
 static size_t q_limit;		/* bytes; 0: none */
 static int q_limit_known;
+static int q_held;		/* the last pvmi_conn_hold() */
 static int (*match_fn)(int, int, int);
 static struct mhf *mhfs;
 static int nmhf, mhfcap, mhf_next_id;
@@ -63,16 +64,14 @@ static struct {
  * (notifies, output records): its TIDPVMD, not the daemon's own tid. */
 #define STOCK_PVMD_SRC	((int)0x80000000u)
 
-/* The limit of the queue in bytes, 0 for none (COPVM_RXQ_MB, read
- * once). */
-static size_t rxq_limit(void)
+/* Reads the queue's limit from COPVM_RXQ_MB, once; kept out of line,
+ * so the callers on the message path need no frame for it. */
+static __attribute__((noinline, cold)) void rxq_limit_read(void)
 {
 	const char *e;
 	char *end;
 	unsigned long mb;
 
-	if (q_limit_known)
-		return q_limit;
 	q_limit_known = 1;
 	q_limit = (size_t)RXQ_DEFAULT_MB << 20;
 	e = getenv("COPVM_RXQ_MB");
@@ -85,16 +84,30 @@ static size_t rxq_limit(void)
 		else
 			q_limit = (size_t)mb << 20;
 	}
+}
+
+/* The limit of the queue in bytes, 0 for none (COPVM_RXQ_MB, read
+ * once). */
+static inline size_t rxq_limit(void)
+{
+	if (!q_limit_known)
+		rxq_limit_read();
 	return q_limit;
 }
 
-/* Tells the pumps whether the queue is over its limit. */
+/* Tells the pumps whether the queue is over its limit, when that
+ * changes (q_held: what they were last told; recv.c alone tells them). */
 static inline void q_account(long delta)
 {
 	size_t limit = rxq_limit();
+	int over;
 
 	q_bytes += delta;
-	pvmi_conn_hold(limit && q_bytes > limit);
+	over = limit && q_bytes > limit;
+	if (over != q_held) {
+		q_held = over;
+		pvmi_conn_hold(over);
+	}
 }
 
 static int default_match(const struct pvmi_msg *m, int tid, int tag)
@@ -130,19 +143,25 @@ void pvmi_rxq_deliver(struct pvmi_msg *m)
 	note_match(m);
 }
 
+/* Takes `m' out of the queue (nothing when it is not there); the
+ * common case, the head, without a walk. */
 static void q_unlink(struct pvmi_msg *m)
 {
-	struct pvmi_msg **pp = &q_head, *prev = NULL;
+	struct pvmi_msg *prev;
 
-	while (*pp && *pp != m) {
-		prev = *pp;
-		pp = &(*pp)->next;
+	if (q_head == m) {
+		q_head = m->next;
+		if (!q_head)
+			q_tail = NULL;
+	} else {
+		for (prev = q_head; prev && prev->next != m; prev = prev->next)
+			;
+		if (!prev)
+			return;
+		prev->next = m->next;
+		if (q_tail == m)
+			q_tail = prev;
 	}
-	if (!*pp)
-		return;
-	*pp = m->next;
-	if (q_tail == m)
-		q_tail = prev;
 	m->next = NULL;
 	q_account(-(long)m->len);
 }
@@ -170,6 +189,7 @@ void pvmi_rxq_flush(void)
 	}
 	q_tail = NULL;
 	q_bytes = 0;
+	q_held = 0;
 	pvmi_conn_hold(0);
 }
 
