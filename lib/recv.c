@@ -128,7 +128,10 @@ static void note_match(const struct pvmi_msg *m)
  * pvm_catchout are taken out); a daemon's message gets stock's source. */
 void pvmi_rxq_deliver(struct pvmi_msg *m)
 {
-	if (pvmi_output_take(m) || pvmi_hostwatch_take(m))
+	/* both take only the library's own messages, of its context: a
+	 * user's message is not offered to them */
+	if (m->ctx == PVMI_SYS_CTX &&
+	    (pvmi_output_take(m) || pvmi_hostwatch_take(m)))
 		return;
 	if (m->src > 0 && PVMI_TID_LOCAL(m->src) == 0)
 		m->src = STOCK_PVMD_SRC;
