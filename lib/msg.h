@@ -83,6 +83,9 @@ int pvmi_mid_register(struct pvmi_msg *m);
 struct pvmi_msg *pvmi_mid_lookup(int mid);
 /* Unregisters `mid' without freeing the message. */
 void pvmi_mid_forget(int mid);
+/* Unregisters buffer `mid' and frees its message (pvm_freebuf without
+ * its checks); nothing when no buffer has that id. */
+void pvmi_mid_free(int mid);
 
 /* Body bytes that are data rather than item headers: what pvm_bufinfo
  * reports, so n packed bytes measure n bytes as in stock PVM. */
