@@ -1,7 +1,7 @@
 /*
  * task_state.c - the task's state: its identity and options (struct
  * pvmi_state), whether this process is the enrolled one, and how to
- * leave the machine; and what a task's tid looks like.  task.c fills it in when it enrols and clears it
+ * leave the machine.  task.c fills it in when it enrols and clears it
  * when it leaves; the option calls change the options.  It calls nothing
  * of the library, so every part may read it, and the pack and buffer
  * modules work on their own with it and errors.c alone.
@@ -64,12 +64,4 @@ int pvmi_attached(void)
 void pvmi_note_attached(int on)
 {
 	pvmi_here = on && atfork_set && pvmi_attached();
-}
-
-/* Whether `tid' can name a task (task_state.h). */
-int pvmi_check_task_tid(int tid)
-{
-	if (tid <= 0 || PVMI_TID_LOCAL(tid) == 0 || PVMI_TID_HOST(tid) == 0)
-		return PvmBadParam;
-	return PvmOk;
 }

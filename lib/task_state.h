@@ -1,13 +1,16 @@
 /*
  * task_state.h - the task's identity and options (struct pvmi_state, one
- * instance per process) and whether this process is the enrolled one
- * (task_state.c).  A leaf: every part of libpvm3 may read it; task.c and
- * the option calls write it.
+ * instance per process), whether this process is the enrolled one
+ * (task_state.c), and the shape of a task's tid.  A leaf: every part
+ * of libpvm3 may read it; task.c and the option calls write it.
  */
 #ifndef COPVM_TASK_STATE_H
 #define COPVM_TASK_STATE_H
 
 #include <sys/types.h>
+
+#include "proto.h"
+#include "pvm3.h"
 
 /* The task's identity and options; one instance per process. */
 struct pvmi_state {
@@ -59,7 +62,13 @@ extern int pvmi_here;
 void pvmi_note_attached(int on);
 
 /* PvmOk when `tid' has the shape of a task id (positive, with a host
- * part and a task part), else PvmBadParam. */
-int pvmi_check_task_tid(int tid);
+ * part and a task part), else PvmBadParam.  Inline: the probe asks it
+ * of every message received. */
+static inline int pvmi_check_task_tid(int tid)
+{
+	if (tid <= 0 || PVMI_TID_LOCAL(tid) == 0 || PVMI_TID_HOST(tid) == 0)
+		return PvmBadParam;
+	return PvmOk;
+}
 
 #endif /* COPVM_TASK_STATE_H */
