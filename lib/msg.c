@@ -319,16 +319,6 @@ unsigned char *pvmi_msg_flatten(const struct pvmi_msg *m, size_t *len)
 	return buf;
 }
 
-/* Rewinds the unpack cursor to the start of the body. */
-void pvmi_msg_rewind(struct pvmi_msg *m)
-{
-	m->rfrag = 0;
-	m->roff = 0;
-	m->ritem_type = 0;
-	m->ritem_left = 0;
-	pvmi_view_drop(m);
-}
-
 /* pvmi_mid_register() when the table grows or the cursor's slot is
  * taken. */
 static __attribute__((noinline)) int mid_register_slow(struct pvmi_msg *m)

@@ -322,14 +322,14 @@ static int receive_wanting(int tid, int tag, long deadline, int peek);
  * limit, only what can match is read (see the top). */
 static int receive(int tid, int tag, long deadline, int peek)
 {
-	int want = tid > 0 && !match_fn && !nmhf ? tid : PVMI_WANT_ANY;
-	int old = pvmi_conn_want(want), rc;
+	int plain = !match_fn && !nmhf;	/* the default match alone */
+	int old = pvmi_conn_want(tid > 0 && plain ? tid : PVMI_WANT_ANY), rc;
 
 	/* the pumps are unsated here: only a receive's queueing sates
 	 * them, and each receive unsates them as it ends.  Receives nest
 	 * only inside a message handler, and with handlers installed the
 	 * outer one is never sated: no need to restore it */
-	waiting.on = !match_fn && !nmhf;
+	waiting.on = plain;
 	waiting.tid = tid;
 	waiting.tag = tag;
 	rc = receive_wanting(tid, tag, deadline, peek);
