@@ -131,9 +131,10 @@ static inline void pvmi_msg_rewind(struct pvmi_msg *m)
 /* Whether COPVM_STRICT_UNPACK=1 asks for type-checked unpacking. */
 int pvmi_strict_unpack(void);
 
-/* Library-wide buffer state: the active send and receive buffers. */
-extern int pvmi_sbuf;		/* buffer id of the send buffer, 0 if none */
-extern int pvmi_rbuf;		/* buffer id of the receive buffer, 0 if none */
+/* Library-wide buffer state: the buffer ids of the active send and
+ * receive buffers, 0 if none (hidden, as defined: read without the GOT). */
+extern int pvmi_sbuf __attribute__((visibility("hidden")));
+extern int pvmi_rbuf __attribute__((visibility("hidden")));
 
 /* Makes registered buffer `mid' the receive buffer and frees the one it
  * replaces, as a receive does. */

@@ -38,11 +38,15 @@ struct pvmi_state {
 				 * from (pid says which) */
 };
 
-extern struct pvmi_state pvmi;
+/* The library's globals are declared hidden, as they are defined
+ * (-fvisibility=hidden): read directly, not through the GOT. */
+#define PVMI_HIDDEN __attribute__((visibility("hidden")))
+
+extern struct pvmi_state pvmi PVMI_HIDDEN;
 
 /* How to leave the machine (pvm_exit), for the parts below task.c that
  * must (errors.c under PvmAutoErr 2); set by task.c, NULL before. */
-extern int (*pvmi_leave)(void);
+extern int (*pvmi_leave)(void) PVMI_HIDDEN;
 
 /* This process's pid; a system call only the first time and after a
  * fork (glibc does not cache getpid()). */
@@ -55,7 +59,7 @@ int pvmi_attached(void);
 /* Non-zero only while pvmi_attached() is known true without asking:
  * set by pvmi_note_attached(1), cleared by pvmi_note_attached(0) and
  * in the child of a fork.  Zero says nothing (ask pvmi_attached()). */
-extern int pvmi_here;
+extern int pvmi_here PVMI_HIDDEN;
 
 /* Notes that this process has just enrolled (1) or left (0), for
  * pvmi_here; a 1 counts only when a fork is sure to clear it. */
