@@ -95,18 +95,25 @@ static inline size_t rxq_limit(void)
 	return q_limit;
 }
 
-/* Tells the pumps whether the queue is over its limit, when that
- * changes (q_held: what they were last told; recv.c alone tells them). */
-static inline void q_account(long delta)
+/* Counts `len' bytes queued; tells the pumps when the queue goes over
+ * its limit (q_held: what they were last told; recv.c alone tells them). */
+static inline void q_grew(size_t len)
 {
-	size_t limit = rxq_limit();
-	int over;
+	q_bytes += len;
+	if (!q_held && rxq_limit() && q_bytes > q_limit) {
+		q_held = 1;
+		pvmi_conn_hold(1);
+	}
+}
 
-	q_bytes += delta;
-	over = limit && q_bytes > limit;
-	if (over != q_held) {
-		q_held = over;
-		pvmi_conn_hold(over);
+/* Counts `len' bytes taken out; tells the pumps when the queue is back
+ * within its limit (q_held says there is one). */
+static inline void q_shrank(size_t len)
+{
+	q_bytes -= len;
+	if (q_held && q_bytes <= q_limit) {
+		q_held = 0;
+		pvmi_conn_hold(0);
 	}
 }
 
@@ -142,7 +149,7 @@ void pvmi_rxq_deliver(struct pvmi_msg *m)
 	else
 		q_head = m;
 	q_tail = m;
-	q_account((long)m->len);
+	q_grew(m->len);
 	note_match(m);
 }
 
@@ -166,7 +173,7 @@ static void q_unlink(struct pvmi_msg *m)
 			q_tail = prev;
 	}
 	m->next = NULL;
-	q_account(-(long)m->len);
+	q_shrank(m->len);
 }
 
 /* Forgets queued messages, lost hosts and message handlers (recv.h). */
