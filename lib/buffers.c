@@ -92,15 +92,12 @@ PVMI_EXPORT int pvm_freebuf(int mid)
 	return PvmOk;
 }
 
+/* Makes `mid' the receive buffer, freeing the one it replaces (msg.h). */
 void pvmi_rbuf_replace(int mid)
 {
 	/* the send buffer is never freed here (pvm_setsbuf() detaches it) */
-	if (pvmi_rbuf > 0 && pvmi_rbuf != mid && pvmi_rbuf != pvmi_sbuf) {
-		struct pvmi_msg *old = pvmi_mid_lookup(pvmi_rbuf);
-
-		pvmi_mid_forget(pvmi_rbuf);
-		pvmi_msg_free(old);
-	}
+	if (pvmi_rbuf > 0 && pvmi_rbuf != mid && pvmi_rbuf != pvmi_sbuf)
+		pvmi_mid_free(pvmi_rbuf);
 	pvmi_rbuf = mid;
 }
 

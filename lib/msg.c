@@ -74,8 +74,9 @@ _Static_assert(sizeof(struct pvmi_msg) == 136,
 	       "then update this size");
 #endif
 
-/* Creates an empty message with encoding `enc'; NULL when out of memory. */
-struct pvmi_msg *pvmi_msg_new(int enc)
+/* A spare message object emptied, or a new one: pvmi_msg_new() inline
+ * for the receive path (pvmi_msg_from_body). */
+static inline struct pvmi_msg *msg_get(int enc)
 {
 	struct pvmi_msg *m = spare;
 
@@ -90,6 +91,12 @@ struct pvmi_msg *pvmi_msg_new(int enc)
 	return m;
 }
 
+/* Creates an empty message with encoding `enc'; NULL when out of memory. */
+struct pvmi_msg *pvmi_msg_new(int enc)
+{
+	return msg_get(enc);
+}
+
 /* Drops the unpack view of `m' (msg.h). */
 void pvmi_view_drop(struct pvmi_msg *m)
 {
@@ -101,16 +108,12 @@ void pvmi_view_drop(struct pvmi_msg *m)
 	m->rview_pos = 0;
 }
 
-/* Frees a message and its owned fragments.  A message still registered is
- * unregistered first, so its id cannot name freed memory. */
-void pvmi_msg_free(struct pvmi_msg *m)
+/* Frees unregistered message `m': its owned fragments given back, the
+ * object kept as a spare (VCC) or freed. */
+static inline void msg_release(struct pvmi_msg *m)
 {
 	int i;
 
-	if (!m)
-		return;
-	if (m->mid > 0 && m->mid < midcap && midtab[m->mid] == m)
-		pvmi_mid_forget(m->mid);
 	pvmi_view_drop(m);
 	for (i = 0; i < m->nfrag; i++)
 		if (m->frags[i].cap)
@@ -123,6 +126,17 @@ void pvmi_msg_free(struct pvmi_msg *m)
 	}
 	free(m->frags);
 	free(m);
+}
+
+/* Frees a message and its owned fragments.  A message still registered is
+ * unregistered first, so its id cannot name freed memory. */
+void pvmi_msg_free(struct pvmi_msg *m)
+{
+	if (!m)
+		return;
+	if (m->mid > 0 && m->mid < midcap && midtab[m->mid] == m)
+		pvmi_mid_forget(m->mid);
+	msg_release(m);
 }
 
 /* Empties message `m' for packing again (msg.h): its fields cleared but
@@ -176,8 +190,7 @@ struct pvmi_msg *pvmi_msg_from_body(void *body, size_t len, int enc)
 {
 	/* in place is a way of sending: the body that arrives is native
 	 * data, and pvm_getminfo() says so, as stock's does */
-	struct pvmi_msg *m = pvmi_msg_new(enc == PvmDataInPlace ? PvmDataRaw
-							    : enc);
+	struct pvmi_msg *m = msg_get(enc == PvmDataInPlace ? PvmDataRaw : enc);
 
 	if (!m)
 		return NULL;
@@ -186,7 +199,7 @@ struct pvmi_msg *pvmi_msg_from_body(void *body, size_t len, int enc)
 		pvmi_buf_free(body);
 		return m;
 	}
-	if (frags_reserve(m, 1)) {
+	if (!m->fragcap && frags_reserve(m, 1)) {
 		pvmi_msg_free(m);
 		return NULL;
 	}
@@ -306,16 +319,6 @@ unsigned char *pvmi_msg_flatten(const struct pvmi_msg *m, size_t *len)
 	return buf;
 }
 
-/* Rewinds the unpack cursor to the start of the body. */
-void pvmi_msg_rewind(struct pvmi_msg *m)
-{
-	m->rfrag = 0;
-	m->roff = 0;
-	m->ritem_type = 0;
-	m->ritem_left = 0;
-	pvmi_view_drop(m);
-}
-
 /* pvmi_mid_register() when the table grows or the cursor's slot is
  * taken. */
 static __attribute__((noinline)) int mid_register_slow(struct pvmi_msg *m)
@@ -368,6 +371,20 @@ struct pvmi_msg *pvmi_mid_lookup(int mid)
 	if (mid <= 0 || mid >= midcap)
 		return NULL;
 	return midtab[mid];
+}
+
+/* Unregisters buffer `mid' and frees its message; nothing when no
+ * buffer has that id (msg.h). */
+void pvmi_mid_free(int mid)
+{
+	struct pvmi_msg *m;
+
+	if (mid <= 0 || mid >= midcap || !(m = midtab[mid]))
+		return;
+	midtab[mid] = NULL;
+	midused--;
+	m->mid = 0;
+	msg_release(m);
 }
 
 /* Unregisters `mid' without freeing the message. */

@@ -74,8 +74,6 @@ int pvmi_msg_iov(const struct pvmi_msg *m, struct iovec *iov, int max);
 /* Copies the whole body into one buffer of bufcache.h (*len set; give
  * it back with pvmi_buf_free); NULL on allocation failure. */
 unsigned char *pvmi_msg_flatten(const struct pvmi_msg *m, size_t *len);
-/* Rewinds the unpack cursor to the start of the body. */
-void pvmi_msg_rewind(struct pvmi_msg *m);
 
 /* Registers `m' under a new buffer id; returns it or PvmNoMem. */
 int pvmi_mid_register(struct pvmi_msg *m);
@@ -83,6 +81,9 @@ int pvmi_mid_register(struct pvmi_msg *m);
 struct pvmi_msg *pvmi_mid_lookup(int mid);
 /* Unregisters `mid' without freeing the message. */
 void pvmi_mid_forget(int mid);
+/* Unregisters buffer `mid' and frees its message (pvm_freebuf without
+ * its checks); nothing when no buffer has that id. */
+void pvmi_mid_free(int mid);
 
 /* Body bytes that are data rather than item headers: what pvm_bufinfo
  * reports, so n packed bytes measure n bytes as in stock PVM. */
@@ -115,12 +116,25 @@ int pvmi_view_unpack(struct pvmi_msg *m, int type, unsigned char *out,
 int pvmi_body_bytes(struct pvmi_msg *m, unsigned char *out, size_t n);
 /* Drops the view of `m' (rewinding or freeing the message). */
 void pvmi_view_drop(struct pvmi_msg *m);
+
+/* Rewinds the unpack cursor to the start of the body.  Inline: every
+ * receive does it. */
+static inline void pvmi_msg_rewind(struct pvmi_msg *m)
+{
+	m->rfrag = 0;
+	m->roff = 0;
+	m->ritem_type = 0;
+	m->ritem_left = 0;
+	if (m->rview)
+		pvmi_view_drop(m);
+}
 /* Whether COPVM_STRICT_UNPACK=1 asks for type-checked unpacking. */
 int pvmi_strict_unpack(void);
 
-/* Library-wide buffer state: the active send and receive buffers. */
-extern int pvmi_sbuf;		/* buffer id of the send buffer, 0 if none */
-extern int pvmi_rbuf;		/* buffer id of the receive buffer, 0 if none */
+/* Library-wide buffer state: the buffer ids of the active send and
+ * receive buffers, 0 if none (hidden, as defined: read without the GOT). */
+extern int pvmi_sbuf __attribute__((visibility("hidden")));
+extern int pvmi_rbuf __attribute__((visibility("hidden")));
 
 /* Makes registered buffer `mid' the receive buffer and frees the one it
  * replaces, as a receive does. */

@@ -49,6 +49,7 @@ static uint64_t q_seq;
 static size_t q_bytes;		/* body bytes queued */
 static size_t q_limit;		/* bytes; 0: none */
 static int q_limit_known;
+static int q_held;		/* the last pvmi_conn_hold() */
 static int (*match_fn)(int, int, int);
 static struct mhf *mhfs;
 static int nmhf, mhfcap, mhf_next_id;
@@ -63,16 +64,14 @@ static struct {
  * (notifies, output records): its TIDPVMD, not the daemon's own tid. */
 #define STOCK_PVMD_SRC	((int)0x80000000u)
 
-/* The limit of the queue in bytes, 0 for none (COPVM_RXQ_MB, read
- * once). */
-static size_t rxq_limit(void)
+/* Reads the queue's limit from COPVM_RXQ_MB, once; kept out of line,
+ * so the callers on the message path need no frame for it. */
+static __attribute__((noinline, cold)) void rxq_limit_read(void)
 {
 	const char *e;
 	char *end;
 	unsigned long mb;
 
-	if (q_limit_known)
-		return q_limit;
 	q_limit_known = 1;
 	q_limit = (size_t)RXQ_DEFAULT_MB << 20;
 	e = getenv("COPVM_RXQ_MB");
@@ -85,16 +84,37 @@ static size_t rxq_limit(void)
 		else
 			q_limit = (size_t)mb << 20;
 	}
+}
+
+/* The limit of the queue in bytes, 0 for none (COPVM_RXQ_MB, read
+ * once). */
+static inline size_t rxq_limit(void)
+{
+	if (!q_limit_known)
+		rxq_limit_read();
 	return q_limit;
 }
 
-/* Tells the pumps whether the queue is over its limit. */
-static inline void q_account(long delta)
+/* Counts `len' bytes queued; tells the pumps when the queue goes over
+ * its limit (q_held: what they were last told; recv.c alone tells them). */
+static inline void q_grew(size_t len)
 {
-	size_t limit = rxq_limit();
+	q_bytes += len;
+	if (!q_held && rxq_limit() && q_bytes > q_limit) {
+		q_held = 1;
+		pvmi_conn_hold(1);
+	}
+}
 
-	q_bytes += delta;
-	pvmi_conn_hold(limit && q_bytes > limit);
+/* Counts `len' bytes taken out; tells the pumps when the queue is back
+ * within its limit (q_held says there is one). */
+static inline void q_shrank(size_t len)
+{
+	q_bytes -= len;
+	if (q_held && q_bytes <= q_limit) {
+		q_held = 0;
+		pvmi_conn_hold(0);
+	}
 }
 
 static int default_match(const struct pvmi_msg *m, int tid, int tag)
@@ -115,7 +135,10 @@ static void note_match(const struct pvmi_msg *m)
  * pvm_catchout are taken out); a daemon's message gets stock's source. */
 void pvmi_rxq_deliver(struct pvmi_msg *m)
 {
-	if (pvmi_output_take(m) || pvmi_hostwatch_take(m))
+	/* both take only the library's own messages, of its context: a
+	 * user's message is not offered to them */
+	if (m->ctx == PVMI_SYS_CTX &&
+	    (pvmi_output_take(m) || pvmi_hostwatch_take(m)))
 		return;
 	if (m->src > 0 && PVMI_TID_LOCAL(m->src) == 0)
 		m->src = STOCK_PVMD_SRC;
@@ -126,25 +149,31 @@ void pvmi_rxq_deliver(struct pvmi_msg *m)
 	else
 		q_head = m;
 	q_tail = m;
-	q_account((long)m->len);
+	q_grew(m->len);
 	note_match(m);
 }
 
+/* Takes `m' out of the queue (nothing when it is not there); the
+ * common case, the head, without a walk. */
 static void q_unlink(struct pvmi_msg *m)
 {
-	struct pvmi_msg **pp = &q_head, *prev = NULL;
+	struct pvmi_msg *prev;
 
-	while (*pp && *pp != m) {
-		prev = *pp;
-		pp = &(*pp)->next;
+	if (q_head == m) {
+		q_head = m->next;
+		if (!q_head)
+			q_tail = NULL;
+	} else {
+		for (prev = q_head; prev && prev->next != m; prev = prev->next)
+			;
+		if (!prev)
+			return;
+		prev->next = m->next;
+		if (q_tail == m)
+			q_tail = prev;
 	}
-	if (!*pp)
-		return;
-	*pp = m->next;
-	if (q_tail == m)
-		q_tail = prev;
 	m->next = NULL;
-	q_account(-(long)m->len);
+	q_shrank(m->len);
 }
 
 /* Forgets queued messages, lost hosts and message handlers (recv.h). */
@@ -170,6 +199,7 @@ void pvmi_rxq_flush(void)
 	}
 	q_tail = NULL;
 	q_bytes = 0;
+	q_held = 0;
 	pvmi_conn_hold(0);
 }
 
@@ -299,14 +329,14 @@ static int receive_wanting(int tid, int tag, long deadline, int peek);
  * limit, only what can match is read (see the top). */
 static int receive(int tid, int tag, long deadline, int peek)
 {
-	int want = tid > 0 && !match_fn && !nmhf ? tid : PVMI_WANT_ANY;
-	int old = pvmi_conn_want(want), rc;
+	int plain = !match_fn && !nmhf;	/* the default match alone */
+	int old = pvmi_conn_want(tid > 0 && plain ? tid : PVMI_WANT_ANY), rc;
 
 	/* the pumps are unsated here: only a receive's queueing sates
 	 * them, and each receive unsates them as it ends.  Receives nest
 	 * only inside a message handler, and with handlers installed the
 	 * outer one is never sated: no need to restore it */
-	waiting.on = !match_fn && !nmhf;
+	waiting.on = plain;
 	waiting.tid = tid;
 	waiting.tag = tag;
 	rc = receive_wanting(tid, tag, deadline, peek);

@@ -203,7 +203,8 @@ static int do_register(int claimed, int tcp_fd)
 	return PvmOk;
 }
 
-int pvmi_attach(void)
+/* Enrols the process, or finds it enrolled already (task.h). */
+int pvmi_attach_slow(void)
 {
 	int claimed, lfd, tfd, rc;
 
@@ -246,6 +247,7 @@ int pvmi_attach(void)
 	}
 	pvmi_conn_set_listener(lfd);
 	pvmi.enrolled = 1;
+	pvmi_note_attached(1);
 	ever_attached = 1;
 	pvmi_task_hooks_run(PVMI_TASK_ENROLLED);
 	pvmi_cosched_attach();
@@ -275,6 +277,7 @@ void pvmi_detach(int tell_daemon)
 	pvmi_conn_close_all(pvmi.mytid);
 	pvmi_route_reset();
 	pvmi.enrolled = 0;
+	pvmi_note_attached(0);
 	pvmi.mytid = 0;
 	pvmi.ptid = PvmNoParent;
 	free(pvmi.sibs);

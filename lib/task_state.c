@@ -1,7 +1,7 @@
 /*
  * task_state.c - the task's state: its identity and options (struct
  * pvmi_state), whether this process is the enrolled one, and how to
- * leave the machine; and what a task's tid looks like.  task.c fills it in when it enrols and clears it
+ * leave the machine.  task.c fills it in when it enrols and clears it
  * when it leaves; the option calls change the options.  It calls nothing
  * of the library, so every part may read it, and the pack and buffer
  * modules work on their own with it and errors.c alone.
@@ -32,10 +32,13 @@ int (*pvmi_leave)(void);
 
 static pid_t known_pid;		/* 0: not known (or forked since) */
 static int atfork_set;
+int pvmi_here;
 
+/* In the child of a fork: another pid, and not the enrolled process. */
 static void forget_pid(void)
 {
 	known_pid = 0;
+	pvmi_here = 0;
 }
 
 /* This process's pid, cached until a fork (task_state.h). */
@@ -56,10 +59,9 @@ int pvmi_attached(void)
 	return pvmi.enrolled && pvmi.pid == pvmi_self_pid();
 }
 
-/* Whether `tid' can name a task (task_state.h). */
-int pvmi_check_task_tid(int tid)
+/* Notes an enrolment or a leaving for pvmi_here (task_state.h); without
+ * the fork handler a forked child could not clear it, so it stays 0. */
+void pvmi_note_attached(int on)
 {
-	if (tid <= 0 || PVMI_TID_LOCAL(tid) == 0 || PVMI_TID_HOST(tid) == 0)
-		return PvmBadParam;
-	return PvmOk;
+	pvmi_here = on && atfork_set && pvmi_attached();
 }

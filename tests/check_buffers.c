@@ -396,6 +396,38 @@ START_TEST(test_mid_register_forget)
 }
 END_TEST
 
+/* pvmi_mid_free: the id forgotten and the body given back; ids that name
+ * no buffer are left alone. */
+START_TEST(test_mid_free)
+{
+	struct pvmi_msg *a, *b;
+	long live;
+	int ma, mb;
+
+	a = pvmi_msg_from_body(pvmi_buf_alloc(8), 8, PvmDataRaw);
+	b = pvmi_msg_from_body(pvmi_buf_alloc(8), 8, PvmDataRaw);
+	ma = pvmi_mid_register(a);
+	mb = pvmi_mid_register(b);
+	ck_assert_int_gt(ma, 0);
+	ck_assert_int_gt(mb, 0);
+	live = pvmi_buf_live();
+	pvmi_mid_free(0);
+	pvmi_mid_free(-1);
+	pvmi_mid_free(1 << 30);
+	ck_assert_int_eq(pvmi_buf_live(), live);
+	pvmi_mid_free(ma);
+	ck_assert_ptr_null(pvmi_mid_lookup(ma));
+	ck_assert_int_eq(pvmi_buf_live(), live - 1);
+	pvmi_mid_free(ma);		/* twice: nothing more */
+	ck_assert_int_eq(pvmi_buf_live(), live - 1);
+	ck_assert_ptr_eq(pvmi_mid_lookup(mb), b);
+	ck_assert_int_eq(b->mid, mb);
+	pvmi_mid_free(mb);
+	ck_assert_ptr_null(pvmi_mid_lookup(mb));
+	ck_assert_int_eq(pvmi_buf_live(), live - 2);
+}
+END_TEST
+
 static Suite *buffers_suite(void)
 {
 	Suite *s = suite_create("buffers");
@@ -423,6 +455,7 @@ static Suite *buffers_suite(void)
 	tcase_add_test(tc, test_msg_from_body_and_flatten);
 	tcase_add_test(tc, test_msg_extend_borrow_trim);
 	tcase_add_test(tc, test_mid_register_forget);
+	tcase_add_test(tc, test_mid_free);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,7 +1,8 @@
 /*
  * check_freq.c - unit tests of lib/cosched/freq.c, the probe, compiled
  * in from its source against stand-ins for the engine (the roll and the
- * correspondents' boosts) and the task state: what each hook counts, the
+ * correspondents' boosts) and the task state (pvmi_check_task_tid is
+ * the library's own, inline in task_state.h): what each hook counts, the
  * table of local correspondents and its replacement of the idlest, the
  * messages that are not counted, and how often the probe reads the clock.
  * Each test runs in its own process (the probe keeps static state).
@@ -19,12 +20,6 @@
 /* ---- stand-ins ---- */
 
 struct pvmi_state pvmi;
-
-/* As the library's: a task id has a host part and a task part. */
-int pvmi_check_task_tid(int tid)
-{
-	return tid > 0 && (tid & ~PVMI_TID_HOST_MASK) ? PvmOk : PvmBadParam;
-}
 
 static int rolls, peer_sent_calls, peer_sent_tid;
 

@@ -73,6 +73,29 @@ START_TEST(wildcards_select_by_tag_and_source)
 }
 END_TEST
 
+/* Receives that take the queue's last message, then one in its middle,
+ * leave the rest in order for what is queued after them. */
+START_TEST(taking_the_tail_or_middle_keeps_the_queue_in_order)
+{
+	int me = pvm_mytid();
+
+	send_int(me, 5, 50);
+	send_int(me, 6, 60);
+	send_int(me, 7, 70);
+	ck_assert_int_eq(recv_int(-1, 7), 70);		/* the tail */
+	send_int(me, 8, 80);
+	ck_assert_int_eq(recv_int(-1, 6), 60);		/* the middle */
+	send_int(me, 9, 90);
+	ck_assert_int_eq(recv_int(-1, -1), 50);
+	ck_assert_int_eq(recv_int(-1, -1), 80);
+	ck_assert_int_eq(recv_int(-1, -1), 90);
+	ck_assert_int_eq(pvm_nrecv(-1, -1), 0);
+	send_int(me, 10, 100);				/* into an empty queue */
+	ck_assert_int_eq(recv_int(-1, -1), 100);
+	pvm_exit();
+}
+END_TEST
+
 /* Stock frees the receive buffer as a receive starts: a pvm_nrecv or a
  * pvm_trecv that finds nothing leaves no receive buffer, and the old id
  * is gone; a probe or a pvm_precv leaves it. */
@@ -416,6 +439,7 @@ static Suite *recv_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, send_to_self_round_trips_and_reports_bufinfo);
 	tcase_add_test(tc, wildcards_select_by_tag_and_source);
+	tcase_add_test(tc, taking_the_tail_or_middle_keeps_the_queue_in_order);
 	tcase_add_test(tc, probe_returns_the_id_recv_later_returns);
 	tcase_add_test(tc, a_receive_that_finds_nothing_clears_the_receive_buffer);
 	tcase_add_test(tc, fifo_per_sender_and_tag);

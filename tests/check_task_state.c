@@ -68,6 +68,38 @@ START_TEST(test_forked_child_is_not_attached)
 }
 END_TEST
 
+/* pvmi_here, pvmi_attach()'s inline answer: set only for the enrolled
+ * process, cleared by leaving and in a forked child. */
+START_TEST(test_here_follows_enrolment_and_fork)
+{
+	pid_t child;
+	int status;
+
+	ck_assert_int_eq(pvmi_here, 0);
+	pvmi.pid = pvmi_self_pid();
+	pvmi_note_attached(1);		/* not enrolled: not noted */
+	ck_assert_int_eq(pvmi_here, 0);
+	pvmi.enrolled = 1;
+	pvmi.pid = getpid() + 1;	/* another process's enrolment */
+	pvmi_note_attached(1);
+	ck_assert_int_eq(pvmi_here, 0);
+	pvmi.pid = pvmi_self_pid();
+	pvmi_note_attached(1);
+	ck_assert_int_ne(pvmi_here, 0);
+	child = fork();
+	ck_assert_int_ge(child, 0);
+	if (child == 0)
+		_exit(pvmi_here == 0 && pvmi_attached() == 0 ? 0 : 1);
+	ck_assert_int_eq(waitpid(child, &status, 0), child);
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 0);
+	ck_assert_int_ne(pvmi_here, 0);	/* still so in the parent */
+	pvmi.enrolled = 0;
+	pvmi_note_attached(0);
+	ck_assert_int_eq(pvmi_here, 0);
+}
+END_TEST
+
 START_TEST(test_task_tid_shape)
 {
 	ck_assert_int_eq(pvmi_check_task_tid(0x40001), PvmOk);
@@ -89,6 +121,7 @@ static Suite *task_state_suite(void)
 	tcase_add_test(tc, test_self_pid_is_getpid);
 	tcase_add_test(tc, test_attached_needs_enrolment_and_our_pid);
 	tcase_add_test(tc, test_forked_child_is_not_attached);
+	tcase_add_test(tc, test_here_follows_enrolment_and_fork);
 	tcase_add_test(tc, test_task_tid_shape);
 	suite_add_tcase(s, tc);
 	return s;
