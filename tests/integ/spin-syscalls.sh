@@ -13,8 +13,8 @@
 # 20,000 of the negative control below.
 # Lent bodies (1 MiB, read in place from the sender's export heap) make
 # none either: over 1,000 round trips, the parent's system calls other
-# than poll (the sockets' poll every 256 us, which a slow round trip
-# makes many) must stay under one per four round trips.  A pid asked of
+# than the wait's (poll, and the eventfd's read and write; see below)
+# must stay under one per four round trips.  A pid asked of
 # the kernel at each lend and each loan given back made three per round
 # trip.
 # "To themselves": both tasks and their pvmd run SCHED_FIFO 1 (no CFS
@@ -74,18 +74,36 @@ case $n in
 ''|*[!0-9]*) echo "FAIL: no count: $(cat "$W/block.stat")" >&2; failed=1 ;;
 *) [ "$n" -gt 10000 ] || { echo "FAIL: negative control: only $n system calls with the spin off" >&2; failed=1; } ;;
 esac
-# poll is system call 7 on x86-64 only.  Built with --enable-sanitizers
-# the round trip is seven times slower, and what is paid per unit of time
-# (the run-queue reading every 10 ms) with what ASan's allocator does on
-# its own came to 503: not a count per message, so it is not made.
+# Lent bodies: the calls of the wait itself are left out, poll (7) and
+# the eventfd's read (0) and write (1): on this VM, when the host takes
+# a vCPU away, the spin sees the gap and the tasks rightly block for a
+# while (the wait policy, which the counts above test), and a round trip
+# of 120 us rather than 75 then made 400-1,000 of them.  What is left
+# counts the lending's own calls: a pid asked at each lend and each loan
+# given back made 3,000.  The numbers are those of x86-64 only.
+# Built with --enable-sanitizers the round trip is seven times slower,
+# and what is paid per unit of time (the run-queue reading every 10 ms)
+# with what ASan's allocator does on its own came to 503: not a count
+# per message, so it is not made.
 if ldd "$pp" 2>/dev/null | grep -q libasan; then
 	echo "lent 1 MiB bodies: not counted (built with sanitizers)"
 elif [ "$(uname -m)" = x86_64 ]; then
-	n=$(FILTER='id != 7' count lend -r 10000 -w 1000 -s 1048576)
-	echo "lent 1 MiB bodies: $n system calls but poll over 1000 round trips ($(grep RESULT "$W/lend.out"))"
+	# Up to three tries: under make check -j2 another test's tasks may
+	# share the CPUs, and the run-queue reading, paid per 10 ms, grows
+	# with a round trip eight times slower.  The pid asked at each lend
+	# gives 3,000 at every try, load or not.
+	for try in 1 2 3; do
+		n=$(FILTER='id != 7 && id != 0 && id != 1' count lend$try -r 10000 -w 1000 -s 1048576)
+		echo "lent 1 MiB bodies, try $try: $n system calls besides the wait's over 1000 round trips ($(grep RESULT "$W/lend$try.out"))"
+		case $n in
+		''|*[!0-9]*) break ;;
+		*) [ "$n" -le 250 ] && break ;;
+		esac
+		sleep 1
+	done
 	case $n in
-	''|*[!0-9]*) echo "FAIL: no count: $(cat "$W/lend.stat")" >&2; failed=1 ;;
-	*) [ "$n" -le 250 ] || { echo "FAIL: $n system calls besides poll with lent bodies (at most 250)" >&2; failed=1; } ;;
+	''|*[!0-9]*) echo "FAIL: no count: $(cat "$W/lend$try.stat")" >&2; failed=1 ;;
+	*) [ "$n" -le 250 ] || { echo "FAIL: $n system calls besides the wait's with lent bodies (at most 250), at each of 3 tries" >&2; failed=1; } ;;
 	esac
 fi
 exit $failed
