@@ -16,7 +16,8 @@
 #include "pack_codec.h"
 #include "pvmi.h"
 
-static int pk(const char *fn, int type, const void *p, int n, int stride)
+static __attribute__((noinline)) int pk(const char *fn, int type,
+					const void *p, int n, int stride)
 {
 	struct pvmi_msg *m;
 	int cc;
@@ -30,7 +31,8 @@ static int pk(const char *fn, int type, const void *p, int n, int stride)
 	return cc ? pvmi_error(fn, cc) : PvmOk;
 }
 
-static int upk(const char *fn, int type, void *p, int n, int stride)
+static __attribute__((noinline)) int upk(const char *fn, int type, void *p,
+					 int n, int stride)
 {
 	struct pvmi_msg *m;
 	int cc;
@@ -74,11 +76,11 @@ static inline void copy_bytes(unsigned char *d, const unsigned char *s,
  * pk()'s common case in one step (inlined with a constant `type'): `n'
  * > 0 dense elements into the room of the last, owned fragment of an
  * XDR or Raw send buffer, as pvmi_pack() writes them (InPlace borrows
- * the array instead, so it goes there).  0 when packed, 1 when pk()
- * must take the call (nothing written then).
+ * the array instead, so it goes there); pk() takes any other call.
+ * Returns what pk() would.
  */
 static inline __attribute__((always_inline)) int
-pk_fast(int type, const void *p, int n, int stride)
+pk_dense(const char *fn, int type, const void *p, int n)
 {
 	struct pvmi_msg *m;
 	struct pvmi_frag *f;
@@ -86,24 +88,22 @@ pk_fast(int type, const void *p, int n, int stride)
 	unsigned char *d;
 	int xdr;
 
-	if (n <= 0 || stride != 1 || !p)
-		return 1;
 	m = pvmi_mid_lookup(pvmi_sbuf);
 	if (!m || !m->nfrag)
-		return 1;
+		return pk(fn, type, p, n, 1);
 	if (m->enc == PvmDataDefault)
 		xdr = 1;
 	else if (m->enc == PvmDataRaw)
 		xdr = 0;
 	else
-		return 1;
+		return pk(fn, type, p, n, 1);
 	f = &m->frags[m->nfrag - 1];
-	nb = (size_t)n * wire_size(type, xdr);
+	nb = type == PVM_BYTE ? (size_t)n : (size_t)n * wire_size(type, xdr);
 	pad = pad_of(type, (uint32_t)n, xdr);
 	total = PVMI_ITEM_HDR_LEN + nb + pad;
 	if (!f->cap || f->cap - f->len < total ||
 	    m->len + total > PVMI_FRAME_MAX_BODY)
-		return 1;
+		return pk(fn, type, p, n, 1);
 	d = f->data + f->len;
 	put_hdr(d, (uint32_t)type, (uint32_t)n);
 	d += PVMI_ITEM_HDR_LEN;
@@ -117,17 +117,17 @@ pk_fast(int type, const void *p, int n, int stride)
 	}
 	f->len += total;
 	m->len += total;
-	return 0;
+	return PvmOk;
 }
 
 /*
  * upk()'s common case in one step: the cursor between items with no
  * view left, and the next item, whole in the current fragment, of exactly
- * `type' and `n' elements, read densely, as pvmi_unpack() reads it.  0
- * when unpacked, 1 when upk() must take the call (nothing moved then).
+ * `type' and `n' > 0 elements, read densely as pvmi_unpack() reads it;
+ * upk() takes any other call.  Returns what upk() would.
  */
 static inline __attribute__((always_inline)) int
-upk_fast(int type, void *p, int n, int stride)
+upk_dense(const char *fn, int type, void *p, int n)
 {
 	struct pvmi_msg *m;
 	struct pvmi_frag *f;
@@ -135,28 +135,24 @@ upk_fast(int type, void *p, int n, int stride)
 	size_t nb, pad, room;
 	int xdr;
 
-	if (n <= 0 || stride != 1 || !p)
-		return 1;
 	m = pvmi_mid_lookup(pvmi_rbuf);
 	if (!m || m->ritem_left || m->rview || m->rfrag >= m->nfrag)
-		return 1;
+		return upk(fn, type, p, n, 1);
 	xdr = enc_is_xdr(m->enc);
 	if (xdr < 0)
-		return 1;
+		return upk(fn, type, p, n, 1);
 	f = &m->frags[m->rfrag];
-	if (m->roff > f->len)
-		return 1;
-	room = f->len - m->roff;
-	if (room < PVMI_ITEM_HDR_LEN)
-		return 1;
+	if (m->roff > f->len || f->len - m->roff < PVMI_ITEM_HDR_LEN)
+		return upk(fn, type, p, n, 1);
+	room = f->len - m->roff - PVMI_ITEM_HDR_LEN;
 	s = f->data + m->roff;
 	if (be32toh(ld32(s)) != (uint32_t)type ||
 	    be32toh(ld32(s + 4)) != (uint32_t)n)
-		return 1;
-	nb = (size_t)n * wire_size(type, xdr);
+		return upk(fn, type, p, n, 1);
+	nb = type == PVM_BYTE ? (size_t)n : (size_t)n * wire_size(type, xdr);
 	pad = pad_of(type, (uint32_t)n, xdr);
-	if (room - PVMI_ITEM_HDR_LEN < nb + pad)
-		return 1;
+	if (room < nb + pad)
+		return upk(fn, type, p, n, 1);
 	s += PVMI_ITEM_HDR_LEN;
 	if (type == PVM_BYTE)
 		copy_bytes(p, s, nb);
@@ -164,7 +160,7 @@ upk_fast(int type, void *p, int n, int stride)
 		pvmi_decode(p, nat_size(type), s, (size_t)n, type, xdr);
 	m->roff += PVMI_ITEM_HDR_LEN + nb + pad;
 	m->ritem_type = (uint32_t)type | (uint32_t)pad << 8;
-	return 0;
+	return PvmOk;
 }
 
 /*
@@ -178,14 +174,14 @@ upk_fast(int type, void *p, int n, int stride)
 #define TYPED_PACK_PAIR(suffix, ctype, code)				\
 	PVMI_EXPORT int pvm_pk##suffix(ctype *p, int n, int stride)	\
 	{								\
-		if (!pk_fast(code, p, n, stride))			\
-			return PvmOk;					\
+		if (n > 0 && stride == 1 && p)				\
+			return pk_dense("pvm_pk" #suffix, code, p, n);	\
 		return pk("pvm_pk" #suffix, code, p, n, stride);	\
 	}								\
 	PVMI_EXPORT int pvm_upk##suffix(ctype *p, int n, int stride)	\
 	{								\
-		if (!upk_fast(code, p, n, stride))			\
-			return PvmOk;					\
+		if (n > 0 && stride == 1 && p)				\
+			return upk_dense("pvm_upk" #suffix, code, p, n); \
 		return upk("pvm_upk" #suffix, code, p, n, stride);	\
 	}
 
