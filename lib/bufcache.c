@@ -82,6 +82,7 @@ struct bufhdr {
 struct pool {
 	struct bufhdr *free[BUF_POOL_MAX];
 	int n;
+	int max;		/* buffers it keeps at most */
 	long last_use;
 };
 
@@ -91,7 +92,11 @@ static unsigned long allocs;
 static unsigned long frees;
 static unsigned long heap_allocs;
 
-static struct pool pools[BUF_NCLASS];
+static struct pool pools[BUF_NCLASS] = {
+	[0 ... BUF_BIG_SHIFT - BUF_MIN_SHIFT] = { .max = BUF_POOL_MAX },
+	[BUF_BIG_SHIFT - BUF_MIN_SHIFT + 1 ... BUF_NCLASS - 1] =
+		{ .max = BUF_POOL_MAX_BIG },
+};
 /* Plain heap blocks given back, for the next body above the classes:
  * the kernel would otherwise fault in every page of a fresh block at
  * each message (glibc hands blocks this large back to it). */
@@ -177,11 +182,6 @@ void pvmi_bufcache_setup(int on, long idle)
 	pvmi_bufcache_trim();
 }
 
-static int pool_max(int cls)
-{
-	return cls + BUF_MIN_SHIFT > BUF_BIG_SHIFT ? BUF_POOL_MAX_BIG :
-						     BUF_POOL_MAX;
-}
 
 /* The class holding `n' usable bytes, or BUF_LARGE: the power of two
  * at or above n, counted from the smallest class. */
@@ -405,7 +405,7 @@ static void release(struct bufhdr *h)
 		/* the export heap keeps it while a loan of it is out */
 	} else if (enabled && h->cls != BUF_LARGE) {
 		p = &pools[h->cls];
-		if (p->n < pool_max(h->cls) &&
+		if (p->n < p->max &&
 		    cached_bytes + (long)h->cap <= BUF_CACHE_MAX_BYTES) {
 			p->free[p->n++] = h;
 			cached_bytes += (long)h->cap;
@@ -497,7 +497,7 @@ void pvmi_buf_free(void *p)
 	if (pooling && h->cls < BUF_NCLASS) {
 		pool = &pools[h->cls];
 		lock_pools();
-		if (pool->n < pool_max((int)h->cls) &&
+		if (pool->n < pool->max &&
 		    cached_bytes + (long)h->cap <= BUF_CACHE_MAX_BYTES) {
 			pool->free[pool->n++] = h;
 			cached_bytes += (long)h->cap;
