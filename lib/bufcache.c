@@ -82,14 +82,21 @@ struct bufhdr {
 struct pool {
 	struct bufhdr *free[BUF_POOL_MAX];
 	int n;
-	long last_use_ms;
+	int max;		/* buffers it keeps at most */
+	long last_use;
 };
 
-static long live;
+/* Buffers handed out and given back: live ones are the difference, so
+ * that each call counts once. */
 static unsigned long allocs;
+static unsigned long frees;
 static unsigned long heap_allocs;
 
-static struct pool pools[BUF_NCLASS];
+static struct pool pools[BUF_NCLASS] = {
+	[0 ... BUF_BIG_SHIFT - BUF_MIN_SHIFT] = { .max = BUF_POOL_MAX },
+	[BUF_BIG_SHIFT - BUF_MIN_SHIFT + 1 ... BUF_NCLASS - 1] =
+		{ .max = BUF_POOL_MAX_BIG },
+};
 /* Plain heap blocks given back, for the next body above the classes:
  * the kernel would otherwise fault in every page of a fresh block at
  * each message (glibc hands blocks this large back to it). */
@@ -97,16 +104,18 @@ static struct {
 	struct bufhdr *free[BUF_LARGE_KEEP];
 	int n;
 	long bytes;
-	long last_use_ms;
+	long last_use;
 } large;
 static long cached_bytes;
-static long last_sweep_ms;
+static long last_sweep;
 /* The export heap's blocks were used since its last trim. */
 static int heap_used;
 static char lock;
 static int configured;
 static int enabled = 1;
-static long idle_ms = BUF_IDLE_MS_DEFAULT;
+/* configured && enabled: the one test of the short paths */
+static int pooling;
+static long idle_ns = BUF_IDLE_MS_DEFAULT * 1000000L;	/* the interval */
 
 /* Adds `d' to counter `c' with the lock held: no other writer runs, so
  * a plain load and store do, where an atomic add per buffer would cost
@@ -125,12 +134,13 @@ static void unlock_pools(void)
 	__atomic_clear(&lock, __ATOMIC_RELEASE);
 }
 
-static long now_ms(void)
+/* The coarse monotonic clock in ns: no division, for every allocation. */
+static long now_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+	return ts.tv_sec * 1000000000L + ts.tv_nsec;
 }
 
 /* Reads COPVM_VCC and COPVM_VCC_IDLE_MS (configure() once). */
@@ -143,8 +153,9 @@ static void read_settings(void)
 		enabled = 0;
 	s = getenv("COPVM_VCC_IDLE_MS");
 	if (s && *s && atol(s) > 0)
-		idle_ms = atol(s);
+		idle_ns = atol(s) * 1000000L;
 	configured = 1;
+	pooling = enabled;
 }
 
 /* Reads the settings the first time (inline: every buffer asks). */
@@ -166,15 +177,11 @@ void pvmi_bufcache_setup(int on, long idle)
 {
 	configured = 1;
 	enabled = on;
-	idle_ms = idle > 0 ? idle : BUF_IDLE_MS_DEFAULT;
+	pooling = on;
+	idle_ns = (idle > 0 ? idle : BUF_IDLE_MS_DEFAULT) * 1000000L;
 	pvmi_bufcache_trim();
 }
 
-static int pool_max(int cls)
-{
-	return cls + BUF_MIN_SHIFT > BUF_BIG_SHIFT ? BUF_POOL_MAX_BIG :
-						     BUF_POOL_MAX;
-}
 
 /* The class holding `n' usable bytes, or BUF_LARGE: the power of two
  * at or above n, counted from the smallest class. */
@@ -222,7 +229,7 @@ static struct bufhdr *pool_take(unsigned cls, long now)
 {
 	struct pool *p = &pools[cls];
 
-	p->last_use_ms = now;
+	p->last_use = now;
 	if (p->n == 0)
 		return NULL;
 	/* a pooled buffer's cap is its class's size: its header's line is
@@ -238,7 +245,7 @@ static struct bufhdr *large_take(size_t n, long now)
 	struct bufhdr *h;
 	int i, best = -1;
 
-	large.last_use_ms = now;
+	large.last_use = now;
 	for (i = 0; i < large.n; i++)
 		if (large.free[i]->cap >= n &&
 		    (best < 0 || large.free[i]->cap < large.free[best]->cap))
@@ -258,17 +265,17 @@ static int sweep(long now)
 {
 	int i, trim = 0;
 
-	if (now - last_sweep_ms < idle_ms)
+	if (now - last_sweep < idle_ns)
 		return 0;
 	for (i = 0; i < BUF_NCLASS; i++)
-		if (now - pools[i].last_use_ms >= idle_ms)
+		if (now - pools[i].last_use >= idle_ns)
 			pool_empty(&pools[i], i);
-	if (now - large.last_use_ms >= idle_ms) {
+	if (now - large.last_use >= idle_ns) {
 		large_empty();
 		trim = heap_used;
 		heap_used = 0;
 	}
-	last_sweep_ms = now;
+	last_sweep = now;
 	return trim;
 }
 
@@ -293,8 +300,9 @@ static struct bufhdr *heap_block(unsigned cls, size_t n)
 	return h;
 }
 
-/* A body buffer of at least `n' bytes (bufcache.h). */
-void *pvmi_buf_alloc(size_t n)
+/* pvmi_buf_alloc() past its short path: a loan of the export heap, a
+ * kept heap block, an idle sweep, or a new block. */
+static __attribute__((noinline)) void *buf_alloc_slow(size_t n)
 {
 	unsigned cls = class_of(n);
 	struct bufhdr *h = NULL;
@@ -309,22 +317,20 @@ void *pvmi_buf_alloc(size_t n)
 		h->cls = BUF_SHARED;
 		h->cap = n;
 		lock_pools();
-		large.last_use_ms = now_ms();
+		large.last_use = now_ns();
 		heap_used = 1;
-		COUNT(live, 1);
 		COUNT(allocs, 1);
 		unlock_pools();
 		return h + 1;
 	}
 	if (enabled) {
-		long now = now_ms();
+		long now = now_ns();
 		int trim;
 
 		lock_pools();
 		trim = sweep(now);
 		h = cls == BUF_LARGE ? large_take(n, now) : pool_take(cls, now);
 		if (h) {
-			COUNT(live, 1);
 			COUNT(allocs, 1);
 		}
 		unlock_pools();
@@ -337,10 +343,35 @@ void *pvmi_buf_alloc(size_t n)
 		return NULL;
 	lock_pools();
 	COUNT(heap_allocs, 1);
-	COUNT(live, 1);
 	COUNT(allocs, 1);
 	unlock_pools();
 	return h + 1;
+}
+
+/* A body buffer of at least `n' bytes (bufcache.h).  The short path:
+ * pools on, a body no export heap would take, its class's pool not
+ * empty and no sweep due; the clock is still read, for the sweep. */
+void *pvmi_buf_alloc(size_t n)
+{
+	struct bufhdr *h;
+	struct pool *p;
+	long now;
+
+	if (pooling && n <= PVMI_HEAP_MIN) {
+		now = now_ns();
+		p = &pools[class_of(n)];
+		lock_pools();
+		if (p->n && now - last_sweep < idle_ns) {
+			p->last_use = now;
+			h = p->free[--p->n];
+			cached_bytes -= (long)h->cap;
+			COUNT(allocs, 1);
+			unlock_pools();
+			return h + 1;
+		}
+		unlock_pools();
+	}
+	return buf_alloc_slow(n);
 }
 
 static struct bufhdr *hdr_of(void *p)
@@ -369,12 +400,12 @@ static void release(struct bufhdr *h)
 	struct pool *p;
 
 	lock_pools();
-	COUNT(live, -1);
+	COUNT(frees, 1);
 	if (h->cls == BUF_SHARED) {
 		/* the export heap keeps it while a loan of it is out */
 	} else if (enabled && h->cls != BUF_LARGE) {
 		p = &pools[h->cls];
-		if (p->n < pool_max(h->cls) &&
+		if (p->n < p->max &&
 		    cached_bytes + (long)h->cap <= BUF_CACHE_MAX_BYTES) {
 			p->free[p->n++] = h;
 			cached_bytes += (long)h->cap;
@@ -424,7 +455,9 @@ void *pvmi_buf_realloc(void *p, size_t n)
 		return NULL;
 	memcpy(q, p, h->cap);
 	lock_pools();
+	/* the move is no allocation, nor is its free below one */
 	COUNT(allocs, -1);
+	COUNT(frees, -1);
 	unlock_pools();
 	pvmi_buf_free(p);
 	return q;
@@ -452,11 +485,29 @@ void *pvmi_buf_body_room(void *p, size_t got, size_t want, size_t len)
 /* Gives body buffer `p' back (bufcache.h). */
 void pvmi_buf_free(void *p)
 {
+	struct bufhdr *h;
+	struct pool *pool;
+
 	if (!p)
 		return;
 	if (pvmi_loans_live && pvmi_loan_end(p))
 		return;
-	release(hdr_of(p));
+	h = hdr_of(p);
+	/* the short path: into its pool, within the bounds */
+	if (pooling && h->cls < BUF_NCLASS) {
+		pool = &pools[h->cls];
+		lock_pools();
+		if (pool->n < pool->max &&
+		    cached_bytes + (long)h->cap <= BUF_CACHE_MAX_BYTES) {
+			pool->free[pool->n++] = h;
+			cached_bytes += (long)h->cap;
+			COUNT(frees, 1);
+			unlock_pools();
+			return;
+		}
+		unlock_pools();
+	}
+	release(h);
 }
 
 /* Empties every pool into the heap (bufcache.h). */
@@ -485,7 +536,8 @@ long pvmi_bufcache_bytes(void)
 /* Body buffers not given back (bufcache.h). */
 long pvmi_buf_live(void)
 {
-	return __atomic_load_n(&live, __ATOMIC_RELAXED);
+	return (long)(__atomic_load_n(&allocs, __ATOMIC_RELAXED) -
+		      __atomic_load_n(&frees, __ATOMIC_RELAXED));
 }
 
 /* Body buffers handed out so far (bufcache.h). */

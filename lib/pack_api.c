@@ -3,15 +3,21 @@
  * send buffer, unpack from the active receive buffer, and (un)pack whole
  * messages (pvm_pkmesg, pvm_pkmesgbody, pvm_upkmesg).  Arguments are
  * checked before the buffer, as stock does: pvm_pkint(p, -1, 1) is
- * PvmBadParam even with no buffer.  The work is pack.c's.
+ * PvmBadParam even with no buffer.  The work is pack.c's, but for the
+ * common case, taken here in one step: a dense array packed into the
+ * room left in the last fragment of an XDR or Raw buffer, or unpacked
+ * from a whole item of the same type and count at the cursor.  Either
+ * writes or reads exactly what pack.c would; anything else goes there.
  */
 #include <limits.h>
 #include <string.h>
 
 #include "msg.h"
+#include "pack_codec.h"
 #include "pvmi.h"
 
-static int pk(const char *fn, int type, const void *p, int n, int stride)
+static __attribute__((noinline)) int pk(const char *fn, int type,
+					const void *p, int n, int stride)
 {
 	struct pvmi_msg *m;
 	int cc;
@@ -25,7 +31,8 @@ static int pk(const char *fn, int type, const void *p, int n, int stride)
 	return cc ? pvmi_error(fn, cc) : PvmOk;
 }
 
-static int upk(const char *fn, int type, void *p, int n, int stride)
+static __attribute__((noinline)) int upk(const char *fn, int type, void *p,
+					 int n, int stride)
 {
 	struct pvmi_msg *m;
 	int cc;
@@ -39,6 +46,123 @@ static int upk(const char *fn, int type, void *p, int n, int stride)
 	return cc ? pvmi_error(fn, cc) : PvmOk;
 }
 
+/* Copies `n' bytes: a dense byte array of a small message is often a
+ * few bytes, where two overlapping moves cost less than memcpy's call. */
+static inline void copy_bytes(unsigned char *d, const unsigned char *s,
+			      size_t n)
+{
+	uint64_t a, b;
+	uint32_t x, y;
+
+	if (n > 16) {
+		memcpy(d, s, n);
+	} else if (n >= 8) {
+		a = ld64(s);
+		b = ld64(s + n - 8);
+		st64(d, a);
+		st64(d + n - 8, b);
+	} else if (n >= 4) {
+		x = ld32(s);
+		y = ld32(s + n - 4);
+		st32(d, x);
+		st32(d + n - 4, y);
+	} else {
+		while (n--)
+			*d++ = *s++;
+	}
+}
+
+/*
+ * pk()'s common case in one step (inlined with a constant `type'): `n'
+ * > 0 dense elements into the room of the last, owned fragment of an
+ * XDR or Raw send buffer, as pvmi_pack() writes them (InPlace borrows
+ * the array instead, so it goes there); pk() takes any other call.
+ * Returns what pk() would.
+ */
+static inline __attribute__((always_inline)) int
+pk_dense(const char *fn, int type, const void *p, int n)
+{
+	struct pvmi_msg *m;
+	struct pvmi_frag *f;
+	size_t nb, pad, total;
+	unsigned char *d;
+	int xdr;
+
+	m = pvmi_mid_lookup(pvmi_sbuf);
+	if (!m || !m->nfrag)
+		return pk(fn, type, p, n, 1);
+	if (m->enc == PvmDataDefault)
+		xdr = 1;
+	else if (m->enc == PvmDataRaw)
+		xdr = 0;
+	else
+		return pk(fn, type, p, n, 1);
+	f = &m->frags[m->nfrag - 1];
+	nb = type == PVM_BYTE ? (size_t)n : (size_t)n * wire_size(type, xdr);
+	pad = pad_of(type, (uint32_t)n, xdr);
+	total = PVMI_ITEM_HDR_LEN + nb + pad;
+	if (!f->cap || f->cap - f->len < total ||
+	    m->len + total > PVMI_FRAME_MAX_BODY)
+		return pk(fn, type, p, n, 1);
+	d = f->data + f->len;
+	put_hdr(d, (uint32_t)type, (uint32_t)n);
+	d += PVMI_ITEM_HDR_LEN;
+	if (type == PVM_BYTE) {
+		/* the zero pad first, as a word the bytes then partly cover */
+		if (pad)
+			st32(d + (nb & ~(size_t)3), 0);
+		copy_bytes(d, p, nb);
+	} else {
+		pvmi_encode(d, p, (size_t)n, nat_size(type), type, xdr);
+	}
+	f->len += total;
+	m->len += total;
+	return PvmOk;
+}
+
+/*
+ * upk()'s common case in one step: the cursor between items with no
+ * view left, and the next item, whole in the current fragment, of exactly
+ * `type' and `n' > 0 elements, read densely as pvmi_unpack() reads it;
+ * upk() takes any other call.  Returns what upk() would.
+ */
+static inline __attribute__((always_inline)) int
+upk_dense(const char *fn, int type, void *p, int n)
+{
+	struct pvmi_msg *m;
+	struct pvmi_frag *f;
+	const unsigned char *s;
+	size_t nb, pad, room;
+	int xdr;
+
+	m = pvmi_mid_lookup(pvmi_rbuf);
+	if (!m || m->ritem_left || m->rview || m->rfrag >= m->nfrag)
+		return upk(fn, type, p, n, 1);
+	xdr = enc_is_xdr(m->enc);
+	if (xdr < 0)
+		return upk(fn, type, p, n, 1);
+	f = &m->frags[m->rfrag];
+	if (m->roff > f->len || f->len - m->roff < PVMI_ITEM_HDR_LEN)
+		return upk(fn, type, p, n, 1);
+	room = f->len - m->roff - PVMI_ITEM_HDR_LEN;
+	s = f->data + m->roff;
+	if (be32toh(ld32(s)) != (uint32_t)type ||
+	    be32toh(ld32(s + 4)) != (uint32_t)n)
+		return upk(fn, type, p, n, 1);
+	nb = type == PVM_BYTE ? (size_t)n : (size_t)n * wire_size(type, xdr);
+	pad = pad_of(type, (uint32_t)n, xdr);
+	if (room < nb + pad)
+		return upk(fn, type, p, n, 1);
+	s += PVMI_ITEM_HDR_LEN;
+	if (type == PVM_BYTE)
+		copy_bytes(p, s, nb);
+	else
+		pvmi_decode(p, nat_size(type), s, (size_t)n, type, xdr);
+	m->roff += PVMI_ITEM_HDR_LEN + nb + pad;
+	m->ritem_type = (uint32_t)type | (uint32_t)pad << 8;
+	return PvmOk;
+}
+
 /*
  * The typed pairs pvm_pk<type> / pvm_upk<type>: pack `n' elements taken
  * every `stride' elements of the array into the active send buffer, or
@@ -50,10 +174,14 @@ static int upk(const char *fn, int type, void *p, int n, int stride)
 #define TYPED_PACK_PAIR(suffix, ctype, code)				\
 	PVMI_EXPORT int pvm_pk##suffix(ctype *p, int n, int stride)	\
 	{								\
+		if (n > 0 && stride == 1 && p)				\
+			return pk_dense("pvm_pk" #suffix, code, p, n);	\
 		return pk("pvm_pk" #suffix, code, p, n, stride);	\
 	}								\
 	PVMI_EXPORT int pvm_upk##suffix(ctype *p, int n, int stride)	\
 	{								\
+		if (n > 0 && stride == 1 && p)				\
+			return upk_dense("pvm_upk" #suffix, code, p, n); \
 		return upk("pvm_upk" #suffix, code, p, n, stride);	\
 	}
 

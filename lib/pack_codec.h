@@ -2,7 +2,8 @@
  * pack_codec.h - the element codec of message bodies (pack_codec.c): how
  * each PVM data type is stored natively and in XDR, the item header, and
  * the conversion of strided native arrays to body bytes and back.  Used
- * by pack.c only; it knows nothing of messages.
+ * by pack.c and the short paths of pack_api.c; it knows nothing of
+ * messages.
  */
 #ifndef COPVM_PACK_CODEC_H
 #define COPVM_PACK_CODEC_H

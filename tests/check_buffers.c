@@ -142,6 +142,76 @@ START_TEST(test_initsend_same_encoding_renews_in_place)
 }
 END_TEST
 
+/* The renewal done in place (buffers.c's empty_in_place) leaves nothing
+ * of the old message: header fields, cursor, view and cached length as
+ * a new buffer's; a body buffer over 64 KiB is not kept. */
+START_TEST(test_initsend_renewal_leaves_nothing_behind)
+{
+	struct pvmminfo mi = { 0 };
+	int a, b, bytes = -1, tag = -1, tid = 0, v[3] = { 1, 2, 3 }, o = 0;
+	char *big, s[12];
+	float f;
+
+	a = pvm_initsend(PvmDataDefault);
+	pvm_pkint(v, 3, 1);
+	pvm_bufinfo(a, &bytes, NULL, NULL);	/* fills the length cache */
+	ck_assert_int_eq(bytes, 12);
+	mi.tag = 7;
+	mi.wid = 3;
+	mi.dst = 9;
+	mi.src = 5;
+	mi.ctx = 4;
+	ck_assert_int_eq(pvm_setminfo(a, &mi), PvmOk);
+	pvmi_mid_lookup(a)->crc = 77;
+	/* move its cursor, then make it the send buffer again */
+	pvm_setrbuf(a);
+	ck_assert_int_eq(pvm_upkint(&o, 1, 1), PvmOk);
+	pvm_setsbuf(a);
+	ck_assert_int_eq(pvm_getrbuf(), 0);
+	b = pvm_initsend(PvmDataDefault);
+	ck_assert_int_ne(a, b);
+	ck_assert_int_eq(pvmi_mid_lookup(b)->nfrag, 1);
+	ck_assert_uint_eq(pvmi_mid_lookup(b)->len, 0);
+	/* a body as long as the old one, but not as many data bytes */
+	ck_assert_int_eq(pvm_pkstr("hello world"), PvmOk);
+	ck_assert_uint_eq(pvmi_mid_lookup(b)->len, 20);
+	ck_assert_int_eq(pvm_bufinfo(b, &bytes, &tag, &tid), PvmOk);
+	ck_assert_int_eq(bytes, 16);
+	ck_assert_int_eq(tag, 0);
+	ck_assert_int_eq(tid, pvmi.mytid > 0 ? pvmi.mytid : -1);
+	ck_assert_int_eq(pvm_getminfo(b, &mi), PvmOk);
+	ck_assert_int_eq(mi.wid, 0);
+	ck_assert_int_eq(mi.dst, 0);
+	ck_assert_int_eq(mi.crc, 0);
+	ck_assert_int_eq(mi.ctx, pvmi.ctx);
+	pvm_setrbuf(b);
+	ck_assert_int_eq(pvm_upkstr(s), PvmOk);
+	ck_assert_str_eq(s, "hello world");
+	/* a view left by a read of another type: pvmi_msg_empty's way */
+	pvm_setsbuf(b);
+	pvm_initsend(PvmDataDefault);
+	pvm_pkint(v, 2, 1);
+	a = pvm_getsbuf();
+	pvm_setrbuf(a);
+	ck_assert_int_eq(pvm_upkfloat(&f, 1, 1), PvmOk);
+	ck_assert_ptr_nonnull(pvmi_mid_lookup(a)->rview);
+	pvm_setsbuf(a);
+	b = pvm_initsend(PvmDataDefault);
+	ck_assert_ptr_null(pvmi_mid_lookup(b)->rview);
+	ck_assert_int_eq(pvm_pkint(v + 2, 1, 1), PvmOk);
+	pvm_setrbuf(b);
+	ck_assert_int_eq(pvm_upkint(&o, 1, 1), PvmOk);
+	ck_assert_int_eq(o, 3);
+	/* a large body buffer is given back, not kept */
+	pvm_setsbuf(b);
+	big = calloc(1, 100000);
+	ck_assert_int_eq(pvm_pkbyte(big, 100000, 1), PvmOk);
+	free(big);
+	b = pvm_initsend(PvmDataDefault);
+	ck_assert_int_eq(pvmi_mid_lookup(b)->nfrag, 0);
+}
+END_TEST
+
 START_TEST(test_setsbuf_getsbuf)
 {
 	int a = pvm_mkbuf(PvmDataDefault), b = pvm_mkbuf(PvmDataDefault);
@@ -441,6 +511,7 @@ static Suite *buffers_suite(void)
 	tcase_add_test(tc, test_freebuf_of_active_buffers_clears_them);
 	tcase_add_test(tc, test_initsend_replaces_send_buffer);
 	tcase_add_test(tc, test_initsend_same_encoding_renews_in_place);
+	tcase_add_test(tc, test_initsend_renewal_leaves_nothing_behind);
 	tcase_add_test(tc, test_setsbuf_getsbuf);
 	tcase_add_test(tc, test_setrbuf_getrbuf_keeps_position);
 	tcase_add_test(tc, test_bufinfo);

@@ -16,9 +16,9 @@ MSG_UNIT_SOURCES = lib/errors.c lib/task_state.c lib/task_state.h \
 	lib/pack_view.c lib/packf.c lib/buffers.c lib/bufcache.c \
 	lib/bufheap.c lib/bufloan.c lib/bufcache.h lib/bufheap.h
 check_PROGRAMS += tests/check_pack tests/check_buffers tests/check_errors \
-	tests/check_bufcache tests/check_bufheap
+	tests/check_bufcache tests/check_bufheap tests/check_pack_api
 TESTS += tests/check_pack tests/check_buffers tests/check_errors \
-	tests/check_bufcache tests/check_bufheap
+	tests/check_bufcache tests/check_bufheap tests/check_pack_api
 
 tests_check_bufheap_SOURCES = tests/check_bufheap.c lib/bufcache.c \
 	lib/bufheap.c lib/bufloan.c lib/bufcache.h lib/bufheap.h \
@@ -33,6 +33,10 @@ tests_check_bufcache_LDADD = common/libcommon.la $(CHECK_LIBS) -lm
 tests_check_pack_SOURCES = tests/check_pack.c $(MSG_UNIT_SOURCES)
 tests_check_pack_CFLAGS = $(TEST_CFLAGS)
 tests_check_pack_LDADD = $(CHECK_LIBS) -lm
+
+tests_check_pack_api_SOURCES = tests/check_pack_api.c $(MSG_UNIT_SOURCES)
+tests_check_pack_api_CFLAGS = $(TEST_CFLAGS)
+tests_check_pack_api_LDADD = $(CHECK_LIBS) -lm
 
 tests_check_buffers_SOURCES = tests/check_buffers.c $(MSG_UNIT_SOURCES)
 tests_check_buffers_CFLAGS = $(TEST_CFLAGS)
