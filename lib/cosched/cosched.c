@@ -322,7 +322,9 @@ static int runnable_tasks(uint64_t now, long *ncpu_out)
 			path = "/proc/loadavg";
 	}
 	*ncpu_out = ncpu;
-	if (read_at && now - read_at < RUNQ_TTL_NS)
+	/* `now' may come from the coarse clock, behind the precise one
+	 * of the last read: that reading is fresh too */
+	if (read_at && now < read_at + RUNQ_TTL_NS)
 		return running;
 	read_at = now;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -457,8 +459,10 @@ long pvmi_cosched_recv_spin_ns(long lin_ns)
 	/* The idle-machine half of the policy: the run-queue reading is a
 	 * file read at most every RUNQ_TTL_NS, none per wait.  A send that
 	 * waits for room keeps the model's bound: it must soon go and read
-	 * its own input, which the peer may be waiting for. */
-	if (s > 0 && s < IDLE_SPIN_NS && !contended(mono_ns())) {
+	 * its own input, which the peer may be waiting for.  A tick of
+	 * staleness is nothing to a 10 ms reading: the coarse clock, a few
+	 * times cheaper than mono_ns on these VMs, does. */
+	if (s > 0 && s < IDLE_SPIN_NS && !contended(pvmi_cosched_coarse_ns())) {
 		s = IDLE_SPIN_NS;
 		if (pg)
 			pg->spin_ns = (uint32_t)s;

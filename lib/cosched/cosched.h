@@ -14,10 +14,12 @@
 
 #include <stdint.h>
 
+#include "task_state.h"	/* PVMI_HIDDEN */
+
 struct cosched_page;
 
 /* The calling task's page, or NULL while coscheduling is off. */
-extern struct cosched_page *pvmi_cosched_page;
+extern struct cosched_page *pvmi_cosched_page PVMI_HIDDEN;
 
 /* Starts coscheduling for the just-enrolled task: settings, page,
  * backend.  Never fails the enrolment: on any error the task runs LIN. */
@@ -64,7 +66,7 @@ struct cosched_settings {
 	uint32_t share_ppm;	/* CPU share while boosted (COPVM_SHARE),
 				 * ppm of a CPU; 0: the backend's default */
 };
-extern struct cosched_settings pvmi_cosched_set;
+extern struct cosched_settings pvmi_cosched_set PVMI_HIDDEN;
 /* Makes a change of pvmi_cosched_set.model take effect in the running
  * task: the page, IMP's measurement, and the backend the model needs. */
 void pvmi_cosched_model_changed(void);
@@ -99,10 +101,11 @@ void pvmi_cosched_peer_sent(int tid);
  * (state.c). */
 void pvmi_cosched_look_rate(uint64_t messages);
 /* Next end of interval, CLOCK_MONOTONIC_COARSE ns; hooks compare. */
-extern uint64_t pvmi_cosched_next_roll;
+extern uint64_t pvmi_cosched_next_roll PVMI_HIDDEN;
 /* Messages the probe lets pass between looks at the clock, and how many
  * are left before the next look (set by pvmi_cosched_look_rate). */
-extern unsigned pvmi_cosched_look_every, pvmi_cosched_look_left;
+extern unsigned pvmi_cosched_look_every PVMI_HIDDEN;
+extern unsigned pvmi_cosched_look_left PVMI_HIDDEN;
 
 /* The context-switch cost on this host, in ns: measured once per run
  * directory and cached there. */
