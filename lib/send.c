@@ -83,7 +83,12 @@ PVMI_EXPORT int pvm_send(int tid, int msgtag)
 		rc = rc < 0 ? rc : PvmOk;
 		if (rc == PvmOk && pvmi_hostwatch_lost(tid))
 			rc = PvmNoHost;	/* staged before the news */
-	} else if (rc == PvmOk) {
+	} else if (rc == PvmOk && pvmi_check_task_tid(tid) == PvmOk &&
+		   (rc = pvmi_route_send_fast(m, tid, msgtag)) !=
+		   PVMI_ROUTE_SLOW) {
+		/* the short way: a circuit of this host (no host lost) */
+		rc = route_result(rc, tid);
+	} else if (rc == PvmOk || rc == PVMI_ROUTE_SLOW) {
 		rc = pvmi_send_msg(m, tid, msgtag);
 	}
 	if (rc < 0)
