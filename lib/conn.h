@@ -215,6 +215,10 @@ int pvmi_link_send_many(struct pvmi_link_copy *c, int n,
  * (any reference watching it cleared). */
 int pvmi_conn_send(struct link *l, struct pvmi_frame *f,
 		   const unsigned char *hdr, const struct pvmi_msg *m);
+/* The failure path of pvmi_conn_send() for a send that went straight to
+ * the transport (route.c's short way) and found `l' broken: `l' is freed
+ * (any reference watching it cleared).  Returns PvmNoTask. */
+int pvmi_conn_broke(struct link *l);
 /* pvmi_conn_send() of message `m' on the `n' circuits of `c' at once
  * (pvmi_link_send_many(): all started before any is waited for):
  * c[i].rc gets PvmOk, or PvmNoTask when that link broke (it is then

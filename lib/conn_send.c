@@ -148,6 +148,14 @@ static void link_broke(struct link *l)
 	pvmi_link_sweep();
 }
 
+/* A send on `l' that went past pvmi_conn_send() found it broken: it is
+ * freed as there (conn.h); returns PvmNoTask. */
+int pvmi_conn_broke(struct link *l)
+{
+	link_broke(l);
+	return PvmNoTask;
+}
+
 /* Sends frame `f' with message `m' on circuit `l'; a link that breaks is
  * freed (conn.h). */
 int pvmi_conn_send(struct link *l, struct pvmi_frame *f,

@@ -29,6 +29,19 @@ void pvmi_route_reset(void);
  * unreachable; PvmNoMem). */
 int pvmi_route_send(struct pvmi_msg *m, int tid, int tag);
 
+/* pvmi_route_send_fast() took nothing: send the message with
+ * pvmi_route_send(). */
+#define PVMI_ROUTE_SLOW		4
+
+/* The short way of pvmi_route_send() for a flat message (one fragment
+ * or none) on an established circuit of this host whose transport takes
+ * a whole frame at once (shm's ring), its header prebuilt for this
+ * source and context, the link between frames and no held frame on it.
+ * Returns as pvmi_route_send(), or PVMI_ROUTE_SLOW when any of that does
+ * not hold or the transport cannot take the frame now (ring full): then
+ * nothing was sent, and pvmi_route_send() keeps the order. */
+int pvmi_route_send_fast(const struct pvmi_msg *m, int tid, int tag);
+
 /* Sends message `m' with `tag' to each of the `n' tasks of `tids' (valid
  * tids, no repeats), rcs[i] getting what pvmi_route_send() would return
  * for tids[i].  The copies for direct circuits over io_uring are all

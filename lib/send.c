@@ -3,7 +3,8 @@
  *
  * The calls check their arguments and hand the message to the circuit of
  * its destination (route.c), which decides how it travels (pvm_send
- * first releases a message staged by precommunication, precomm.c): queued for
+ * first releases a message staged by precommunication, precomm.c, then
+ * tries route.c's short way for a small one): queued for
  * ourselves, over a unix circuit to a task of this host, or directly or
  * through the daemons to a task of another host.  As in stock PVM a send
  * is asynchronous: a message to a task that has already exited is
@@ -76,15 +77,20 @@ PVMI_EXPORT int pvm_send(int tid, int msgtag)
 	if (msgtag < 0 && !pvmi.resvtids)	/* PvmResvTids allows them */
 		return pvmi_error("pvm_send", PvmBadParam);
 	rc = active_sbuf(&m);
-	if (rc == PvmOk && pvmi_check_task_tid(tid) == PvmOk &&
-	    pvmi_precomm_release(m, tid, msgtag, &rc)) {
+	if (rc == PvmOk)
+		rc = pvmi_check_task_tid(tid);
+	if (rc == PvmOk && pvmi_precomm_release(m, tid, msgtag, &rc)) {
 		if (rc == PvmOk || rc == PVMI_ROUTE_DROPPED)
 			pvmi_cosched_sent(tid);
 		rc = rc < 0 ? rc : PvmOk;
 		if (rc == PvmOk && pvmi_hostwatch_lost(tid))
 			rc = PvmNoHost;	/* staged before the news */
 	} else if (rc == PvmOk) {
-		rc = pvmi_send_msg(m, tid, msgtag);
+		/* the short way first: a circuit of this host, whose host is
+		 * never lost; else the whole way (route.h) */
+		rc = pvmi_route_send_fast(m, tid, msgtag);
+		rc = rc == PVMI_ROUTE_SLOW ? pvmi_send_msg(m, tid, msgtag) :
+					     route_result(rc, tid);
 	}
 	if (rc < 0)
 		return pvmi_error("pvm_send", rc);

@@ -140,6 +140,14 @@ int pvmi_conn_send(struct link *l, struct pvmi_frame *f,
 	return rc;
 }
 
+/* conn_send.c: the failure path of the short way (check_route_fast.c
+ * tests it); freed, as conn.c does. */
+int pvmi_conn_broke(struct link *l)
+{
+	link_freed(l);
+	return PvmNoTask;
+}
+
 int pvmi_conn_send_many(struct pvmi_link_copy *c, int n,
 			const struct pvmi_msg *m)
 {

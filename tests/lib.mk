@@ -40,6 +40,14 @@ tests_check_shm_transport_SOURCES = tests/check_shm_transport.c \
 tests_check_shm_transport_CPPFLAGS = $(VM_TEST_CPPFLAGS)
 tests_check_shm_transport_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_shm_transport_LDADD = $(VM_TEST_LDADD)
+# pvm_send's short way over a real ring (lib/route.c, send.c).
+check_PROGRAMS += tests/check_send_fast
+TESTS += tests/check_send_fast
+tests_check_send_fast_SOURCES = tests/check_send_fast.c \
+	tests/vm_fixture.c tests/vm_fixture.h
+tests_check_send_fast_CPPFLAGS = $(VM_TEST_CPPFLAGS)
+tests_check_send_fast_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_send_fast_LDADD = $(VM_TEST_LDADD)
 # A stream between two tasks over a unix socket, read in bounded looks
 # (lib/transport/stream.c).
 check_PROGRAMS += tests/check_stream_tasks

@@ -93,6 +93,13 @@ tests_check_route_SOURCES = tests/check_route.c lib/route.c lib/route.h \
 	$(MSG_UNIT_SOURCES)
 tests_check_route_CFLAGS = $(TEST_CFLAGS)
 tests_check_route_LDADD = common/libcommon.la $(CHECK_LIBS) -lm
+# The short way of route.c (pvmi_route_send_fast) against stand-ins.
+check_PROGRAMS += tests/check_route_fast
+TESTS += tests/check_route_fast
+tests_check_route_fast_SOURCES = tests/check_route_fast.c lib/route.c \
+	lib/route.h $(MSG_UNIT_SOURCES)
+tests_check_route_fast_CFLAGS = $(TEST_CFLAGS)
+tests_check_route_fast_LDADD = common/libcommon.la $(CHECK_LIBS) -lm
 endif
 
 # Issue 13 differential tests of packing and psend/precv.

@@ -21,8 +21,9 @@
  *
  * A sender learns that its receiver closed from the ring (-EPIPE), and
  * that it died from the socket's end, which it looks at every 10 ms of
- * sending at most (between those looks a few frames may go into the dead
- * ring, as they would go into a dead socket's buffer).
+ * sending at most, and for small frames only every 16th record (between
+ * those looks a few frames may go into the dead ring, as they would go
+ * into a dead socket's buffer).
  *
  * Waiting: the pipe's wait fd (p->fd) stays the socket.  The task has
  * one wake eventfd (pvmi_shm_wake_fd, the table's wait_fd) for all its
@@ -606,6 +607,10 @@ static int shm_send(struct pvmi_pipe *p, struct pvmi_tx *tx)
 	return rc;
 }
 
+/* Small frames (send_whole) look whether the receiver is gone when the
+ * ring's next record number is a multiple of this (a power of two). */
+#define LIVENESS_RECS	16
+
 /* The table's send_whole: a frame that fits one record goes as one
  * REC_WHOLE record, as ring_send() would send it, without its layers:
  * only on the ring, between frames, and when there is room now. */
@@ -619,7 +624,9 @@ static int shm_send_whole(struct pvmi_pipe *p, const unsigned char *hdr,
 	    len > WHOLE_MAX - WHOLE_HDR_LEN ||
 	    len > s->ring.chunk - WHOLE_HDR_LEN)
 		return 0;
-	if (receiver_gone(p, s))
+	/* the liveness look's clock read, at every 16th record only: a
+	 * small frame costs less than the read */
+	if (!(s->ring.seq & (LIVENESS_RECS - 1)) && receiver_gone(p, s))
 		return -EPIPE;
 	rc = shm_ring_send2(&s->ring, REC_WHOLE, hdr + WHOLE_SKIP,
 			    WHOLE_HDR_LEN, body, (uint32_t)len);
