@@ -97,7 +97,7 @@ void pvmi_rbuf_replace(int mid)
 {
 	/* the send buffer is never freed here (pvm_setsbuf() detaches it) */
 	if (pvmi_rbuf > 0 && pvmi_rbuf != mid && pvmi_rbuf != pvmi_sbuf)
-		pvmi_mid_free(pvmi_rbuf);
+		pvmi_mid_retire(pvmi_rbuf);	/* its body serves the next */
 	pvmi_rbuf = mid;
 }
 

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "bufcache.h"
+#include "bufheap.h"
 #include "pvmi.h"
 #include "msg.h"
 
@@ -39,6 +40,12 @@ static int midnext = 1;		/* where the search for a free id starts */
 /* Freed message objects kept for reuse (VCC), chained through next. */
 static struct pvmi_msg *spare;
 static int nspare;
+/* The body buffer of the last receive buffer retired (pvmi_mid_retire),
+ * of kept_cap usable bytes, for the next frame that arrives
+ * (pvmi_msg_rx_body): a steady exchange then takes no body from the
+ * pools. */
+static unsigned char *kept_body;
+static size_t kept_cap;
 
 /* Makes a kept message object empty again, its fragment array kept: each
  * field by name rather than a memset of the whole object, which showed
@@ -385,6 +392,47 @@ void pvmi_mid_free(int mid)
 	midused--;
 	m->mid = 0;
 	msg_release(m);
+}
+
+/* Frees buffer `mid' as pvmi_mid_free does, but keeps its first body
+ * buffer, when small and none is kept yet, for pvmi_msg_rx_body (VCC
+ * on); nothing when no buffer has that id. */
+void pvmi_mid_retire(int mid)
+{
+	struct pvmi_msg *m;
+
+	if (mid <= 0 || mid >= midcap || !(m = midtab[mid]))
+		return;
+	/* never a loan (bufheap.h): it goes back to its lender */
+	if (!kept_body && m->nfrag >= 1 && m->frags[0].cap &&
+	    m->frags[0].cap <= MSG_KEEP_MAX && !pvmi_loans_live &&
+	    pvmi_vcc_enabled()) {
+		kept_body = m->frags[0].data;
+		kept_cap = pvmi_buf_cap(kept_body);
+		m->frags[0].cap = 0;	/* borrowed now: not given back */
+	}
+	pvmi_mid_free(mid);
+}
+
+/* A body buffer of at least `len' bytes for a frame that arrives: the
+ * one pvmi_mid_retire() kept when it is large enough, else a new one
+ * (msg.h).  NULL when out of memory. */
+unsigned char *pvmi_msg_rx_body(size_t len)
+{
+	unsigned char *b = kept_body;
+
+	if (b && len && len <= kept_cap) {
+		kept_body = NULL;
+		return b;
+	}
+	return pvmi_buf_alloc(len);
+}
+
+/* Gives back the body buffer pvmi_mid_retire() kept (msg.h). */
+void pvmi_msg_rx_drop(void)
+{
+	pvmi_buf_free(kept_body);
+	kept_body = NULL;
 }
 
 /* Unregisters `mid' without freeing the message. */

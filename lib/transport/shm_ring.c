@@ -677,3 +677,34 @@ ssize_t shm_ring_take_front(struct shm_ring *r, const struct shm_front *f,
 	free_record(r, &h);
 	return (ssize_t)f->len;
 }
+
+int shm_ring_front_in_place(struct shm_ring *r, struct shm_front *f,
+			    const unsigned char **payload)
+{
+	struct rec_view h;
+	uint32_t at;
+	int rc;
+
+	*payload = NULL;
+	if ((rc = look_front(r, SHM_NO_WAIT, &h)))
+		return rc;
+	f->tag = h.tag;
+	f->len = h.total;
+	f->pos = r->pos;
+	f->rec_len = h.len;
+	f->flags = h.flags;
+	/* a whole message in one piece: read where it lies */
+	at = (r->pos + REC_BYTES) & r->mask;
+	if (h.flags == WHOLE && at + h.len <= r->mask + 1)
+		*payload = r->data + at;
+	return 0;
+}
+
+void shm_ring_drop_front(struct shm_ring *r, const struct shm_front *f)
+{
+	struct rec_view h;
+
+	h.len = f->rec_len;
+	h.flags = f->flags;
+	free_record(r, &h);
+}
