@@ -40,12 +40,12 @@ static int midnext = 1;		/* where the search for a free id starts */
 /* Freed message objects kept for reuse (VCC), chained through next. */
 static struct pvmi_msg *spare;
 static int nspare;
-/* The body buffer of the last receive buffer retired (pvmi_mid_retire),
- * of kept_cap usable bytes, for the next frame that arrives
- * (pvmi_msg_rx_body): a steady exchange then takes no body from the
- * pools. */
-static unsigned char *kept_body;
-static size_t kept_cap;
+/* The last receive buffer retired (pvmi_mid_retire), unregistered, with
+ * its one body buffer, for the next frame that arrives: its body serves
+ * the frame (pvmi_msg_rx_body), then its object the message
+ * (kept_obj, pvmi_msg_from_body).  A steady exchange then takes
+ * nothing from the pools. */
+static struct pvmi_msg *kept, *kept_obj;
 
 /* Makes a kept message object empty again, its fragment array kept: each
  * field by name rather than a memset of the whole object, which showed
@@ -197,10 +197,15 @@ struct pvmi_msg *pvmi_msg_from_body(void *body, size_t len, int enc)
 {
 	/* in place is a way of sending: the body that arrives is native
 	 * data, and pvm_getminfo() says so, as stock's does */
-	struct pvmi_msg *m = msg_get(enc == PvmDataInPlace ? PvmDataRaw : enc);
+	struct pvmi_msg *m = kept_obj;
 
-	if (!m)
+	if (m) {
+		kept_obj = NULL;
+		msg_reset(m);
+		m->enc = enc == PvmDataInPlace ? PvmDataRaw : enc;
+	} else if (!(m = msg_get(enc == PvmDataInPlace ? PvmDataRaw : enc))) {
 		return NULL;
+	}
 	if (!len) {
 		/* cap 0 would mark it borrowed and leak it */
 		pvmi_buf_free(body);
@@ -394,45 +399,57 @@ void pvmi_mid_free(int mid)
 	msg_release(m);
 }
 
-/* Frees buffer `mid' as pvmi_mid_free does, but keeps its first body
- * buffer, when small and none is kept yet, for pvmi_msg_rx_body (VCC
- * on); nothing when no buffer has that id. */
+/* Frees buffer `mid' as pvmi_mid_free does, but keeps its message whole
+ * when it has one small body buffer, of its own (no loan, bufheap.h),
+ * and none is kept yet (VCC on); nothing when no buffer has that id. */
 void pvmi_mid_retire(int mid)
 {
 	struct pvmi_msg *m;
 
 	if (mid <= 0 || mid >= midcap || !(m = midtab[mid]))
 		return;
-	/* never a loan (bufheap.h): it goes back to its lender */
-	if (!kept_body && m->nfrag >= 1 && m->frags[0].cap &&
-	    m->frags[0].cap <= MSG_KEEP_MAX && !pvmi_loans_live &&
-	    pvmi_vcc_enabled()) {
-		kept_body = m->frags[0].data;
-		kept_cap = pvmi_buf_cap(kept_body);
-		m->frags[0].cap = 0;	/* borrowed now: not given back */
+	midtab[mid] = NULL;
+	midused--;
+	m->mid = 0;
+	if (!kept && m->nfrag == 1 && m->frags[0].cap &&
+	    m->frags[0].cap <= MSG_KEEP_MAX && !m->rview &&
+	    !pvmi_loans_live && pvmi_vcc_enabled()) {
+		kept = m;
+		return;
 	}
-	pvmi_mid_free(mid);
+	msg_release(m);
 }
 
 /* A body buffer of at least `len' bytes for a frame that arrives: the
- * one pvmi_mid_retire() kept when it is large enough, else a new one
- * (msg.h).  NULL when out of memory. */
+ * kept message's when it is large enough, else a new one (msg.h).  NULL
+ * when out of memory. */
 unsigned char *pvmi_msg_rx_body(size_t len)
 {
-	unsigned char *b = kept_body;
+	struct pvmi_msg *k = kept;
+	struct pvmi_frag *f;
 
-	if (b && len && len <= kept_cap) {
-		kept_body = NULL;
-		return b;
-	}
-	return pvmi_buf_alloc(len);
+	if (!k || !len)
+		return pvmi_buf_alloc(len);
+	f = &k->frags[0];
+	/* a received body's cap is its length: the buffer may hold more */
+	if (len > f->cap && len > (f->cap = pvmi_buf_cap(f->data)))
+		return pvmi_buf_alloc(len);
+	kept = NULL;
+	if (kept_obj)		/* one spare object is enough */
+		msg_release(kept_obj);
+	kept_obj = k;
+	k->nfrag = 0;
+	return f->data;
 }
 
-/* Gives back the body buffer pvmi_mid_retire() kept (msg.h). */
+/* Gives back the message pvmi_mid_retire() kept (msg.h). */
 void pvmi_msg_rx_drop(void)
 {
-	pvmi_buf_free(kept_body);
-	kept_body = NULL;
+	if (kept)
+		msg_release(kept);
+	if (kept_obj)
+		msg_release(kept_obj);
+	kept = kept_obj = NULL;
 }
 
 /* Unregisters `mid' without freeing the message. */

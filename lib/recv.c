@@ -349,7 +349,10 @@ static int take_got(void)
 		pvmi_msg_free(m);
 		return PvmNoMem;
 	}
-	pvmi_rbuf_replace(mid);
+	if (pvmi_rbuf)
+		pvmi_rbuf_replace(mid);
+	else
+		pvmi_rbuf = mid;	/* the common case: cleared as it began */
 	return mid;
 }
 
