@@ -95,10 +95,12 @@ PVMI_EXPORT int pvm_freebuf(int mid)
 /* Makes `mid' the receive buffer, freeing the one it replaces (msg.h). */
 void pvmi_rbuf_replace(int mid)
 {
-	/* the send buffer is never freed here (pvm_setsbuf() detaches it) */
-	if (pvmi_rbuf > 0 && pvmi_rbuf != mid && pvmi_rbuf != pvmi_sbuf)
-		pvmi_mid_retire(pvmi_rbuf);	/* its body serves the next */
+	int old = pvmi_rbuf;
+
 	pvmi_rbuf = mid;
+	/* the send buffer is never freed here (pvm_setsbuf() detaches it) */
+	if (old > 0 && old != mid && old != pvmi_sbuf)
+		pvmi_mid_retire(old);	/* its body serves the next */
 }
 
 /* pvm_initsend's common case: the active send buffer, of encoding

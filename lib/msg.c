@@ -135,6 +135,13 @@ static inline void msg_release(struct pvmi_msg *m)
 	free(m);
 }
 
+/* msg_release() out of line, for the callers whose common case has no
+ * call. */
+static __attribute__((noinline)) void msg_free_unregistered(struct pvmi_msg *m)
+{
+	msg_release(m);
+}
+
 /* Frees a message and its owned fragments.  A message still registered is
  * unregistered first, so its id cannot name freed memory. */
 void pvmi_msg_free(struct pvmi_msg *m)
@@ -411,19 +418,23 @@ void pvmi_mid_retire(int mid)
 	midtab[mid] = NULL;
 	midused--;
 	m->mid = 0;
-	if (!kept && m->nfrag == 1 && m->frags[0].cap &&
-	    m->frags[0].cap <= MSG_KEEP_MAX && !m->rview &&
-	    !pvmi_loans_live && pvmi_vcc_enabled()) {
-		kept = m;
+	if (kept || m->nfrag != 1 || !m->frags[0].cap ||
+	    m->frags[0].cap > MSG_KEEP_MAX || m->rview || pvmi_loans_live) {
+		msg_free_unregistered(m);
 		return;
 	}
-	msg_release(m);
+	kept = m;
+	if (pvmi_vcc_enabled())
+		return;
+	m = kept;	/* read again: nothing kept across the call */
+	kept = NULL;
+	msg_free_unregistered(m);
 }
 
 /* A body buffer of at least `len' bytes for a frame that arrives: the
  * kept message's when it is large enough, else a new one (msg.h).  NULL
  * when out of memory. */
-unsigned char *pvmi_msg_rx_body(size_t len)
+static __attribute__((noinline)) unsigned char *rx_body_slow(size_t len)
 {
 	struct pvmi_msg *k = kept;
 	struct pvmi_frag *f;
@@ -432,14 +443,25 @@ unsigned char *pvmi_msg_rx_body(size_t len)
 		return pvmi_buf_alloc(len);
 	f = &k->frags[0];
 	/* a received body's cap is its length: the buffer may hold more */
-	if (len > f->cap && len > (f->cap = pvmi_buf_cap(f->data)))
+	if (len > (f->cap = pvmi_buf_cap(f->data)))
 		return pvmi_buf_alloc(len);
-	kept = NULL;
 	if (kept_obj)		/* one spare object is enough */
 		msg_release(kept_obj);
+	kept_obj = NULL;
+	return pvmi_msg_rx_body(len);
+}
+
+unsigned char *pvmi_msg_rx_body(size_t len)
+{
+	struct pvmi_msg *k = kept;
+
+	/* the common case, without a call: the kept body has the room */
+	if (!k || !len || len > k->frags[0].cap || kept_obj)
+		return rx_body_slow(len);
+	kept = NULL;
 	kept_obj = k;
 	k->nfrag = 0;
-	return f->data;
+	return k->frags[0].data;
 }
 
 /* Gives back the message pvmi_mid_retire() kept (msg.h). */

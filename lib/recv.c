@@ -385,7 +385,8 @@ static int receive(int tid, int tag, long deadline, int peek)
 static int receive_wanting(int tid, int tag, long deadline, int peek)
 {
 	struct pvmi_msg *m;
-	int rc, err;
+	/* the short path's receives: a blocking one, the default match */
+	int direct = waiting.on && deadline < 0 && !peek, rc, err;
 
 	rc = pvmi_attach();
 	if (rc != PvmOk)
@@ -409,8 +410,8 @@ static int receive_wanting(int tid, int tag, long deadline, int peek)
 		if (m)
 			return peek ? ensure_mid(m) : take(m);
 		/* from here on the first match to arrive is the one: the
-		 * short path takes it (a blocking pvm_recv, default match) */
-		waiting.direct = waiting.on && deadline < 0 && !peek;
+		 * short path takes it */
+		waiting.direct = direct;
 		/* nothing more can come from a task whose host left */
 		if (tid > 0 && pvmi_hostwatch_lost(tid))
 			return PvmNoHost;
