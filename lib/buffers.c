@@ -95,10 +95,12 @@ PVMI_EXPORT int pvm_freebuf(int mid)
 /* Makes `mid' the receive buffer, freeing the one it replaces (msg.h). */
 void pvmi_rbuf_replace(int mid)
 {
-	/* the send buffer is never freed here (pvm_setsbuf() detaches it) */
-	if (pvmi_rbuf > 0 && pvmi_rbuf != mid && pvmi_rbuf != pvmi_sbuf)
-		pvmi_mid_free(pvmi_rbuf);
+	int old = pvmi_rbuf;
+
 	pvmi_rbuf = mid;
+	/* the send buffer is never freed here (pvm_setsbuf() detaches it) */
+	if (old > 0 && old != mid && old != pvmi_sbuf)
+		pvmi_mid_retire(old);	/* its body serves the next */
 }
 
 /* The largest body buffer pvmi_msg_empty() keeps (msg.c's

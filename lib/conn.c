@@ -675,28 +675,21 @@ int pvmi_pump(int timeout_ms)
 }
 
 /* A spin's round that needs no poll() (rings polled, the gap not yet
- * passed; no transport that prepares): what pvmi_link_pump() does then,
- * without gathering fds, the rings' links read in place.  0 when it does
- * not apply; else 1, with the round's result in *r. */
+ * passed or `now' 0; no transport that prepares): what pvmi_link_pump()
+ * does then, without gathering fds, the rings' links read in place.  0
+ * when it does not apply; else 1, with the round's result in *r. */
 static int spin_round(long now, int *r)
 {
 	struct link *l;
-	int i, any = 0, hot = 0, ready;
+	int i, any = 0, hot = 0, rings = 0, ready;
 
-	if (nprepare || now - last_poll_ns >= poll_gap)
+	if (nprepare || (now && now - last_poll_ns >= poll_gap))
 		return 0;
-	for (i = 0; i < nlinks; i++) {
-		l = links[i];
-		if (l->role != LINK_OUT && !l->connecting && link_wanted(l) &&
-		    l->pipe.tp->arm)
-			break;
-	}
-	if (i == nlinks)
-		return 0;	/* no ring polled: every round polls */
-	for (i = 0; i < nlinks; i++) {
+	for (i = 0; i < nlinks; i++) {	/* input read is the round's */
 		l = links[i];
 		if (l->role == LINK_OUT || l->connecting || !link_wanted(l))
 			continue;
+		rings |= l->pipe.tp->arm != NULL;
 		link_arm(l, 0);	/* what a wait that blocked left armed */
 		ready = link_ready(l);
 		hot |= ready;
@@ -706,6 +699,8 @@ static int spin_round(long now, int *r)
 			any = 1;
 		}
 	}
+	if (!rings && !hot)
+		return 0;	/* no ring polled: every round polls */
 	if (hot) {
 		for (i = 0; i < nendpoints; i++)
 			if (endpoints[i]->round)
@@ -721,9 +716,9 @@ static int spin_round(long now, int *r)
  * out while the rings are looked at (conn.h). */
 int pvmi_pump_spin(long now_ns)
 {
-	int r;
+	int r = 0;
 
-	if (spin_round(now_ns, &r))
+	if (spin_round(now_ns, &r) || !now_ns)	/* 0: a look, no poll() */
 		return r;
 	spinning = 1;
 	spin_now = now_ns;

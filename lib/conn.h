@@ -247,7 +247,8 @@ int pvmi_pump(int timeout_ms);
 /* One round of a receive's spin (lib/wait.c): as pvmi_pump(0), except
  * that while shared-memory rings are polled, poll() on the fds runs only
  * when its gap has passed (conn.c).  `now_ns' is the spin's latest
- * CLOCK_MONOTONIC reading, used instead of reading the clock again. */
+ * CLOCK_MONOTONIC reading, used instead of reading the clock again.
+ * With `now_ns' 0, a look before any clock read: the rings alone. */
 int pvmi_pump_spin(long now_ns);
 /* Whether a spin should run its next pump round now: input sits in a
  * ring, or there is no ring or a transport only a round looks at (one

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "bufcache.h"
+#include "bufheap.h"
 #include "pvmi.h"
 #include "msg.h"
 
@@ -39,6 +40,12 @@ static int midnext = 1;		/* where the search for a free id starts */
 /* Freed message objects kept for reuse (VCC), chained through next. */
 static struct pvmi_msg *spare;
 static int nspare;
+/* The last receive buffer retired (pvmi_mid_retire), unregistered, with
+ * its one body buffer, for the next frame that arrives: its body serves
+ * the frame (pvmi_msg_rx_body), then its object the message
+ * (kept_obj, pvmi_msg_from_body).  A steady exchange then takes
+ * nothing from the pools. */
+static struct pvmi_msg *kept, *kept_obj;
 
 /* Makes a kept message object empty again, its fragment array kept: each
  * field by name rather than a memset of the whole object, which showed
@@ -128,6 +135,13 @@ static inline void msg_release(struct pvmi_msg *m)
 	free(m);
 }
 
+/* msg_release() out of line, for the callers whose common case has no
+ * call. */
+static __attribute__((noinline)) void msg_free_unregistered(struct pvmi_msg *m)
+{
+	msg_release(m);
+}
+
 /* Frees a message and its owned fragments.  A message still registered is
  * unregistered first, so its id cannot name freed memory. */
 void pvmi_msg_free(struct pvmi_msg *m)
@@ -190,10 +204,15 @@ struct pvmi_msg *pvmi_msg_from_body(void *body, size_t len, int enc)
 {
 	/* in place is a way of sending: the body that arrives is native
 	 * data, and pvm_getminfo() says so, as stock's does */
-	struct pvmi_msg *m = msg_get(enc == PvmDataInPlace ? PvmDataRaw : enc);
+	struct pvmi_msg *m = kept_obj;
 
-	if (!m)
+	if (m) {
+		kept_obj = NULL;
+		msg_reset(m);
+		m->enc = enc == PvmDataInPlace ? PvmDataRaw : enc;
+	} else if (!(m = msg_get(enc == PvmDataInPlace ? PvmDataRaw : enc))) {
 		return NULL;
+	}
 	if (!len) {
 		/* cap 0 would mark it borrowed and leak it */
 		pvmi_buf_free(body);
@@ -385,6 +404,74 @@ void pvmi_mid_free(int mid)
 	midused--;
 	m->mid = 0;
 	msg_release(m);
+}
+
+/* Frees buffer `mid' as pvmi_mid_free does, but keeps its message whole
+ * when it has one small body buffer, of its own (no loan, bufheap.h),
+ * and none is kept yet (VCC on); nothing when no buffer has that id. */
+void pvmi_mid_retire(int mid)
+{
+	struct pvmi_msg *m;
+
+	if (mid <= 0 || mid >= midcap || !(m = midtab[mid]))
+		return;
+	midtab[mid] = NULL;
+	midused--;
+	m->mid = 0;
+	if (kept || m->nfrag != 1 || !m->frags[0].cap ||
+	    m->frags[0].cap > MSG_KEEP_MAX || m->rview || pvmi_loans_live) {
+		msg_free_unregistered(m);
+		return;
+	}
+	kept = m;
+	if (pvmi_vcc_enabled())
+		return;
+	m = kept;	/* read again: nothing kept across the call */
+	kept = NULL;
+	msg_free_unregistered(m);
+}
+
+/* A body buffer of at least `len' bytes for a frame that arrives: the
+ * kept message's when it is large enough, else a new one (msg.h).  NULL
+ * when out of memory. */
+static __attribute__((noinline)) unsigned char *rx_body_slow(size_t len)
+{
+	struct pvmi_msg *k = kept;
+	struct pvmi_frag *f;
+
+	if (!k || !len)
+		return pvmi_buf_alloc(len);
+	f = &k->frags[0];
+	/* a received body's cap is its length: the buffer may hold more */
+	if (len > (f->cap = pvmi_buf_cap(f->data)))
+		return pvmi_buf_alloc(len);
+	if (kept_obj)		/* one spare object is enough */
+		msg_release(kept_obj);
+	kept_obj = NULL;
+	return pvmi_msg_rx_body(len);
+}
+
+unsigned char *pvmi_msg_rx_body(size_t len)
+{
+	struct pvmi_msg *k = kept;
+
+	/* the common case, without a call: the kept body has the room */
+	if (!k || !len || len > k->frags[0].cap || kept_obj)
+		return rx_body_slow(len);
+	kept = NULL;
+	kept_obj = k;
+	k->nfrag = 0;
+	return k->frags[0].data;
+}
+
+/* Gives back the message pvmi_mid_retire() kept (msg.h). */
+void pvmi_msg_rx_drop(void)
+{
+	if (kept)
+		msg_release(kept);
+	if (kept_obj)
+		msg_release(kept_obj);
+	kept = kept_obj = NULL;
 }
 
 /* Unregisters `mid' without freeing the message. */

@@ -84,6 +84,14 @@ void pvmi_mid_forget(int mid);
 /* Unregisters buffer `mid' and frees its message (pvm_freebuf without
  * its checks); nothing when no buffer has that id. */
 void pvmi_mid_free(int mid);
+/* pvmi_mid_free() of a receive buffer that keeps its small body buffer
+ * for the next frame that arrives (pvmi_msg_rx_body). */
+void pvmi_mid_retire(int mid);
+/* A body buffer of at least `len' bytes for an arriving frame, as
+ * pvmi_buf_alloc's (the one pvmi_mid_retire kept when it fits); NULL
+ * when out of memory.  pvmi_msg_rx_drop gives the kept one back. */
+unsigned char *pvmi_msg_rx_body(size_t len);
+void pvmi_msg_rx_drop(void);
 
 /* Body bytes that are data rather than item headers: what pvm_bufinfo
  * reports, so n packed bytes measure n bytes as in stock PVM. */

@@ -55,9 +55,15 @@ static struct mhf *mhfs;
 static int nmhf, mhfcap, mhf_next_id;
 static int in_handler;
 /* The receive under way, when its match is the default one: a message
- * queued that it takes tells the pumps (pvmi_conn_sated). */
+ * queued that it takes tells the pumps (pvmi_conn_sated).  The short
+ * path: once a blocking receive has found no match in the queue
+ * (`direct'), the first message to arrive that it takes is handed to it
+ * (`got') instead of being queued and searched for: it is the one a
+ * search would find, the queue holding no match before it. */
 static struct {
 	int on, tid, tag;
+	int direct;
+	struct pvmi_msg *got;
 } waiting;
 
 /* The source stock gives every message a daemon makes for a task
@@ -144,6 +150,12 @@ void pvmi_rxq_deliver(struct pvmi_msg *m)
 		m->src = STOCK_PVMD_SRC;
 	m->next = NULL;
 	m->seq = ++q_seq;
+	if (waiting.direct && !waiting.got &&
+	    default_match(m, waiting.tid, waiting.tag)) {
+		waiting.got = m;
+		pvmi_conn_sated(1);
+		return;
+	}
 	if (q_tail)
 		q_tail->next = m;
 	else
@@ -180,6 +192,7 @@ static void q_unlink(struct pvmi_msg *m)
 void pvmi_recv_reset(void)
 {
 	pvmi_rxq_flush();
+	pvmi_msg_rx_drop();
 	pvmi_hostwatch_reset();
 	free(mhfs);
 	mhfs = NULL;
@@ -321,6 +334,28 @@ static int take(struct pvmi_msg *m)
 	return mid;
 }
 
+/* The short path's take: the message the wait handed over (`got')
+ * becomes the receive buffer, without the queue.  It is new from the
+ * pipe, so already rewound. */
+static int take_got(void)
+{
+	struct pvmi_msg *m = waiting.got;
+	int mid;
+
+	waiting.got = NULL;
+	count_received(m);
+	mid = pvmi_mid_register(m);
+	if (mid < 0) {
+		pvmi_msg_free(m);
+		return PvmNoMem;
+	}
+	if (pvmi_rbuf)
+		pvmi_rbuf_replace(mid);
+	else
+		pvmi_rbuf = mid;	/* the common case: cleared as it began */
+	return mid;
+}
+
 static int receive_wanting(int tid, int tag, long deadline, int peek);
 
 /* Common body of the receive calls.  `deadline': -1 block, 0 poll once,
@@ -341,6 +376,7 @@ static int receive(int tid, int tag, long deadline, int peek)
 	waiting.tag = tag;
 	rc = receive_wanting(tid, tag, deadline, peek);
 	waiting.on = 0;
+	waiting.direct = 0;
 	pvmi_conn_sated(0);
 	pvmi_conn_want(old);
 	return rc;
@@ -349,7 +385,8 @@ static int receive(int tid, int tag, long deadline, int peek)
 static int receive_wanting(int tid, int tag, long deadline, int peek)
 {
 	struct pvmi_msg *m;
-	int rc, err;
+	/* the short path's receives: a blocking one, the default match */
+	int direct = waiting.on && deadline < 0 && !peek, rc, err;
 
 	rc = pvmi_attach();
 	if (rc != PvmOk)
@@ -364,12 +401,17 @@ static int receive_wanting(int tid, int tag, long deadline, int peek)
 	else if (!peek)
 		pvmi_precomm_recv_begin();
 	for (;;) {
+		if (waiting.got)
+			return take_got();
 		run_handlers();
 		m = q_find(tid, tag, &err);
 		if (err < 0)
 			return err;
 		if (m)
 			return peek ? ensure_mid(m) : take(m);
+		/* from here on the first match to arrive is the one: the
+		 * short path takes it */
+		waiting.direct = direct;
 		/* nothing more can come from a task whose host left */
 		if (tid > 0 && pvmi_hostwatch_lost(tid))
 			return PvmNoHost;
@@ -380,6 +422,8 @@ static int receive_wanting(int tid, int tag, long deadline, int peek)
 		if (pvmi_precomm_stage())
 			continue;
 		rc = pvmi_wait_input(deadline);
+		if (waiting.got)
+			return take_got();
 		if (rc == PvmSysErr)
 			return PvmSysErr;
 		if (rc == 0 && deadline > 0 && pvmi_now_ns() >= deadline)

@@ -25,6 +25,13 @@ tests_check_control_SOURCES = tests/check_control.c tests/vm_fixture.c tests/vm_
 tests_check_control_CPPFLAGS = $(VM_TEST_CPPFLAGS)
 tests_check_control_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_control_LDADD = $(VM_TEST_LDADD)
+check_PROGRAMS += tests/check_recv_ring
+TESTS += tests/check_recv_ring
+tests_check_recv_ring_SOURCES = tests/check_recv_ring.c tests/vm_fixture.c \
+	tests/vm_fixture.h
+tests_check_recv_ring_CPPFLAGS = $(VM_TEST_CPPFLAGS)
+tests_check_recv_ring_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_recv_ring_LDADD = $(VM_TEST_LDADD)
 tests_check_mbox_SOURCES = tests/check_mbox.c tests/vm_fixture.c tests/vm_fixture.h
 tests_check_mbox_CPPFLAGS = $(VM_TEST_CPPFLAGS)
 tests_check_mbox_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)

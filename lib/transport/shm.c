@@ -50,6 +50,7 @@
 #include "bufcache.h"
 #include "bufheap.h"
 #include "cosched_page.h"
+#include "msg.h"
 #include "transport/shm_pipe.h"
 #include "transport/stream.h"
 
@@ -157,12 +158,13 @@ static int ring_take(struct shm_pipe *s)
 {
 	struct shm_front info;
 	unsigned char hdr[PVMI_FRAME_HDR_LEN], *body;
+	const unsigned char *pl;
 	uint32_t tag;
 	ssize_t n;
 	int rc;
 
 	/* the record checked once: the take below uses what was checked */
-	rc = shm_ring_front(&s->ring, &info);
+	rc = shm_ring_front_in_place(&s->ring, &info, &pl);
 	if (rc == -EAGAIN)
 		return 0;
 	if (rc < 0)
@@ -176,12 +178,22 @@ static int ring_take(struct shm_pipe *s)
 		if (s->body || info.len < WHOLE_HDR_LEN ||
 		    info.len > WHOLE_MAX)
 			return -EPROTO;
-		/* the header apart, the body straight into its buffer */
-		body = pvmi_buf_alloc(info.len - WHOLE_HDR_LEN);
+		/* the header apart, the body straight into its buffer: the
+		 * last receive buffer's, when the program let it go */
+		body = pvmi_msg_rx_body(info.len - WHOLE_HDR_LEN);
 		if (!body)
 			return -ENOMEM;
-		n = shm_ring_take_front(&s->ring, &info, hdr + WHOLE_SKIP,
-					WHOLE_HDR_LEN, body);
+		if (pl) {	/* in one piece: copied from where it lies */
+			memcpy(hdr + WHOLE_SKIP, pl, WHOLE_HDR_LEN);
+			memcpy(body, pl + WHOLE_HDR_LEN,
+			       info.len - WHOLE_HDR_LEN);
+			shm_ring_drop_front(&s->ring, &info);
+			n = info.len;
+		} else {
+			n = shm_ring_take_front(&s->ring, &info,
+						hdr + WHOLE_SKIP,
+						WHOLE_HDR_LEN, body);
+		}
 		if (n == (ssize_t)info.len) {
 			put_be32(hdr, PVMI_FRAME_MAGIC);
 			put_be32(hdr + 4, (uint32_t)(n - WHOLE_HDR_LEN));

@@ -724,3 +724,64 @@ ssize_t shm_ring_take_front(struct shm_ring *r, const struct shm_front *f,
 	free_record(r, &h);
 	return (ssize_t)f->len;
 }
+
+/* shm_ring_front_in_place() once a record (or the producer's close) is
+ * there. */
+static __attribute__((noinline)) int front_in_place(struct shm_ring *r,
+		struct shm_front *f, const unsigned char **payload)
+{
+	struct rec_view h;
+	uint32_t at;
+	int rc;
+
+	if ((rc = look_front(r, SHM_NO_WAIT, &h)))
+		return rc;
+	f->tag = h.tag;
+	f->len = h.total;
+	f->pos = r->pos;
+	f->rec_len = h.len;
+	f->flags = h.flags;
+	/* a whole message in one piece: read where it lies */
+	at = (r->pos + REC_BYTES) & r->mask;
+	if (h.flags == WHOLE && at + h.len <= r->mask + 1)
+		*payload = r->data + at;
+	return 0;
+}
+
+int shm_ring_front_in_place(struct shm_ring *r, struct shm_front *f,
+			    const unsigned char **payload)
+{
+	struct shm_rec *rec = shmr_front(r);
+	uint32_t len, at;
+
+	*payload = NULL;
+	/* none waiting, the common end of a take: no frame for the rest */
+	if (!rec && !load_acquire(&r->hdr->producer_closed))
+		return -EAGAIN;
+	if (!rec || load_relaxed(&rec->flags) != WHOLE)
+		return front_in_place(r, f, payload);
+	/* a whole message: look_front's checks and reading, made here */
+	len = load_relaxed(&rec->len);
+	if (len > r->chunk)
+		return -EPROTO;
+	f->tag = load_relaxed(&rec->tag);
+	f->len = len;
+	f->pos = r->pos;
+	f->rec_len = len;
+	f->flags = WHOLE;
+	__builtin_prefetch(r->data + ((r->pos + rec_bytes(len, WHOLE)) &
+				      r->mask));
+	at = (r->pos + REC_BYTES) & r->mask;
+	if (at + len <= r->mask + 1)
+		*payload = r->data + at;
+	return 0;
+}
+
+void shm_ring_drop_front(struct shm_ring *r, const struct shm_front *f)
+{
+	struct rec_view h;
+
+	h.len = f->rec_len;
+	h.flags = f->flags;
+	free_record(r, &h);
+}

@@ -275,6 +275,16 @@ int shm_ring_front(struct shm_ring *r, struct shm_front *f);
  * -EMSGSIZE not one record.  Returns its length. */
 ssize_t shm_ring_take_front(struct shm_ring *r, const struct shm_front *f,
 			    void *head, size_t head_len, void *rest);
+/* Consumer: shm_ring_front, and when the front record is a whole
+ * message of one record lying in one piece, its payload in place in
+ * *payload (else NULL: take it with shm_ring_take_front).  The caller
+ * copies what it reads out of the ring once (a faulty peer could still
+ * write there) and then frees the record with shm_ring_drop_front. */
+int shm_ring_front_in_place(struct shm_ring *r, struct shm_front *f,
+			    const unsigned char **payload);
+/* Consumer: frees the record `f' that shm_ring_front_in_place gave in
+ * place, still the front one. */
+void shm_ring_drop_front(struct shm_ring *r, const struct shm_front *f);
 
 /* 1 when the peer process still exists, 0 when it is gone. */
 int shm_ring_peer_alive(struct shm_ring *r);
