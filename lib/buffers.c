@@ -103,45 +103,6 @@ void pvmi_rbuf_replace(int mid)
 		pvmi_mid_retire(old);	/* its body serves the next */
 }
 
-/* The largest body buffer pvmi_msg_empty() keeps (msg.c's
- * MSG_KEEP_MAX): empty_in_place() keeps the same ones. */
-#define KEEP_MAX	(64UL << 10)
-
-#ifdef __LP64__
-_Static_assert(sizeof(struct pvmi_msg) == 136,
-	       "struct pvmi_msg changed: clear the new field in "
-	       "empty_in_place() too (buffers.c), then update this size");
-#endif
-
-/* pvmi_msg_empty() for the message of a small send, done here in a few
- * stores: one owned body buffer it keeps and no view.  Every field is
- * left as msg.c's msg_reset() leaves it, but the id, source and context
- * that register_buf() sets.  1 when done, 0 when pvmi_msg_empty() must. */
-static int empty_in_place(struct pvmi_msg *m)
-{
-	struct pvmi_frag *f = m->frags;
-
-	if (m->nfrag != 1 || !f->cap || f->cap > KEEP_MAX || m->rview)
-		return 0;
-	f->len = 0;
-	m->tag = 0;
-	m->dst = 0;
-	m->wid = 0;
-	m->crc = 0;
-	m->len = 0;
-	m->rfrag = 0;
-	m->roff = 0;
-	m->ritem_type = 0;
-	m->ritem_left = 0;
-	m->rview_len = 0;
-	m->rview_pos = 0;
-	m->next = NULL;
-	m->seq = 0;
-	m->datalen = 0;
-	m->datalen_at = 0;
-	return 1;
-}
-
 /* pvm_initsend's common case: the active send buffer, of encoding
  * `enc', emptied in place and registered under a new id, as a new buffer
  * would be; its object and its first body buffer serve the next message
@@ -159,8 +120,7 @@ static int renew_sbuf(int enc)
 		return 0;
 	pvmi_mid_forget(pvmi_sbuf);
 	pvmi_sbuf = 0;
-	if (!empty_in_place(m))
-		pvmi_msg_empty(m);
+	pvmi_msg_empty(m);
 	mid = register_buf(m);
 	if (mid < 0)
 		return 0;

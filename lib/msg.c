@@ -153,10 +153,9 @@ void pvmi_msg_free(struct pvmi_msg *m)
 	msg_release(m);
 }
 
-/* Empties message `m' for packing again (msg.h): its fields cleared but
- * the encoding, its fragments given back but the first owned one when it
- * is small, kept empty for the next pack. */
-void pvmi_msg_empty(struct pvmi_msg *m)
+/* pvmi_msg_empty() past its common case: a view, several fragments, a
+ * borrowed or a large body. */
+static __attribute__((noinline)) void msg_empty_slow(struct pvmi_msg *m)
 {
 	struct pvmi_frag keep = { NULL, 0, 0 };
 	int enc = m->enc, i;
@@ -177,6 +176,26 @@ void pvmi_msg_empty(struct pvmi_msg *m)
 		m->frags[0] = keep;
 		m->nfrag = 1;
 	}
+}
+
+/* Empties message `m' for packing again (msg.h): its fields cleared but
+ * the encoding, its fragments given back but the first owned one when it
+ * is small, kept empty for the next pack. */
+void pvmi_msg_empty(struct pvmi_msg *m)
+{
+	struct pvmi_frag *f = m->frags;
+	int enc = m->enc;
+
+	if (m->nfrag != 1 || !f->cap || f->cap > MSG_KEEP_MAX || m->rview) {
+		msg_empty_slow(m);
+		return;
+	}
+	/* a small message's common case (pvm_initsend's): its one body
+	 * kept where it is, no view, nothing to give back */
+	msg_reset(m);
+	m->enc = enc;
+	f->len = 0;
+	m->nfrag = 1;
 }
 
 /* Makes room for `k' more fragments in m->frags; PvmOk or PvmNoMem. */
