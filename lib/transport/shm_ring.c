@@ -370,16 +370,16 @@ static __attribute__((noinline)) void copy_in2(struct shm_ring *r,
 		ring_copy_in(r, at + alen, b, blen);
 }
 
-int shm_ring_send2(struct shm_ring *r, uint32_t tag, const void *a,
-		   uint32_t alen, const void *b, uint32_t blen)
+/* shm_ring_send2()'s work once its arguments hold: room looked at
+ * without a wait, the payload copied, the record published. */
+static inline __attribute__((always_inline)) int
+send2_body(struct shm_ring *r, uint32_t tag, const void *a,
+	   uint32_t alen, const void *b, uint32_t blen)
 {
-	uint32_t len = alen + blen, size, at;
+	uint32_t len = alen + blen, size, at, pos = r->pos, mask = r->mask;
+	unsigned char *data = r->data;
 	struct shm_rec *rec;
 
-	if (!r || !r->hdr || !r->producer || (alen && !a) || (blen && !b))
-		return -EINVAL;
-	if (alen > r->chunk || blen > r->chunk - alen)
-		return -EMSGSIZE;
 	/* wait_room() without a wait: the tail is read again only when
 	 * the room last seen is short */
 	size = rec_bytes(len, WHOLE);
@@ -387,16 +387,32 @@ int shm_ring_send2(struct shm_ring *r, uint32_t tag, const void *a,
 		return -EAGAIN;
 	if (load_acquire(&r->hdr->consumer_closed))
 		return -EPIPE;
-	at = (r->pos & r->mask) + REC_BYTES;
-	rec = (struct shm_rec *)(r->data + at - REC_BYTES);
-	if (at + len <= r->mask + 1) {	/* the payload does not wrap */
-		copy_short(r->data + at, a, alen);
-		copy_short(r->data + at + alen, b, blen);
+	at = (pos & mask) + REC_BYTES;
+	rec = (struct shm_rec *)(data + at - REC_BYTES);
+	if (at + len <= mask + 1) {	/* the payload does not wrap */
+		copy_short(data + at, a, alen);
+		copy_short(data + at + alen, b, blen);
 	} else {
 		copy_in2(r, at, a, alen, b, blen);
 	}
 	publish(r, rec, tag, WHOLE, len);
 	return 0;
+}
+
+int shm_ring_send2(struct shm_ring *r, uint32_t tag, const void *a,
+		   uint32_t alen, const void *b, uint32_t blen)
+{
+	if (!r || !r->hdr || !r->producer || (alen && !a) || (blen && !b))
+		return -EINVAL;
+	if (alen > r->chunk || blen > r->chunk - alen)
+		return -EMSGSIZE;
+	return send2_body(r, tag, a, alen, b, blen);
+}
+
+int shm_ring_put2(struct shm_ring *r, uint32_t tag, const void *a,
+		  uint32_t alen, const void *b, uint32_t blen)
+{
+	return send2_body(r, tag, a, alen, b, blen);
 }
 
 /* ---- the consumer ---- */
