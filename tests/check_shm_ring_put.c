@@ -3,7 +3,8 @@
  * shm_ring.c), the unchecked two-piece send that shm.c's send_whole
  * uses for a small frame: its records read back by a real receiver,
  * tag and both pieces intact, also when the payload runs past the end
- * of the ring; nothing written when the ring is full; a closed consumer.
+ * of the ring; nothing written when the ring is full; a closed consumer;
+ * record numbers that wrap.
  * Fixtures in shm_fixture.c.
  */
 #include <check.h>
@@ -94,6 +95,35 @@ START_TEST(test_put2_full_ring_writes_nothing)
 }
 END_TEST
 
+/* Record numbers wrap past 0, which never numbers a record (a cleared
+ * slot reads 0): the one after UINT32_MAX is 1 on both sides. */
+START_TEST(test_put2_record_numbers_skip_zero)
+{
+	struct shm_ring p, c;
+	unsigned char a[24], in[64];
+	uint32_t tag = 0;
+
+	local_pair(&p, &c, SHM_RING_MIN_BYTES);
+	fill(a, 3, sizeof(a));
+	p.seq = c.seq = UINT32_MAX;
+	ck_assert_int_eq(shm_ring_put2(&p, 1, a, sizeof(a), NULL, 0), 0);
+	ck_assert_uint_eq(p.seq, 1);
+	ck_assert_int_eq(shm_ring_recv(&c, &tag, in, sizeof(in), SHM_NO_WAIT),
+			 sizeof(a));
+	ck_assert_uint_eq(c.seq, 1);
+	/* the cleared slot after it is no record */
+	ck_assert_int_eq(shm_ring_recv(&c, &tag, in, sizeof(in), SHM_NO_WAIT),
+			 -EAGAIN);
+	ck_assert_int_eq(shm_ring_put2(&p, 2, a, sizeof(a), NULL, 0), 0);
+	ck_assert_int_eq(shm_ring_recv(&c, &tag, in, sizeof(in), SHM_NO_WAIT),
+			 sizeof(a));
+	ck_assert_uint_eq(tag, 2);
+	ck_assert(intact(in, 3, sizeof(a)));
+	shm_ring_close(&c);
+	shm_ring_close(&p);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("shm_ring_put");
@@ -103,6 +133,7 @@ int main(void)
 
 	tcase_add_test(tc, test_put2_records_read_back_also_wrapped);
 	tcase_add_test(tc, test_put2_full_ring_writes_nothing);
+	tcase_add_test(tc, test_put2_record_numbers_skip_zero);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

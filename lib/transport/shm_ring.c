@@ -56,7 +56,7 @@ static uint32_t rec_bytes(uint32_t len, uint32_t flags)
 
 static uint32_t next_seq(uint32_t seq)
 {
-	return seq + 1 == 0 ? 1 : seq + 1;
+	return seq + 1 + (seq == UINT32_MAX);	/* 0 is never one */
 }
 
 /* ---- the producer ---- */
@@ -330,33 +330,6 @@ int shm_ring_sendv(struct shm_ring *r, uint32_t tag, const struct iovec *iov,
 	return 0;
 }
 
-/* Copies `n' bytes from `src' to `dst' (not overlapping): a short copy
- * as two possibly overlapping moves of a power of two, a long one by
- * memcpy.  A small frame's header and body go this way, without a call
- * into the C library each. */
-static inline void copy_short(unsigned char *dst, const unsigned char *src,
-			      uint32_t n)
-{
-	if (n > 64) {
-		memcpy(dst, src, n);
-	} else if (n >= 32) {
-		memcpy(dst, src, 32);
-		memcpy(dst + n - 32, src + n - 32, 32);
-	} else if (n >= 16) {
-		memcpy(dst, src, 16);
-		memcpy(dst + n - 16, src + n - 16, 16);
-	} else if (n >= 8) {
-		memcpy(dst, src, 8);
-		memcpy(dst + n - 8, src + n - 8, 8);
-	} else if (n >= 4) {
-		memcpy(dst, src, 4);
-		memcpy(dst + n - 4, src + n - 4, 4);
-	} else {
-		while (n--)
-			*dst++ = *src++;
-	}
-}
-
 /* shm_ring_send2()'s payload when it runs past the end of the ring:
  * apart, so that the usual case keeps its registers. */
 static __attribute__((noinline)) void copy_in2(struct shm_ring *r,
@@ -370,11 +343,8 @@ static __attribute__((noinline)) void copy_in2(struct shm_ring *r,
 		ring_copy_in(r, at + alen, b, blen);
 }
 
-/* shm_ring_send2()'s work once its arguments hold: room looked at
- * without a wait, the payload copied, the record published. */
-static inline __attribute__((always_inline)) int
-send2_body(struct shm_ring *r, uint32_t tag, const void *a,
-	   uint32_t alen, const void *b, uint32_t blen)
+int shm_ring_put2(struct shm_ring *r, uint32_t tag, const void *a,
+		  uint32_t alen, const void *b, uint32_t blen)
 {
 	uint32_t len = alen + blen, size, at, pos = r->pos, mask = r->mask;
 	unsigned char *data = r->data;
@@ -406,13 +376,7 @@ int shm_ring_send2(struct shm_ring *r, uint32_t tag, const void *a,
 		return -EINVAL;
 	if (alen > r->chunk || blen > r->chunk - alen)
 		return -EMSGSIZE;
-	return send2_body(r, tag, a, alen, b, blen);
-}
-
-int shm_ring_put2(struct shm_ring *r, uint32_t tag, const void *a,
-		  uint32_t alen, const void *b, uint32_t blen)
-{
-	return send2_body(r, tag, a, alen, b, blen);
+	return shm_ring_put2(r, tag, a, alen, b, blen);
 }
 
 /* ---- the consumer ---- */
