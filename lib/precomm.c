@@ -59,7 +59,8 @@ struct indication {
 };
 
 static struct indication pending[PRECOMM_MAX];
-static int npending;
+/* Indications pending now (pvm_send looks before it calls). */
+int pvmi_precomm_n;
 
 /* Removes pending[i], cancelling its held copy; keeps the others in
  * order. */
@@ -68,8 +69,8 @@ static void drop(int i)
 	if (pending[i].staged)
 		pvmi_route_release(pending[i].tid, pending[i].tag, 0);
 	memmove(&pending[i], &pending[i + 1],
-		(npending - i - 1) * sizeof(pending[0]));
-	npending--;
+		(pvmi_precomm_n - i - 1) * sizeof(pending[0]));
+	pvmi_precomm_n--;
 }
 
 /* The index of the indication for (tid, tag), or -1. */
@@ -77,7 +78,7 @@ static int find(int tid, int tag)
 {
 	int i;
 
-	for (i = 0; i < npending; i++)
+	for (i = 0; i < pvmi_precomm_n; i++)
 		if (pending[i].tid == tid && pending[i].tag == tag)
 			return i;
 	return -1;
@@ -101,9 +102,9 @@ PVMI_EXPORT int pvm_indication(int tid, int msgtag)
 	i = find(tid, msgtag);
 	if (i >= 0)
 		drop(i);
-	if (npending == PRECOMM_MAX)
+	if (pvmi_precomm_n == PRECOMM_MAX)
 		return pvmi_error("pvm_indication", PvmNoMem);
-	in = &pending[npending++];
+	in = &pending[pvmi_precomm_n++];
 	memset(in, 0, sizeof(*in));
 	in->tid = tid;
 	in->tag = msgtag;
@@ -127,10 +128,10 @@ void pvmi_precomm_recv_begin(void)
 {
 	int i;
 
-	for (i = npending - 1; i >= 0; i--)
+	for (i = pvmi_precomm_n - 1; i >= 0; i--)
 		if (pending[i].seen)
 			drop(i);
-	for (i = 0; i < npending; i++)
+	for (i = 0; i < pvmi_precomm_n; i++)
 		pending[i].seen = 1;
 }
 
@@ -141,7 +142,7 @@ int pvmi_precomm_stage(void)
 	struct indication *in;
 	int i, tried = 0;
 
-	for (i = 0; i < npending; i++) {
+	for (i = 0; i < pvmi_precomm_n; i++) {
 		in = &pending[i];
 		if (in->staged || in->seen != 1 || !unchanged(in))
 			continue;
@@ -184,20 +185,20 @@ static __attribute__((noinline)) int release(const struct pvmi_msg *m,
 int pvmi_precomm_release(const struct pvmi_msg *m, int tid, int tag,
 			 int *rc)
 {
-	return npending ? release(m, tid, tag, rc) : 0;
+	return pvmi_precomm_n ? release(m, tid, tag, rc) : 0;
 }
 
 /* Forgets every indication (on leaving the machine: the circuits close,
  * and their receivers free what they hold) (precomm.h). */
 void pvmi_precomm_reset(void)
 {
-	npending = 0;
+	pvmi_precomm_n = 0;
 }
 
 /* Indications pending now (precomm.h). */
 int pvmi_precomm_pending(void)
 {
-	return npending;
+	return pvmi_precomm_n;
 }
 
 /* Indications end when the task leaves (task_hooks.h). */

@@ -24,5 +24,8 @@ int pvmi_precomm_release(const struct pvmi_msg *m, int tid, int tag,
 void pvmi_precomm_reset(void);
 /* Indications pending now. */
 int pvmi_precomm_pending(void);
+/* The same count, for pvm_send's look before it calls
+ * pvmi_precomm_release (0: a plain send). */
+extern int pvmi_precomm_n;
 
 #endif /* COPVM_PRECOMM_H */

@@ -640,12 +640,12 @@ static int shm_send_whole(struct pvmi_pipe *p, const unsigned char *hdr,
 	 * small frame costs less than the read */
 	if (!(s->ring.seq & (LIVENESS_RECS - 1)) && receiver_gone(p, s))
 		return -EPIPE;
-	rc = shm_ring_send2(&s->ring, REC_WHOLE, hdr + WHOLE_SKIP,
-			    WHOLE_HDR_LEN, body, (uint32_t)len);
-	if (rc == -EAGAIN || rc == -ETIMEDOUT)
+	/* in the ring state the ring is our producing end, open, and the
+	 * record fits a chunk: shm_ring_send2 without its checks */
+	rc = shm_ring_put2(&s->ring, REC_WHOLE, hdr + WHOLE_SKIP,
+			   WHOLE_HDR_LEN, body, (uint32_t)len);
+	if (rc == -EAGAIN)
 		return 0;
-	if (rc == -ECONNRESET)
-		return -EPIPE;
 	return rc < 0 ? rc : 1;
 }
 

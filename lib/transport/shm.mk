@@ -11,14 +11,19 @@ EXTRA_DIST += docs/shm.md
 
 if HAVE_CHECK
 SHM_FIXTURE = tests/shm_fixture.c tests/shm_fixture.h
-check_PROGRAMS += tests/check_shm_ring tests/check_shm_ring_ends
-TESTS += tests/check_shm_ring tests/check_shm_ring_ends
+check_PROGRAMS += tests/check_shm_ring tests/check_shm_ring_ends \
+	tests/check_shm_ring_put
+TESTS += tests/check_shm_ring tests/check_shm_ring_ends \
+	tests/check_shm_ring_put
 tests_check_shm_ring_SOURCES = tests/check_shm_ring.c $(SHM_FIXTURE)
 tests_check_shm_ring_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_shm_ring_LDADD = lib/transport/libshmring.la $(CHECK_LIBS)
 tests_check_shm_ring_ends_SOURCES = tests/check_shm_ring_ends.c $(SHM_FIXTURE)
 tests_check_shm_ring_ends_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_shm_ring_ends_LDADD = lib/transport/libshmring.la $(CHECK_LIBS)
+tests_check_shm_ring_put_SOURCES = tests/check_shm_ring_put.c $(SHM_FIXTURE)
+tests_check_shm_ring_put_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_shm_ring_put_LDADD = lib/transport/libshmring.la $(CHECK_LIBS)
 endif
 
 # Two processes ping-ponging over a pair of rings (docs/results/shm_ring.txt).

@@ -56,7 +56,7 @@ static uint32_t rec_bytes(uint32_t len, uint32_t flags)
 
 static uint32_t next_seq(uint32_t seq)
 {
-	return seq + 1 == 0 ? 1 : seq + 1;
+	return seq + 1 + (seq == UINT32_MAX);	/* 0 is never one */
 }
 
 /* ---- the producer ---- */
@@ -330,33 +330,6 @@ int shm_ring_sendv(struct shm_ring *r, uint32_t tag, const struct iovec *iov,
 	return 0;
 }
 
-/* Copies `n' bytes from `src' to `dst' (not overlapping): a short copy
- * as two possibly overlapping moves of a power of two, a long one by
- * memcpy.  A small frame's header and body go this way, without a call
- * into the C library each. */
-static inline void copy_short(unsigned char *dst, const unsigned char *src,
-			      uint32_t n)
-{
-	if (n > 64) {
-		memcpy(dst, src, n);
-	} else if (n >= 32) {
-		memcpy(dst, src, 32);
-		memcpy(dst + n - 32, src + n - 32, 32);
-	} else if (n >= 16) {
-		memcpy(dst, src, 16);
-		memcpy(dst + n - 16, src + n - 16, 16);
-	} else if (n >= 8) {
-		memcpy(dst, src, 8);
-		memcpy(dst + n - 8, src + n - 8, 8);
-	} else if (n >= 4) {
-		memcpy(dst, src, 4);
-		memcpy(dst + n - 4, src + n - 4, 4);
-	} else {
-		while (n--)
-			*dst++ = *src++;
-	}
-}
-
 /* shm_ring_send2()'s payload when it runs past the end of the ring:
  * apart, so that the usual case keeps its registers. */
 static __attribute__((noinline)) void copy_in2(struct shm_ring *r,
@@ -370,16 +343,13 @@ static __attribute__((noinline)) void copy_in2(struct shm_ring *r,
 		ring_copy_in(r, at + alen, b, blen);
 }
 
-int shm_ring_send2(struct shm_ring *r, uint32_t tag, const void *a,
-		   uint32_t alen, const void *b, uint32_t blen)
+int shm_ring_put2(struct shm_ring *r, uint32_t tag, const void *a,
+		  uint32_t alen, const void *b, uint32_t blen)
 {
-	uint32_t len = alen + blen, size, at;
+	uint32_t len = alen + blen, size, at, pos = r->pos, mask = r->mask;
+	unsigned char *data = r->data;
 	struct shm_rec *rec;
 
-	if (!r || !r->hdr || !r->producer || (alen && !a) || (blen && !b))
-		return -EINVAL;
-	if (alen > r->chunk || blen > r->chunk - alen)
-		return -EMSGSIZE;
 	/* wait_room() without a wait: the tail is read again only when
 	 * the room last seen is short */
 	size = rec_bytes(len, WHOLE);
@@ -387,16 +357,26 @@ int shm_ring_send2(struct shm_ring *r, uint32_t tag, const void *a,
 		return -EAGAIN;
 	if (load_acquire(&r->hdr->consumer_closed))
 		return -EPIPE;
-	at = (r->pos & r->mask) + REC_BYTES;
-	rec = (struct shm_rec *)(r->data + at - REC_BYTES);
-	if (at + len <= r->mask + 1) {	/* the payload does not wrap */
-		copy_short(r->data + at, a, alen);
-		copy_short(r->data + at + alen, b, blen);
+	at = (pos & mask) + REC_BYTES;
+	rec = (struct shm_rec *)(data + at - REC_BYTES);
+	if (at + len <= mask + 1) {	/* the payload does not wrap */
+		copy_short(data + at, a, alen);
+		copy_short(data + at + alen, b, blen);
 	} else {
 		copy_in2(r, at, a, alen, b, blen);
 	}
 	publish(r, rec, tag, WHOLE, len);
 	return 0;
+}
+
+int shm_ring_send2(struct shm_ring *r, uint32_t tag, const void *a,
+		   uint32_t alen, const void *b, uint32_t blen)
+{
+	if (!r || !r->hdr || !r->producer || (alen && !a) || (blen && !b))
+		return -EINVAL;
+	if (alen > r->chunk || blen > r->chunk - alen)
+		return -EMSGSIZE;
+	return shm_ring_put2(r, tag, a, alen, b, blen);
 }
 
 /* ---- the consumer ---- */

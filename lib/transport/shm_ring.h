@@ -207,6 +207,11 @@ int shm_ring_sendv(struct shm_ring *r, uint32_t tag, const struct iovec *iov,
  * 0, -EAGAIN (no room now), -EPIPE, -EMSGSIZE (over one chunk), -EINVAL. */
 int shm_ring_send2(struct shm_ring *r, uint32_t tag, const void *a,
 		   uint32_t alen, const void *b, uint32_t blen);
+/* shm_ring_send2() for a caller that has checked its arguments: our
+ * producing end of an open ring, `a' and `b' set when their lengths are
+ * not 0, alen + blen within one chunk.  0, -EAGAIN (no room now), -EPIPE. */
+int shm_ring_put2(struct shm_ring *r, uint32_t tag, const void *a,
+		  uint32_t alen, const void *b, uint32_t blen);
 /* Receives the next message, which must be one record (a longer one, or
  * one longer than the `cnt' pieces of `iov' hold, is left in the ring:
  * -EMSGSIZE; a single-copy one is -EPROTO), scattered over `iov' in

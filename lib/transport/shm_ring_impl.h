@@ -7,6 +7,7 @@
 #define COPVM_SHM_RING_IMPL_H
 
 #include <stdint.h>
+#include <string.h>
 #include <time.h>
 
 #include "shm_layout.h"
@@ -90,5 +91,35 @@ static inline void shmr_wake_if_armed(struct shm_ring *r, uint32_t *armed)
  * once the peer is gone and `ready' still does not hold. */
 int shmr_wait_until(struct shm_ring *r, shmr_ready_fn ready, uint32_t arg,
 		    uint32_t *armed, long timeout_ns, int doorbell_ends);
+
+/* Copies `n' bytes from `src' to `dst' (not overlapping): a short copy
+ * as two possibly overlapping moves of a power of two, a long one by
+ * memcpy.  A small frame's header and body go this way, without a call
+ * into the C library each (the producer, shm_ring.c). */
+static inline void copy_short(unsigned char *dst, const unsigned char *src,
+			      uint32_t n)
+{
+	/* a frame's header (16 to 32 bytes) first, then a small body */
+	if (n >= 16) {
+		if (n <= 32) {
+			memcpy(dst, src, 16);
+			memcpy(dst + n - 16, src + n - 16, 16);
+		} else if (n <= 64) {
+			memcpy(dst, src, 32);
+			memcpy(dst + n - 32, src + n - 32, 32);
+		} else {
+			memcpy(dst, src, n);
+		}
+	} else if (n >= 8) {
+		memcpy(dst, src, 8);
+		memcpy(dst + n - 8, src + n - 8, 8);
+	} else if (n >= 4) {
+		memcpy(dst, src, 4);
+		memcpy(dst + n - 4, src + n - 4, 4);
+	} else {
+		while (n--)
+			*dst++ = *src++;
+	}
+}
 
 #endif /* COPVM_SHM_RING_IMPL_H */
