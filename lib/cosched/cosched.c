@@ -399,19 +399,16 @@ static void boost_peer(struct cosched_page *pp, int tid, int level, int nice,
 	pvmi_cosched_trace("peer", level, tid);
 }
 
-void pvmi_cosched_peer_sent(int tid)
+/* pvmi_cosched_peer_sent() once a correspondent may be boosted: `peer'
+ * is the model's rule, `level' our boost (COSCHED_PEER_RAISE). */
+static __attribute__((noinline)) void peer_sent(int tid, int peer, int level)
 {
 	struct cosched_page *pg = pvmi_cosched_page, *pp;
-	int peer = rules()->peer, level;
 	uint64_t now, box;
 
-	if (peer == COSCHED_PEER_NONE || !caps.peers ||
-	    PVMI_TID_HOST(tid) != PVMI_TID_HOST(pvmi.mytid))
+	if (!caps.peers || PVMI_TID_HOST(tid) != PVMI_TID_HOST(pvmi.mytid))
 		return;
 	if (peer == COSCHED_PEER_RAISE) {
-		level = pg->boost;
-		if (level == COPVM_BOOST_NONE)
-			return;
 		pp = pvmi_cosched_peer_page(tid);
 		if (!pp)
 			return;
@@ -436,6 +433,18 @@ void pvmi_cosched_peer_sent(int tid)
 	level = clamp_level(COPVM_BOOST_RT);
 	if (level != COPVM_BOOST_NONE)
 		boost_peer(pp, tid, level, nice_for(level, 0), dcs_tq_ns, now);
+}
+
+void pvmi_cosched_peer_sent(int tid)
+{
+	int peer = rules()->peer, level = pvmi_cosched_page->boost;
+
+	/* the common case, without a frame: a model that boosts no
+	 * correspondent, or raises them to a boost we do not have */
+	if (peer == COSCHED_PEER_NONE ||
+	    (peer == COSCHED_PEER_RAISE && level == COPVM_BOOST_NONE))
+		return;
+	peer_sent(tid, peer, level);
 }
 
 long pvmi_cosched_spin_ns(long lin_ns)
