@@ -47,3 +47,23 @@ int pvmi_frame_decode(const unsigned char *in, struct pvmi_frame *f)
 		return -1;
 	return 0;
 }
+
+/* Reads the seven fields after magic and length from `in' into `f', its
+ * magic and length those of a frame of `len' body bytes (wire.h): what
+ * pvmi_frame_decode() of the whole header would give, with its checks. */
+int pvmi_frame_decode_tail(const unsigned char *in, uint32_t len,
+			   struct pvmi_frame *f)
+{
+	f->magic = PVMI_FRAME_MAGIC;
+	f->len = len;
+	f->src = (int32_t)get_be32(in + 0);
+	f->dst = (int32_t)get_be32(in + 4);
+	f->tag = (int32_t)get_be32(in + 8);
+	f->ctx = (int32_t)get_be32(in + 12);
+	f->enc = (int32_t)get_be32(in + 16);
+	f->wid = (int32_t)get_be32(in + 20);
+	f->kind = get_be32(in + 24);
+	/* the two checks of pvmi_frame_decode that can fail here, in one
+	 * branch */
+	return -((f->kind > PVMI_KIND_RELEASE) | (len > PVMI_FRAME_MAX_BODY));
+}

@@ -57,6 +57,11 @@ void pvmi_frame_encode(const struct pvmi_frame *f, unsigned char *out);
 /* Reads a header from `in'; returns 0, or -1 when the magic, kind or
  * length is not acceptable (the stream must then be dropped). */
 int pvmi_frame_decode(const unsigned char *in, struct pvmi_frame *f);
+/* As pvmi_frame_decode, for a header whose magic and length are not on
+ * the wire (a shm ring's whole record): `in' holds the other seven
+ * fields, `len' is the body's length.  Returns 0, or -1 as it does. */
+int pvmi_frame_decode_tail(const unsigned char *in, uint32_t len,
+			   struct pvmi_frame *f);
 
 /*
  * Message bodies are a sequence of items.  An item is an 8-byte header,

@@ -95,16 +95,11 @@ int pvmi_conn_frame(void *arg, const struct pvmi_frame *f,
 		l->peer = f->src;	/* one task's circuit: for the hold */
 	if (l->role == LINK_DAEMON)
 		pvmi_conn_drain_peers();
-	m = pvmi_msg_from_body(body, f->len, f->enc);
+	m = pvmi_msg_from_frame(body, f);
 	if (!m) {
 		pvmi_buf_free(body);
 		return 0;	/* out of memory: the message is lost */
 	}
-	m->src = f->src;
-	m->dst = f->dst;
-	m->tag = f->tag;
-	m->ctx = f->ctx;
-	m->wid = f->wid;
 	if (f->kind == PVMI_KIND_HELD)
 		return pvmi_link_held_keep(l, m);
 	pvmi_conn_deliver(m);

@@ -18,6 +18,7 @@
 #include "bufheap.h"
 #include "pvmi.h"
 #include "msg.h"
+#include "wire.h"
 
 #define FRAG_MIN_CAP	1024	/* first allocation of an owned fragment */
 #define MID_MIN_CAP	64	/* first size of the buffer-id table */
@@ -50,15 +51,11 @@ static struct pvmi_msg *kept, *kept_obj;
 /* Makes a kept message object empty again, its fragment array kept: each
  * field by name rather than a memset of the whole object, which showed
  * as the hot spot of a small message (a `rep stos' per message).  A new
- * field of struct pvmi_msg must be cleared here too. */
-static void msg_reset(struct pvmi_msg *m)
+ * field of struct pvmi_msg must be cleared here too.  msg_reset_rest():
+ * all but those a frame's header gives (pvmi_msg_from_frame). */
+static inline void msg_reset_rest(struct pvmi_msg *m)
 {
 	m->mid = 0;
-	m->tag = 0;
-	m->ctx = 0;
-	m->src = 0;
-	m->dst = 0;
-	m->wid = 0;
 	m->crc = 0;
 	m->nfrag = 0;
 	m->len = 0;
@@ -73,6 +70,17 @@ static void msg_reset(struct pvmi_msg *m)
 	m->seq = 0;
 	m->datalen = 0;
 	m->datalen_at = 0;
+}
+
+/* msg_reset_rest() and the fields a frame's header gives. */
+static void msg_reset(struct pvmi_msg *m)
+{
+	m->tag = 0;
+	m->ctx = 0;
+	m->src = 0;
+	m->dst = 0;
+	m->wid = 0;
+	msg_reset_rest(m);
 }
 #ifdef __LP64__
 /* Fails the build when a field is added, until msg_reset() clears it. */
@@ -246,6 +254,33 @@ struct pvmi_msg *pvmi_msg_from_body(void *body, size_t len, int enc)
 	m->frags[0].cap = len;
 	m->nfrag = 1;
 	m->len = len;
+	return m;
+}
+
+/* Wraps the body of user frame `f' as a message with the frame's source,
+ * destination, tag, context and wait id (msg.h): the kept object's
+ * common case emptied and filled in one pass.  NULL when out of memory. */
+struct pvmi_msg *pvmi_msg_from_frame(void *body, const struct pvmi_frame *f)
+{
+	struct pvmi_msg *m = kept_obj;
+
+	if (m && f->len && m->fragcap) {
+		kept_obj = NULL;
+		msg_reset_rest(m);
+		m->enc = f->enc == PvmDataInPlace ? PvmDataRaw : f->enc;
+		m->frags[0].data = body;
+		m->frags[0].len = f->len;
+		m->frags[0].cap = f->len;
+		m->nfrag = 1;
+		m->len = f->len;
+	} else if (!(m = pvmi_msg_from_body(body, f->len, f->enc))) {
+		return NULL;
+	}
+	m->src = f->src;
+	m->dst = f->dst;
+	m->tag = f->tag;
+	m->ctx = f->ctx;
+	m->wid = f->wid;
 	return m;
 }
 

@@ -69,6 +69,10 @@ void pvmi_msg_empty(struct pvmi_msg *m);
 /* Wraps a received body (from pvmi_buf_alloc, bufcache.h; ownership
  * taken) as a message. */
 struct pvmi_msg *pvmi_msg_from_body(void *body, size_t len, int enc);
+struct pvmi_frame;
+/* As pvmi_msg_from_body() for the body of user frame `f', the message's
+ * src, dst, tag, ctx and wid taken from `f'; NULL when out of memory. */
+struct pvmi_msg *pvmi_msg_from_frame(void *body, const struct pvmi_frame *f);
 /* Fills up to `max' iovecs with the body; returns the count used. */
 int pvmi_msg_iov(const struct pvmi_msg *m, struct iovec *iov, int max);
 /* Copies the whole body into one buffer of bufcache.h (*len set; give

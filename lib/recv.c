@@ -417,10 +417,8 @@ static int receive_wanting(int tid, int tag, long deadline, int peek)
 			return PvmNoHost;
 		if (deadline == 0)
 			return 0;
-		/* precommunication: while we wait; a send pumps, so the
-		 * queue is looked at again before waiting */
-		if (pvmi_precomm_stage())
-			continue;
+		/* precommunication is staged by the wait, once it has not
+		 * found input at once */
 		rc = pvmi_wait_input(deadline);
 		if (waiting.got)
 			return take_got();

@@ -32,6 +32,7 @@
 #include "daemon_link.h"
 #include "cosched/cosched.h"
 #include "cosched_model.h"
+#include "precomm.h"
 #include "pvmi.h"
 #include "wait.h"
 
@@ -173,6 +174,11 @@ int pvmi_wait_input(long deadline)
 			return r;
 		}
 	}
+	/* about to wait: precommunication first (precomm.h), only now that
+	 * the look found nothing; a send pumps, so the caller looks at its
+	 * queue again before it waits */
+	if (pvmi_precomm_stage())
+		return 1;
 	looks_in_a_row = 0;
 	bound = pvmi_cosched_recv_spin_ns(spin_ns);
 	if (spin_skip > 0 && !pvmi_cosched_spin_rationed(hit_rate))

@@ -159,7 +159,7 @@ static int ring_take(struct shm_pipe *s)
 	struct shm_front info;
 	unsigned char hdr[PVMI_FRAME_HDR_LEN], *body;
 	const unsigned char *pl;
-	uint32_t tag;
+	uint32_t tag, blen;
 	ssize_t n;
 	int rc;
 
@@ -180,27 +180,28 @@ static int ring_take(struct shm_pipe *s)
 			return -EPROTO;
 		/* the header apart, the body straight into its buffer: the
 		 * last receive buffer's, when the program let it go */
-		body = pvmi_msg_rx_body(info.len - WHOLE_HDR_LEN);
+		blen = info.len - WHOLE_HDR_LEN;
+		body = pvmi_msg_rx_body(blen);
 		if (!body)
 			return -ENOMEM;
-		if (pl) {	/* in one piece: copied from where it lies */
-			memcpy(hdr + WHOLE_SKIP, pl, WHOLE_HDR_LEN);
-			memcpy(body, pl + WHOLE_HDR_LEN,
-			       info.len - WHOLE_HDR_LEN);
+		if (pl) {	/* in one piece: read where it lies */
+			rc = pvmi_frame_decode_tail(pl, blen, &s->f);
+			memcpy(body, pl + WHOLE_HDR_LEN, blen);
 			shm_ring_drop_front(&s->ring, &info);
-			n = info.len;
 		} else {
 			n = shm_ring_take_front(&s->ring, &info,
 						hdr + WHOLE_SKIP,
 						WHOLE_HDR_LEN, body);
+			if (n != (ssize_t)info.len) {
+				pvmi_buf_free(body);
+				return n < 0 ? (int)n : -EPROTO;
+			}
+			rc = pvmi_frame_decode_tail(hdr + WHOLE_SKIP, blen,
+						    &s->f);
 		}
-		if (n == (ssize_t)info.len) {
-			put_be32(hdr, PVMI_FRAME_MAGIC);
-			put_be32(hdr + 4, (uint32_t)(n - WHOLE_HDR_LEN));
-		}
-		if (n != (ssize_t)info.len || pvmi_frame_decode(hdr, &s->f)) {
+		if (rc) {
 			pvmi_buf_free(body);
-			return n < 0 ? (int)n : -EPROTO;
+			return -EPROTO;
 		}
 		return deliver(s, body) ? -EPROTO : 1;
 	case REC_HEAD:
