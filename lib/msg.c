@@ -448,16 +448,26 @@ struct pvmi_msg *pvmi_mid_lookup(int mid)
 
 /* Unregisters buffer `mid' and frees its message; nothing when no
  * buffer has that id (msg.h). */
-void pvmi_mid_free(int mid)
+/* Unregisters buffer `mid' and returns its message; NULL when no buffer
+ * has that id. */
+static inline struct pvmi_msg *mid_take(int mid)
 {
 	struct pvmi_msg *m;
 
 	if (mid <= 0 || mid >= midcap || !(m = midtab[mid]))
-		return;
+		return NULL;
 	midtab[mid] = NULL;
 	midused--;
 	m->mid = 0;
-	msg_release(m);
+	return m;
+}
+
+void pvmi_mid_free(int mid)
+{
+	struct pvmi_msg *m = mid_take(mid);
+
+	if (m)
+		msg_release(m);
 }
 
 /* Frees buffer `mid' as pvmi_mid_free does, but keeps its message whole
@@ -465,13 +475,10 @@ void pvmi_mid_free(int mid)
  * and none is kept yet (VCC on); nothing when no buffer has that id. */
 void pvmi_mid_retire(int mid)
 {
-	struct pvmi_msg *m;
+	struct pvmi_msg *m = mid_take(mid);
 
-	if (mid <= 0 || mid >= midcap || !(m = midtab[mid]))
+	if (!m)
 		return;
-	midtab[mid] = NULL;
-	midused--;
-	m->mid = 0;
 	if (kept || m->nfrag != 1 || !m->frags[0].cap ||
 	    m->frags[0].cap > MSG_KEEP_MAX || m->rview || pvmi_loans_live) {
 		msg_free_unregistered(m);
