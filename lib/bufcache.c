@@ -238,6 +238,20 @@ static struct bufhdr *pool_take(unsigned cls, long now)
 	return p->free[--p->n];
 }
 
+/* Keeps buffer `h' of a class in its pool when the pool and the cache's
+ * bytes have room: 1 when kept; the lock is held. */
+static int pool_keep(struct bufhdr *h)
+{
+	struct pool *p = &pools[h->cls];
+
+	if (p->n >= p->max ||
+	    cached_bytes + (long)h->cap > BUF_CACHE_MAX_BYTES)
+		return 0;
+	p->free[p->n++] = h;
+	cached_bytes += (long)h->cap;
+	return 1;
+}
+
 /* Takes the smallest kept heap block of at least `n' usable bytes, or
  * NULL, marking the kept blocks used at `now'; the lock is held. */
 static struct bufhdr *large_take(size_t n, long now)
@@ -354,17 +368,13 @@ static __attribute__((noinline)) void *buf_alloc_slow(size_t n)
 void *pvmi_buf_alloc(size_t n)
 {
 	struct bufhdr *h;
-	struct pool *p;
 	long now;
 
 	if (pooling && n <= PVMI_HEAP_MIN) {
 		now = now_ns();
-		p = &pools[class_of(n)];
 		lock_pools();
-		if (p->n && now - last_sweep < idle_ns) {
-			p->last_use = now;
-			h = p->free[--p->n];
-			cached_bytes -= (long)h->cap;
+		if (now - last_sweep < idle_ns &&
+		    (h = pool_take(class_of(n), now))) {
 			COUNT(allocs, 1);
 			unlock_pools();
 			return h + 1;
@@ -397,20 +407,13 @@ size_t pvmi_buf_cap(void *p)
 /* Gives a buffer to its pool, or to the heap past a bound. */
 static void release(struct bufhdr *h)
 {
-	struct pool *p;
-
 	lock_pools();
 	COUNT(frees, 1);
 	if (h->cls == BUF_SHARED) {
 		/* the export heap keeps it while a loan of it is out */
 	} else if (enabled && h->cls != BUF_LARGE) {
-		p = &pools[h->cls];
-		if (p->n < p->max &&
-		    cached_bytes + (long)h->cap <= BUF_CACHE_MAX_BYTES) {
-			p->free[p->n++] = h;
-			cached_bytes += (long)h->cap;
+		if (pool_keep(h))
 			h = NULL;
-		}
 	} else if (enabled && large.n < BUF_LARGE_KEEP &&
 		   large.bytes + (long)h->cap <= BUF_LARGE_MAX_BYTES) {
 		large.free[large.n++] = h;
@@ -486,7 +489,6 @@ void *pvmi_buf_body_room(void *p, size_t got, size_t want, size_t len)
 void pvmi_buf_free(void *p)
 {
 	struct bufhdr *h;
-	struct pool *pool;
 
 	if (!p)
 		return;
@@ -495,12 +497,8 @@ void pvmi_buf_free(void *p)
 	h = hdr_of(p);
 	/* the short path: into its pool, within the bounds */
 	if (pooling && h->cls < BUF_NCLASS) {
-		pool = &pools[h->cls];
 		lock_pools();
-		if (pool->n < pool->max &&
-		    cached_bytes + (long)h->cap <= BUF_CACHE_MAX_BYTES) {
-			pool->free[pool->n++] = h;
-			cached_bytes += (long)h->cap;
+		if (pool_keep(h)) {
 			COUNT(frees, 1);
 			unlock_pools();
 			return;

@@ -156,9 +156,9 @@ int pvmi_precomm_stage(void)
 	return tried;
 }
 
-/* pvmi_precomm_release() with an indication pending. */
-static __attribute__((noinline)) int release(const struct pvmi_msg *m,
-					      int tid, int tag, int *rc)
+/* pvmi_precomm_release() with an indication pending (precomm.h). */
+int pvmi_precomm_release_pending(const struct pvmi_msg *m, int tid, int tag,
+				 int *rc)
 {
 	int i = find(tid, tag);
 
@@ -176,16 +176,6 @@ static __attribute__((noinline)) int release(const struct pvmi_msg *m,
 	if (*rc == PVMI_ROUTE_HELD_LOST)
 		return 0;		/* its circuit went: send it plain */
 	return 1;
-}
-
-/* pvm_send of message `m' to (tid, tag): sends the staged packet when an
- * indication for it holds one (*rc set, returns 1), else returns 0 for a
- * plain send, dropping a stale indication (precomm.h).  With none
- * pending (the usual case) it is a load and a return. */
-int pvmi_precomm_release(const struct pvmi_msg *m, int tid, int tag,
-			 int *rc)
-{
-	return pvmi_precomm_n ? release(m, tid, tag, rc) : 0;
 }
 
 /* Forgets every indication (on leaving the machine: the circuits close,

@@ -79,8 +79,7 @@ PVMI_EXPORT int pvm_send(int tid, int msgtag)
 	rc = active_sbuf(&m);
 	if (rc == PvmOk)
 		rc = pvmi_check_task_tid(tid);
-	if (rc == PvmOk && pvmi_precomm_n &&
-	    pvmi_precomm_release(m, tid, msgtag, &rc)) {
+	if (rc == PvmOk && pvmi_precomm_release(m, tid, msgtag, &rc)) {
 		if (rc == PvmOk || rc == PVMI_ROUTE_DROPPED)
 			pvmi_cosched_sent(tid);
 		rc = rc < 0 ? rc : PvmOk;
