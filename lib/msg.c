@@ -462,6 +462,8 @@ static inline struct pvmi_msg *mid_take(int mid)
 	return m;
 }
 
+/* Unregisters buffer `mid' and frees its message; nothing when no
+ * buffer has that id (msg.h). */
 void pvmi_mid_free(int mid)
 {
 	struct pvmi_msg *m = mid_take(mid);
@@ -492,9 +494,9 @@ void pvmi_mid_retire(int mid)
 	msg_free_unregistered(m);
 }
 
-/* A body buffer of at least `len' bytes for a frame that arrives: the
- * kept message's when it is large enough, else a new one (msg.h).  NULL
- * when out of memory. */
+/* pvmi_msg_rx_body() past its common case: no kept message, a body too
+ * small for `len' bytes (its real capacity looked up first), an empty
+ * frame, or a spare object still held. */
 static __attribute__((noinline)) unsigned char *rx_body_slow(size_t len)
 {
 	struct pvmi_msg *k = kept;
@@ -512,6 +514,9 @@ static __attribute__((noinline)) unsigned char *rx_body_slow(size_t len)
 	return pvmi_msg_rx_body(len);
 }
 
+/* A body buffer of at least `len' bytes for a frame that arrives: the
+ * kept message's when it is large enough, else a new one (msg.h).  NULL
+ * when out of memory. */
 unsigned char *pvmi_msg_rx_body(size_t len)
 {
 	struct pvmi_msg *k = kept;

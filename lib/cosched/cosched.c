@@ -435,6 +435,8 @@ static __attribute__((noinline)) void peer_sent(int tid, int peer, int level)
 		boost_peer(pp, tid, level, nice_for(level, 0), dcs_tq_ns, now);
 }
 
+/* After a send to task `tid': whether the model boosts it, the common
+ * "no" without a frame (cosched.h). */
 void pvmi_cosched_peer_sent(int tid)
 {
 	int peer = rules()->peer, level = pvmi_cosched_page->boost;
