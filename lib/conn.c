@@ -80,6 +80,12 @@ static int ntps;
 static int nprepare;		/* of them, those with a prepare */
 static void (*sink)(struct pvmi_msg *m);
 static int spinning;		/* in pvmi_pump_spin() */
+/* The link a look last found input on (pvmi_conn_spin_hint), looked at
+ * first; while fresh, the next round reads it alone (spin_round). */
+static struct link *hinted;
+static int hint_fresh, hinted_rounds;
+#define HINTED_MAX	16	/* such rounds in a row at most */
+static int left_armed;		/* rings a pump round left armed */
 static long last_poll_ns;	/* the pump's last poll() (see the top) */
 static long poll_gap = POLL_GAP_NS;
 static long spin_now;		/* its caller's clock reading */
@@ -96,8 +102,8 @@ static int conn_paused(void *arg);
 static int conn_sated(void *arg);
 static long conn_spin(void *arg, long lin_ns);
 static int pollset_sync(void);
-/* pollset_sync() once a program asked for the set (pvm_getfds). */
-static inline int pollset_update(void)
+/* pollset_sync() once a program asked for the set (pvm_getfds; conn.h). */
+int pvmi_conn_pollset_update(void)
 {
 	return pvmi_pollset_fd() < 0 ? 0 : pollset_sync();
 }
@@ -178,7 +184,7 @@ void pvmi_conn_endpoint_add(struct pvmi_conn_endpoint *ep)
 		ep->listed = 1;
 		endpoints[nendpoints++] = ep;
 	}
-	pollset_update();
+	pvmi_conn_pollset_update();
 }
 
 static long mono_ns(void)
@@ -218,7 +224,7 @@ static void input_coming(int fd)
 {
 	pvmi_cosched_input_added(fd);
 	pollset_dirty = 1;
-	pollset_update();
+	pvmi_conn_pollset_update();
 }
 
 /* Input stops coming on `fd' (-1: none), still open; the caller has
@@ -228,7 +234,7 @@ static void input_going(int fd)
 	if (fd >= 0)
 		pvmi_cosched_input_gone(fd);
 	pollset_dirty = 1;
-	pollset_update();
+	pvmi_conn_pollset_update();
 }
 
 /* Takes note of transport `tp', whose pipe is being made: one with
@@ -295,6 +301,8 @@ void pvmi_link_drop(struct link *l)
 		}
 	}
 	input_going(l->role != LINK_OUT ? l->pipe.fd : -1);	/* still open */
+	if (hinted == l)
+		hinted = NULL;
 	if (l->hooks && l->hooks->release)
 		l->hooks->release(l);
 	pvmi_link_held_free(l);
@@ -634,8 +642,9 @@ out:
 			if (links[i]->role != LINK_OUT &&
 			    link_arm(links[i], 1))
 				late = 1;
+		left_armed = 1;
 	}
-	pollset_update();
+	pvmi_conn_pollset_update();
 	if (pfd != stackfds)
 		free(pfd);
 	if (map != stackmap)
@@ -652,17 +661,23 @@ out:
 /* Whether a spin should run its next pump round now (conn.h). */
 int pvmi_conn_spin_hint(void)
 {
+	struct link *l = hinted;
 	int i, rings = 0;
 
 	if (nprepare)
 		return 1;
+	/* in an exchange, the next input comes where the last did */
+	if (l && link_wanted(l) && link_ready(l))
+		return hint_fresh = 1;
 	for (i = 0; i < nlinks; i++) {
 		if (links[i]->role == LINK_OUT || links[i]->connecting ||
 		    !links[i]->pipe.tp->poll_ready)
 			continue;
 		rings |= links[i]->pipe.tp->arm != NULL;
-		if (link_wanted(links[i]) && link_ready(links[i]))
-			return 1;
+		if (link_wanted(links[i]) && link_ready(links[i])) {
+			hinted = links[i];
+			return hint_fresh = 1;
+		}
 	}
 	return !rings;
 }
@@ -680,11 +695,26 @@ int pvmi_pump(int timeout_ms)
  * when it does not apply; else 1, with the round's result in *r. */
 static int spin_round(long now, int *r)
 {
-	struct link *l;
+	struct link *l = hint_fresh ? hinted : NULL;
 	int i, any = 0, hot = 0, rings = 0, ready;
 
+	hint_fresh = 0;
 	if (nprepare || (now && now - last_poll_ns >= poll_gap))
 		return 0;
+	/* no walk, no disarming (none left armed), no endpoints' rounds,
+	 * no sweep but for a link that ended */
+	if (l && !l->dead && !left_armed && hinted_rounds < HINTED_MAX) {
+		hinted_rounds++;
+		ready = link_read(l);
+		if (ready < 0) {
+			l->dead = 1;
+			pvmi_link_sweep();
+		}
+		*r = ready != 0;
+		return 1;
+	}
+	hinted_rounds = 0;
+	left_armed = 0;
 	for (i = 0; i < nlinks; i++) {	/* input read is the round's */
 		l = links[i];
 		if (l->role == LINK_OUT || l->connecting || !link_wanted(l))
@@ -707,7 +737,7 @@ static int spin_round(long now, int *r)
 				endpoints[i]->round();
 		pvmi_link_sweep();
 	}
-	pollset_update();
+	pvmi_conn_pollset_update();
 	*r = any;
 	return 1;
 }
@@ -764,31 +794,4 @@ static int pollset_sync(void)
 	if (arr != stack)
 		free(arr);
 	return rc;
-}
-
-/* Stores fds[0], the epoll set that wakes for any input, then the fd of
- * each established circuit of another task (conn.h). */
-int pvmi_conn_fds(int **fds)
-{
-	static int *arr;
-	int i, n = 0, *na;
-	const struct link *l;
-
-	if (!pvmi_link_find(LINK_DAEMON, 0))
-		return PvmSysErr;	/* the daemon has gone */
-	if (pvmi_pollset_open() < 0 || pollset_update() < 0)
-		return PvmSysErr;	/* out of fds or memory */
-	na = realloc(arr, (nlinks + 1) * sizeof(*arr));
-	if (!na)
-		return PvmNoMem;
-	arr = na;
-	arr[n++] = pvmi_pollset_fd();
-	for (i = 0; i < nlinks; i++) {
-		l = links[i];
-		if ((l->role == LINK_IN || l->role == LINK_BOTH) &&
-		    !l->connecting && !l->gate && !l->dead && l->pipe.fd >= 0)
-			arr[n++] = l->pipe.fd;
-	}
-	*fds = arr;
-	return n;
 }

@@ -255,10 +255,8 @@ int pvmi_pump_spin(long now_ns);
  * that prepares).  Looks at memory only: no system call, no clock. */
 int pvmi_conn_spin_hint(void);
 
-/* Stores in a static array the fds of pvm_getfds(): first an epoll set
- * readable whenever the pump has input to take (pollset.h), then the fd
- * of each established circuit of another task.  Returns the count, or
- * PvmSysErr when the daemon link is gone or the set cannot be made. */
-int pvmi_conn_fds(int **fds);
+/* Brings the epoll set of pvm_getfds() (pollset.h) up to date when it
+ * is open: 0, or -1 when it could not be (it is tried again later). */
+int pvmi_conn_pollset_update(void);
 
 #endif /* COPVM_CONN_H */

@@ -12,6 +12,7 @@
 #include "pvmi.h"
 #include "recv.h"
 #include "options.h"
+#include "pollset.h"
 #include "task.h"
 #include "wait.h"
 
@@ -356,6 +357,43 @@ PVMI_EXPORT int pvm_archcode(char *arch)
 	return pvmi_error("pvm_archcode", PvmNotFound);
 }
 
+/* pvm_getfds' list, kept until its next call: first the epoll set that
+ * is readable whenever the pump has input to take (pollset.h), then the
+ * fd of each established circuit of another task. */
+static struct {
+	int *fd;
+	int n, cap;
+	int short_of_memory;
+} fdlist;
+
+/* Appends `fd' to fdlist; marks it short when out of memory. */
+static void fdlist_add(int fd)
+{
+	int *na, cap;
+
+	if (fdlist.n == fdlist.cap) {
+		cap = fdlist.cap ? 2 * fdlist.cap : 16;
+		na = realloc(fdlist.fd, cap * sizeof(*na));
+		if (!na) {
+			fdlist.short_of_memory = 1;
+			return;
+		}
+		fdlist.fd = na;
+		fdlist.cap = cap;
+	}
+	fdlist.fd[fdlist.n++] = fd;
+}
+
+/* Adds the fd of link `l' to fdlist when it brings another task's input
+ * on an established circuit. */
+static void add_circuit_fd(struct link *l, void *unused)
+{
+	(void)unused;
+	if ((l->role == LINK_IN || l->role == LINK_BOTH) && !l->connecting &&
+	    !l->gate && !l->dead && l->pipe.fd >= 0)
+		fdlist_add(l->pipe.fd);
+}
+
 /* Points *fds at one descriptor readable whenever input waits, then
  * one per direct route; returns their count, as stock does. */
 PVMI_EXPORT int pvm_getfds(int **fds)
@@ -364,6 +402,16 @@ PVMI_EXPORT int pvm_getfds(int **fds)
 
 	if (rc != PvmOk)
 		return pvmi_error("pvm_getfds", rc);
-	rc = pvmi_conn_fds(fds);
-	return rc < 0 ? pvmi_error("pvm_getfds", rc) : rc;
+	if (!pvmi_link_find(LINK_DAEMON, 0))	/* the daemon has gone */
+		return pvmi_error("pvm_getfds", PvmSysErr);
+	if (pvmi_pollset_open() < 0 || pvmi_conn_pollset_update() < 0)
+		return pvmi_error("pvm_getfds", PvmSysErr); /* out of fds */
+	fdlist.n = 0;
+	fdlist.short_of_memory = 0;
+	fdlist_add(pvmi_pollset_fd());
+	pvmi_link_each(add_circuit_fd, NULL);
+	if (fdlist.short_of_memory)
+		return pvmi_error("pvm_getfds", PvmNoMem);
+	*fds = fdlist.fd;
+	return fdlist.n;
 }

@@ -165,7 +165,7 @@ int pvmi_wait_input(long deadline)
 	/* input already in a ring ends the wait before the spin's bound
 	 * and the clock are read: a spin of no time that found it */
 	if (deadline < 0 && looks_in_a_row < LOOKS_IN_A_ROW) {
-		r = pvmi_pump_spin(0);
+		r = pvmi_conn_spin_hint() ? pvmi_pump_spin(0) : 0;
 		if (r != 0) {
 			looks_in_a_row++;
 			if (spin_skip == 0)

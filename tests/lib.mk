@@ -32,6 +32,13 @@ tests_check_recv_ring_SOURCES = tests/check_recv_ring.c tests/vm_fixture.c \
 tests_check_recv_ring_CPPFLAGS = $(VM_TEST_CPPFLAGS)
 tests_check_recv_ring_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_recv_ring_LDADD = $(VM_TEST_LDADD)
+check_PROGRAMS += tests/check_spin_fair
+TESTS += tests/check_spin_fair
+tests_check_spin_fair_SOURCES = tests/check_spin_fair.c tests/vm_fixture.c \
+	tests/vm_fixture.h
+tests_check_spin_fair_CPPFLAGS = $(VM_TEST_CPPFLAGS)
+tests_check_spin_fair_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_spin_fair_LDADD = $(VM_TEST_LDADD)
 tests_check_mbox_SOURCES = tests/check_mbox.c tests/vm_fixture.c tests/vm_fixture.h
 tests_check_mbox_CPPFLAGS = $(VM_TEST_CPPFLAGS)
 tests_check_mbox_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
