@@ -203,21 +203,22 @@ void pvmi_msg_empty(struct pvmi_msg *m)
 	m->nfrag = 1;
 }
 
-/* pvm_initsend's common case in one step (msg.h): message `m', registered
- * (under m->mid), with one small body buffer of its own and no view, emptied as
- * pvmi_msg_empty() empties it and moved to the id pvmi_mid_register()
- * would give it after pvmi_mid_forget() of its own: the cursor's slot,
- * free, in a table that stays at most half full.  Its new id, or 0 with
- * nothing done when any of that does not hold. */
+/* pvm_initsend's common case in one step (msg.h): message `m',
+ * registered (under m->mid), with one small body buffer of its own and
+ * no view, emptied as pvmi_msg_empty() empties it and moved to the id
+ * pvmi_mid_register() would give it after pvmi_mid_forget() of its own:
+ * the cursor's slot, when it is free.  Its new id, or 0 with nothing
+ * done when any of that does not hold. */
 int pvmi_msg_renew(struct pvmi_msg *m, int src, int ctx)
 {
 	struct pvmi_mids *t = &pvmi_mids;
 	struct pvmi_frag *f = m->frags;
 	int i = t->next;
 
-	/* f->cap from 1 to MSG_KEEP_MAX, in one unsigned compare */
+	/* f->cap from 1 to MSG_KEEP_MAX, in one unsigned compare; the
+	 * table's half-full bound holds as it is, one id out, one in */
 	if (m->nfrag != 1 || f->cap - 1 >= MSG_KEEP_MAX || m->rview ||
-	    i >= t->cap || t->tab[i] || t->used * 2 > t->cap)
+	    i >= t->cap || t->tab[i])
 		return 0;
 	t->tab[m->mid] = NULL;	/* `used' stays: one out, one in */
 	t->tab[i] = m;
