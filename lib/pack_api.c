@@ -72,6 +72,15 @@ static inline void copy_bytes(unsigned char *d, const unsigned char *s,
 	}
 }
 
+/* Copies `n' bytes (more than copy_bytes copies inline) and returns
+ * PvmOk: the last step of pk_dense and upk_dense, a tail call. */
+static __attribute__((noinline)) int copy_out(void *d, const void *s,
+					      size_t n)
+{
+	memcpy(d, s, n);
+	return PvmOk;
+}
+
 /*
  * pk()'s common case in one step (inlined with a constant `type'): `n'
  * > 0 dense elements into the room of the last, owned fragment of an
@@ -105,27 +114,21 @@ pk_dense(const char *fn, int type, const void *p, int n)
 	    m->len + total > PVMI_FRAME_MAX_BODY)
 		return pk(fn, type, p, n, 1);
 	d = f->data + f->len;
-	put_hdr(d, (uint32_t)type, (uint32_t)n);
-	d += PVMI_ITEM_HDR_LEN;
-	if (type == PVM_BYTE) {
-		/* the zero pad first, as a word the bytes then partly cover */
-		if (pad)
-			st32(d + (nb & ~(size_t)3), 0);
-		copy_bytes(d, p, nb);
-	} else {
-		pvmi_encode(d, p, (size_t)n, nat_size(type), type, xdr);
-	}
+	/* the lengths first, so that a long copy ends in a tail call */
 	f->len += total;
 	m->len += total;
-	return PvmOk;
-}
-
-/* Copies `n' bytes (more than copy_bytes copies inline) and returns
- * PvmOk: upk_dense's last step, a tail call. */
-static __attribute__((noinline)) int copy_out(void *d, const void *s,
-					      size_t n)
-{
-	memcpy(d, s, n);
+	put_hdr(d, (uint32_t)type, (uint32_t)n);
+	d += PVMI_ITEM_HDR_LEN;
+	if (type != PVM_BYTE) {
+		pvmi_encode(d, p, (size_t)n, nat_size(type), type, xdr);
+		return PvmOk;
+	}
+	/* the zero pad first, as a word the bytes then partly cover */
+	if (pad)
+		st32(d + (nb & ~(size_t)3), 0);
+	if (nb > 16)
+		return copy_out(d, p, nb);
+	copy_bytes(d, p, nb);
 	return PvmOk;
 }
 
