@@ -5,10 +5,10 @@
  * each big-endian.  Decoding is where a receiver decides whether a byte
  * stream still makes sense: a wrong magic, an unknown kind or a length
  * above PVMI_FRAME_MAX_BODY means the stream is corrupt or hostile, and
- * the caller must drop it rather than try to resynchronise.
+ * the caller must drop it rather than try to resynchronise.  The
+ * decoding of a shm ring's shortened header is inline in wire.h.
  */
 #include "wire.h"
-#include "be.h"
 
 /* Writes `f' as PVMI_FRAME_HDR_LEN big-endian bytes into `out'; the
  * magic is taken from `f' as given, so callers set it. */
@@ -46,24 +46,4 @@ int pvmi_frame_decode(const unsigned char *in, struct pvmi_frame *f)
 	if (f->len > PVMI_FRAME_MAX_BODY)
 		return -1;
 	return 0;
-}
-
-/* Reads the seven fields after magic and length from `in' into `f', its
- * magic and length those of a frame of `len' body bytes (wire.h): what
- * pvmi_frame_decode() of the whole header would give, with its checks. */
-int pvmi_frame_decode_tail(const unsigned char *in, uint32_t len,
-			   struct pvmi_frame *f)
-{
-	f->magic = PVMI_FRAME_MAGIC;
-	f->len = len;
-	f->src = (int32_t)get_be32(in + 0);
-	f->dst = (int32_t)get_be32(in + 4);
-	f->tag = (int32_t)get_be32(in + 8);
-	f->ctx = (int32_t)get_be32(in + 12);
-	f->enc = (int32_t)get_be32(in + 16);
-	f->wid = (int32_t)get_be32(in + 20);
-	f->kind = get_be32(in + 24);
-	/* the two checks of pvmi_frame_decode that can fail here, in one
-	 * branch */
-	return -((f->kind > PVMI_KIND_RELEASE) | (len > PVMI_FRAME_MAX_BODY));
 }

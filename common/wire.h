@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "be.h"
+
 /* "CPV2": version 2 added the wait id; a version-1 peer's frames fail
  * the magic check, so the two never mix silently. */
 #define PVMI_FRAME_MAGIC	0x43505632u
@@ -59,9 +61,24 @@ void pvmi_frame_encode(const struct pvmi_frame *f, unsigned char *out);
 int pvmi_frame_decode(const unsigned char *in, struct pvmi_frame *f);
 /* As pvmi_frame_decode, for a header whose magic and length are not on
  * the wire (a shm ring's whole record): `in' holds the other seven
- * fields, `len' is the body's length.  Returns 0, or -1 as it does. */
-int pvmi_frame_decode_tail(const unsigned char *in, uint32_t len,
-			   struct pvmi_frame *f);
+ * fields, `len' is the body's length.  Returns 0, or -1 as it does.
+ * Inline: a small message's receive runs it. */
+static inline int pvmi_frame_decode_tail(const unsigned char *in,
+					 uint32_t len, struct pvmi_frame *f)
+{
+	f->magic = PVMI_FRAME_MAGIC;
+	f->len = len;
+	f->src = (int32_t)get_be32(in + 0);
+	f->dst = (int32_t)get_be32(in + 4);
+	f->tag = (int32_t)get_be32(in + 8);
+	f->ctx = (int32_t)get_be32(in + 12);
+	f->enc = (int32_t)get_be32(in + 16);
+	f->wid = (int32_t)get_be32(in + 20);
+	f->kind = get_be32(in + 24);
+	/* the two checks of pvmi_frame_decode that can fail here, in one
+	 * branch */
+	return -((f->kind > PVMI_KIND_RELEASE) | (len > PVMI_FRAME_MAX_BODY));
+}
 
 /*
  * Message bodies are a sequence of items.  An item is an 8-byte header,

@@ -103,35 +103,12 @@ void pvmi_rbuf_replace(int mid)
 		pvmi_mid_retire(old);	/* its body serves the next */
 }
 
-/* pvm_initsend's common case: the active send buffer, of encoding
- * `enc', emptied in place and registered under a new id, as a new buffer
- * would be; its object and its first body buffer serve the next message
- * without going through the pools.  (It is never also the receive
- * buffer: each setter clears the other.)  The new id, or 0 when it does
- * not apply, or when no id could be had: the old buffer is then freed,
- * as stock's initsend frees it. */
-static int renew_sbuf(int enc)
+/* pvm_initsend past its common case (below), with `enc' as the user
+ * gave it: a bad encoding, no send buffer or one of another encoding, or
+ * a renewal that takes more than pvmi_msg_renew's case. */
+static __attribute__((noinline)) int initsend_slow(int enc)
 {
 	struct pvmi_msg *m;
-	int mid;
-
-	if (pvmi_sbuf <= 0 || !(m = pvmi_mid_lookup(pvmi_sbuf)) ||
-	    m->enc != enc)
-		return 0;
-	pvmi_mid_forget(pvmi_sbuf);
-	pvmi_sbuf = 0;
-	pvmi_msg_empty(m);
-	mid = register_buf(m);
-	if (mid < 0)
-		return 0;
-	pvmi_sbuf = mid;
-	return mid;
-}
-
-/* Replaces the active send buffer with a new one of encoding `enc'.
- * Returns the new buffer's id or a negative error code. */
-PVMI_EXPORT int pvm_initsend(int enc)
-{
 	int mid;
 
 	enc = check_enc(enc);
@@ -140,9 +117,21 @@ PVMI_EXPORT int pvm_initsend(int enc)
 		pvmi_error("pvm_mkbuf", PvmBadParam);
 		return pvmi_error("pvm_initsend", PvmBadParam);
 	}
-	mid = renew_sbuf(enc);
-	if (mid > 0)
-		return mid;
+	/* the send buffer of this encoding emptied and registered under a
+	 * new id all the same (it is never also the receive buffer: each
+	 * setter clears the other); when no id can be had, it is freed, as
+	 * stock's initsend frees it */
+	m = pvmi_mid_lookup(pvmi_sbuf);
+	if (m && m->enc == enc) {
+		pvmi_mid_forget(pvmi_sbuf);
+		pvmi_sbuf = 0;
+		pvmi_msg_empty(m);
+		mid = register_buf(m);
+		if (mid > 0) {
+			pvmi_sbuf = mid;
+			return mid;
+		}
+	}
 	/* make the new buffer first, so a failure keeps the old one */
 	mid = make_buf(enc);
 	if (mid < 0)
@@ -151,6 +140,27 @@ PVMI_EXPORT int pvm_initsend(int enc)
 		pvm_freebuf(pvmi_sbuf);
 	pvmi_sbuf = mid;
 	return mid;
+}
+
+/* Replaces the active send buffer with a new one of encoding `enc'.
+ * Returns the new buffer's id or a negative error code.  The common
+ * case: the active send buffer, of encoding `enc', emptied in place and
+ * registered under a new id, as a new buffer would be; its object and
+ * its first body buffer serve the next message without going through
+ * the pools. */
+PVMI_EXPORT int pvm_initsend(int enc)
+{
+	struct pvmi_msg *m = pvmi_mid_lookup(pvmi_sbuf);
+	int mid;
+
+	/* check_enc(enc) == enc: Default, Raw or InPlace (0, 1, 2) */
+	if (m && m->enc == enc && (unsigned)enc <= PvmDataInPlace &&
+	    (mid = pvmi_msg_renew(m, pvmi.mytid > 0 ? pvmi.mytid : -1,
+				  pvmi.ctx)) > 0) {
+		pvmi_sbuf = mid;
+		return mid;
+	}
+	return initsend_slow(enc);
 }
 
 /* Returns the id of the active send buffer, 0 if there is none. */

@@ -32,11 +32,8 @@
 int pvmi_sbuf;
 int pvmi_rbuf;
 
-/* Buffer-id table: slot i holds the message of id i; slot 0 is unused. */
-static struct pvmi_msg **midtab;
-static int midcap;		/* slots in midtab */
-static int midused;		/* registered messages */
-static int midnext = 1;		/* where the search for a free id starts */
+/* The buffer-id table (msg.h). */
+struct pvmi_mids pvmi_mids = { .next = 1 };
 
 /* Freed message objects kept for reuse (VCC), chained through next. */
 static struct pvmi_msg *spare;
@@ -85,8 +82,8 @@ static void msg_reset(struct pvmi_msg *m)
 #ifdef __LP64__
 /* Fails the build when a field is added, until msg_reset() clears it. */
 _Static_assert(sizeof(struct pvmi_msg) == 136,
-	       "struct pvmi_msg changed: clear the new field in msg_reset(), "
-	       "then update this size");
+	       "struct pvmi_msg changed: clear the new field in msg_reset() "
+	       "and pvmi_msg_renew(), then update this size");
 #endif
 
 /* A spare message object emptied, or a new one: pvmi_msg_new() inline
@@ -156,7 +153,7 @@ void pvmi_msg_free(struct pvmi_msg *m)
 {
 	if (!m)
 		return;
-	if (m->mid > 0 && m->mid < midcap && midtab[m->mid] == m)
+	if (m->mid > 0 && pvmi_mid_lookup(m->mid) == m)
 		pvmi_mid_forget(m->mid);
 	msg_release(m);
 }
@@ -204,6 +201,50 @@ void pvmi_msg_empty(struct pvmi_msg *m)
 	m->enc = enc;
 	f->len = 0;
 	m->nfrag = 1;
+}
+
+/* pvm_initsend's common case in one step (msg.h): message `m',
+ * registered (under m->mid), with one small body buffer of its own and
+ * no view, emptied as pvmi_msg_empty() empties it and moved to the id
+ * pvmi_mid_register() would give it after pvmi_mid_forget() of its own:
+ * the cursor's slot, when it is free.  Its new id, or 0 with nothing
+ * done when any of that does not hold. */
+int pvmi_msg_renew(struct pvmi_msg *m, int src, int ctx)
+{
+	struct pvmi_mids *t = &pvmi_mids;
+	struct pvmi_frag *f = m->frags;
+	int i = t->next;
+
+	/* f->cap from 1 to MSG_KEEP_MAX, in one unsigned compare; the
+	 * table's half-full bound holds as it is, one id out, one in */
+	if (m->nfrag != 1 || f->cap - 1 >= MSG_KEEP_MAX || m->rview ||
+	    i >= t->cap || t->tab[i])
+		return 0;
+	t->tab[m->mid] = NULL;	/* `used' stays: one out, one in */
+	t->tab[i] = m;
+	t->next = i + 1;
+	/* msg_reset(), the encoding and the one body buffer kept, and the
+	 * fields register_buf() sets given at once, in the struct's order */
+	m->mid = i;
+	m->tag = 0;
+	m->ctx = ctx;
+	m->src = src;
+	m->dst = 0;
+	m->wid = 0;
+	m->crc = 0;
+	m->len = 0;
+	m->rfrag = 0;
+	m->roff = 0;
+	m->ritem_type = 0;
+	m->ritem_left = 0;
+	m->rview_len = 0;
+	m->rview_pos = 0;
+	m->next = NULL;
+	m->seq = 0;
+	m->datalen = 0;
+	m->datalen_at = 0;
+	f->len = 0;
+	return i;
 }
 
 /* Makes room for `k' more fragments in m->frags; PvmOk or PvmNoMem. */
@@ -392,72 +433,47 @@ unsigned char *pvmi_msg_flatten(const struct pvmi_msg *m, size_t *len)
 	return buf;
 }
 
-/* pvmi_mid_register() when the table grows or the cursor's slot is
- * taken. */
-static __attribute__((noinline)) int mid_register_slow(struct pvmi_msg *m)
+/* pvmi_mid_register() past its common case (msg.h): the table grows,
+ * or the cursor's slot is taken.  The id, or PvmNoMem. */
+int pvmi_mid_register_slow(struct pvmi_msg *m)
 {
-	struct pvmi_msg **t;
+	struct pvmi_mids *t = &pvmi_mids;
+	struct pvmi_msg **tab;
 	int cap, i;
 
 	/* keep the table at most half full so the forward scan stays short */
-	if (!midcap || (midused + 1) * 2 > midcap) {
-		cap = midcap ? midcap * 2 : MID_MIN_CAP;
-		t = realloc(midtab, cap * sizeof(*t));
-		if (!t)
+	if (!t->cap || (t->used + 1) * 2 > t->cap) {
+		cap = t->cap ? t->cap * 2 : MID_MIN_CAP;
+		tab = realloc(t->tab, cap * sizeof(*tab));
+		if (!tab)
 			return PvmNoMem;
-		memset(t + midcap, 0, (cap - midcap) * sizeof(*t));
-		midtab = t;
-		midcap = cap;
+		/* slot 0 too, the first time: pvmi_mid_lookup relies on it */
+		memset(tab + t->cap, 0, (cap - t->cap) * sizeof(*tab));
+		t->tab = tab;
+		t->cap = cap;
 	}
-	for (i = midnext; i < midcap && midtab[i]; i++)
+	for (i = t->next; i < t->cap && t->tab[i]; i++)
 		;
-	if (i >= midcap)
-		for (i = 1; midtab[i]; i++)
+	if (i >= t->cap)
+		for (i = 1; t->tab[i]; i++)
 			;
-	midtab[i] = m;
-	midused++;
-	midnext = i + 1;
+	t->tab[i] = m;
+	t->used++;
+	t->next = i + 1;
 	m->mid = i;
 	return i;
 }
 
-/* Registers `m' under a new buffer id; returns it or PvmNoMem. */
-int pvmi_mid_register(struct pvmi_msg *m)
-{
-	int i = midnext;
-
-	/* the common case: what the slow path would find at once, the
-	 * table left at most half full and the slot at the cursor free */
-	if (i < midcap && !midtab[i] && (midused + 1) * 2 <= midcap) {
-		midtab[i] = m;
-		midused++;
-		midnext = i + 1;
-		m->mid = i;
-		return i;
-	}
-	return mid_register_slow(m);
-}
-
-/* Returns the message of buffer id `mid', or NULL if none. */
-struct pvmi_msg *pvmi_mid_lookup(int mid)
-{
-	if (mid <= 0 || mid >= midcap)
-		return NULL;
-	return midtab[mid];
-}
-
-/* Unregisters buffer `mid' and frees its message; nothing when no
- * buffer has that id (msg.h). */
 /* Unregisters buffer `mid' and returns its message; NULL when no buffer
  * has that id. */
 static inline struct pvmi_msg *mid_take(int mid)
 {
 	struct pvmi_msg *m;
 
-	if (mid <= 0 || mid >= midcap || !(m = midtab[mid]))
+	if (!(m = pvmi_mid_lookup(mid)))
 		return NULL;
-	midtab[mid] = NULL;
-	midused--;
+	pvmi_mids.tab[mid] = NULL;
+	pvmi_mids.used--;
 	m->mid = 0;
 	return m;
 }
@@ -543,9 +559,11 @@ void pvmi_msg_rx_drop(void)
 /* Unregisters `mid' without freeing the message. */
 void pvmi_mid_forget(int mid)
 {
-	if (mid <= 0 || mid >= midcap || !midtab[mid])
+	struct pvmi_msg *m = pvmi_mid_lookup(mid);
+
+	if (!m)
 		return;
-	midtab[mid]->mid = 0;
-	midtab[mid] = NULL;
-	midused--;
+	m->mid = 0;
+	pvmi_mids.tab[mid] = NULL;
+	pvmi_mids.used--;
 }

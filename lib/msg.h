@@ -24,9 +24,9 @@ struct pvmi_frag {
 	size_t cap;		/* 0 for a fragment that borrows user memory */
 };
 
-/* A field added here must also be cleared by msg_reset() (msg.c), which
- * empties a kept object for reuse; a size check there fails the build
- * until it is. */
+/* A field added here must also be cleared by msg_reset() and
+ * pvmi_msg_renew() (msg.c), which empty a kept object for reuse; a size
+ * check there fails the build until it is. */
 struct pvmi_msg {
 	int mid;		/* buffer id, > 0 while registered */
 	int enc;		/* PvmDataDefault, PvmDataRaw or PvmDataInPlace */
@@ -66,6 +66,12 @@ void pvmi_msg_free(struct pvmi_msg *m);
  * forgotten by the caller; its first owned body buffer, when small, is
  * kept for the next pack (pvm_initsend). */
 void pvmi_msg_empty(struct pvmi_msg *m);
+/* pvm_initsend's common case: message `m', registered, emptied as
+ * pvmi_msg_empty() does, its source and context set to `src' and `ctx',
+ * under the id pvmi_mid_forget() then pvmi_mid_register() would give it.
+ * The new id, or 0 with `m' untouched when that takes more than the
+ * common case (then empty and register it the long way). */
+int pvmi_msg_renew(struct pvmi_msg *m, int src, int ctx);
 /* Wraps a received body (from pvmi_buf_alloc, bufcache.h; ownership
  * taken) as a message. */
 struct pvmi_msg *pvmi_msg_from_body(void *body, size_t len, int enc);
@@ -79,10 +85,50 @@ int pvmi_msg_iov(const struct pvmi_msg *m, struct iovec *iov, int max);
  * it back with pvmi_buf_free); NULL on allocation failure. */
 unsigned char *pvmi_msg_flatten(const struct pvmi_msg *m, size_t *len);
 
+/* The buffer-id table (msg.c): tab[i] is the message of id i, NULL for
+ * a free id; tab[0] is always NULL.  Ids are handed out from `next'
+ * forward, so that a freed id is not given again until the cursor wraps;
+ * the table is kept at most half full (`used' of `cap' slots).  Read
+ * here, inline: every pack, unpack, send and receive looks an id up.
+ * Hidden, as defined: read without the GOT. */
+struct pvmi_mids {
+	struct pvmi_msg **tab;
+	int cap;
+	int used;
+	int next;
+};
+extern struct pvmi_mids pvmi_mids __attribute__((visibility("hidden")));
+
+/* pvmi_mid_register() past its common case: the table grows, or the
+ * cursor's slot is taken.  The id, or PvmNoMem. */
+int pvmi_mid_register_slow(struct pvmi_msg *m);
+
 /* Registers `m' under a new buffer id; returns it or PvmNoMem. */
-int pvmi_mid_register(struct pvmi_msg *m);
-/* Returns the message of buffer id `mid', or NULL if none. */
-struct pvmi_msg *pvmi_mid_lookup(int mid);
+static inline int pvmi_mid_register(struct pvmi_msg *m)
+{
+	struct pvmi_mids *t = &pvmi_mids;
+	int i = t->next;
+
+	/* the common case: what the slow path would find at once, the
+	 * table left at most half full and the slot at the cursor free */
+	if (i < t->cap && !t->tab[i] && (t->used + 1) * 2 <= t->cap) {
+		t->tab[i] = m;
+		t->used++;
+		t->next = i + 1;
+		m->mid = i;
+		return i;
+	}
+	return pvmi_mid_register_slow(m);
+}
+
+/* Returns the message of buffer id `mid', or NULL if none: one unsigned
+ * compare covers mid <= 0 too, slot 0 being always empty. */
+static inline struct pvmi_msg *pvmi_mid_lookup(int mid)
+{
+	if ((unsigned)mid >= (unsigned)pvmi_mids.cap)
+		return NULL;
+	return pvmi_mids.tab[mid];
+}
 /* Unregisters `mid' without freeing the message. */
 void pvmi_mid_forget(int mid);
 /* Unregisters buffer `mid' and frees its message (pvm_freebuf without

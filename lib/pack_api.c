@@ -72,6 +72,15 @@ static inline void copy_bytes(unsigned char *d, const unsigned char *s,
 	}
 }
 
+/* Copies `n' bytes (more than copy_bytes copies inline) and returns
+ * PvmOk: the last step of pk_dense and upk_dense, a tail call. */
+static __attribute__((noinline)) int copy_out(void *d, const void *s,
+					      size_t n)
+{
+	memcpy(d, s, n);
+	return PvmOk;
+}
+
 /*
  * pk()'s common case in one step (inlined with a constant `type'): `n'
  * > 0 dense elements into the room of the last, owned fragment of an
@@ -105,18 +114,21 @@ pk_dense(const char *fn, int type, const void *p, int n)
 	    m->len + total > PVMI_FRAME_MAX_BODY)
 		return pk(fn, type, p, n, 1);
 	d = f->data + f->len;
-	put_hdr(d, (uint32_t)type, (uint32_t)n);
-	d += PVMI_ITEM_HDR_LEN;
-	if (type == PVM_BYTE) {
-		/* the zero pad first, as a word the bytes then partly cover */
-		if (pad)
-			st32(d + (nb & ~(size_t)3), 0);
-		copy_bytes(d, p, nb);
-	} else {
-		pvmi_encode(d, p, (size_t)n, nat_size(type), type, xdr);
-	}
+	/* the lengths first, so that a long copy ends in a tail call */
 	f->len += total;
 	m->len += total;
+	put_hdr(d, (uint32_t)type, (uint32_t)n);
+	d += PVMI_ITEM_HDR_LEN;
+	if (type != PVM_BYTE) {
+		pvmi_encode(d, p, (size_t)n, nat_size(type), type, xdr);
+		return PvmOk;
+	}
+	/* the zero pad first, as a word the bytes then partly cover */
+	if (pad)
+		st32(d + (nb & ~(size_t)3), 0);
+	if (nb > 16)
+		return copy_out(d, p, nb);
+	copy_bytes(d, p, nb);
 	return PvmOk;
 }
 
@@ -124,7 +136,10 @@ pk_dense(const char *fn, int type, const void *p, int n)
  * upk()'s common case in one step: the cursor between items with no
  * view left, and the next item, whole in the current fragment, of exactly
  * `type' and `n' > 0 elements, read densely as pvmi_unpack() reads it;
- * upk() takes any other call.  Returns what upk() would.
+ * upk() takes any other call.  Returns what upk() would.  The item's
+ * bounds are checked at once (its end within the fragment: no size_t
+ * sum here can wrap), the cursor moved before the copy, so that a long
+ * copy ends in a tail call.
  */
 static inline __attribute__((always_inline)) int
 upk_dense(const char *fn, int type, void *p, int n)
@@ -132,7 +147,7 @@ upk_dense(const char *fn, int type, void *p, int n)
 	struct pvmi_msg *m;
 	struct pvmi_frag *f;
 	const unsigned char *s;
-	size_t nb, pad, room;
+	size_t nb, pad, end;
 	int xdr;
 
 	m = pvmi_mid_lookup(pvmi_rbuf);
@@ -142,24 +157,24 @@ upk_dense(const char *fn, int type, void *p, int n)
 	if (xdr < 0)
 		return upk(fn, type, p, n, 1);
 	f = &m->frags[m->rfrag];
-	if (m->roff > f->len || f->len - m->roff < PVMI_ITEM_HDR_LEN)
+	nb = type == PVM_BYTE ? (size_t)n : (size_t)n * wire_size(type, xdr);
+	pad = pad_of(type, (uint32_t)n, xdr);
+	end = m->roff + PVMI_ITEM_HDR_LEN + nb + pad;
+	if (end > f->len)
 		return upk(fn, type, p, n, 1);
-	room = f->len - m->roff - PVMI_ITEM_HDR_LEN;
 	s = f->data + m->roff;
 	if (be32toh(ld32(s)) != (uint32_t)type ||
 	    be32toh(ld32(s + 4)) != (uint32_t)n)
 		return upk(fn, type, p, n, 1);
-	nb = type == PVM_BYTE ? (size_t)n : (size_t)n * wire_size(type, xdr);
-	pad = pad_of(type, (uint32_t)n, xdr);
-	if (room < nb + pad)
-		return upk(fn, type, p, n, 1);
-	s += PVMI_ITEM_HDR_LEN;
-	if (type == PVM_BYTE)
-		copy_bytes(p, s, nb);
-	else
-		pvmi_decode(p, nat_size(type), s, (size_t)n, type, xdr);
-	m->roff += PVMI_ITEM_HDR_LEN + nb + pad;
+	m->roff = end;
 	m->ritem_type = (uint32_t)type | (uint32_t)pad << 8;
+	s += PVMI_ITEM_HDR_LEN;
+	if (type != PVM_BYTE)
+		pvmi_decode(p, nat_size(type), s, (size_t)n, type, xdr);
+	else if (nb > 16)
+		return copy_out(p, s, nb);
+	else
+		copy_bytes(p, s, nb);
 	return PvmOk;
 }
 

@@ -212,6 +212,48 @@ START_TEST(test_initsend_renewal_leaves_nothing_behind)
 }
 END_TEST
 
+/* Renewals one after another, with the cursor of the id table passing
+ * its end and with other buffers holding ids: each a fresh id, the old
+ * one freed, the table never more than half full, as an initsend that
+ * frees and makes a buffer would leave it; an InPlace buffer too. */
+START_TEST(test_initsend_renewals_take_fresh_ids_as_a_new_buffer_would)
+{
+	int held[40], prev, mid, used, i, v = 5;
+
+	prev = pvm_initsend(PvmDataRaw);
+	ck_assert_int_gt(prev, 0);
+	for (i = 0; i < 40; i++)
+		held[i] = pvm_mkbuf(PvmDataDefault);
+	used = pvmi_mids.used;
+	for (i = 0; i < 1000; i++) {
+		ck_assert_int_eq(pvm_pkint(&v, 1, 1), PvmOk);
+		mid = pvm_initsend(PvmDataRaw);
+		ck_assert_int_gt(mid, 0);
+		ck_assert_int_ne(mid, prev);
+		ck_assert_int_eq(pvm_getsbuf(), mid);
+		ck_assert_ptr_null(pvmi_mid_lookup(prev));
+		ck_assert_ptr_nonnull(pvmi_mid_lookup(mid));
+		ck_assert_int_eq(pvmi_mid_lookup(mid)->mid, mid);
+		ck_assert_uint_eq(pvmi_mid_lookup(mid)->len, 0);
+		ck_assert_int_eq(pvmi_mids.used, used);
+		ck_assert_int_le(pvmi_mids.used * 2, pvmi_mids.cap);
+		/* the cursor goes on from the new id, as register's does */
+		ck_assert_int_gt(pvmi_mids.next, 0);
+		prev = mid;
+	}
+	for (i = 0; i < 40; i++)
+		ck_assert_int_eq(pvm_freebuf(held[i]), PvmOk);
+	/* InPlace: its own encoding is kept */
+	pvm_initsend(PvmDataInPlace);
+	ck_assert_int_eq(pvm_pkint(&v, 1, 1), PvmOk);
+	prev = pvm_getsbuf();
+	mid = pvm_initsend(PvmDataInPlace);
+	ck_assert_int_ne(mid, prev);
+	ck_assert_int_eq(pvmi_mid_lookup(mid)->enc, PvmDataInPlace);
+	ck_assert_uint_eq(pvmi_mid_lookup(mid)->len, 0);
+}
+END_TEST
+
 START_TEST(test_setsbuf_getsbuf)
 {
 	int a = pvm_mkbuf(PvmDataDefault), b = pvm_mkbuf(PvmDataDefault);
@@ -512,6 +554,8 @@ static Suite *buffers_suite(void)
 	tcase_add_test(tc, test_initsend_replaces_send_buffer);
 	tcase_add_test(tc, test_initsend_same_encoding_renews_in_place);
 	tcase_add_test(tc, test_initsend_renewal_leaves_nothing_behind);
+	tcase_add_test(tc,
+		test_initsend_renewals_take_fresh_ids_as_a_new_buffer_would);
 	tcase_add_test(tc, test_setsbuf_getsbuf);
 	tcase_add_test(tc, test_setrbuf_getrbuf_keeps_position);
 	tcase_add_test(tc, test_bufinfo);

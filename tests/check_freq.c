@@ -159,6 +159,43 @@ START_TEST(a_full_table_replaces_the_idlest)
 }
 END_TEST
 
+/* The entry found last is tried first: alternating with two peers, or
+ * with one, every exchange lands on its own entry and stamps it; an
+ * entry of another process's making past npeers is never taken. */
+START_TEST(the_last_peer_found_is_tried_first_and_stamped)
+{
+	const struct cosched_peer *p, *q;
+	int i;
+
+	pvmi_cosched_look_rate(0);	/* the clock read at every message */
+	for (i = 0; i < 5; i++) {
+		pvmi_cosched_received(HOST1 | 2);
+		pvmi_cosched_sent(HOST1 | 2);
+		pvmi_cosched_received(HOST1 | 3);
+	}
+	p = peer_of(HOST1 | 2);
+	q = peer_of(HOST1 | 3);
+	ck_assert_int_eq(page.npeers, 2);
+	ck_assert_uint_eq(p->recvs, 5);
+	ck_assert_uint_eq(p->sends, 5);
+	ck_assert_uint_eq(q->recvs, 5);
+	ck_assert_uint_eq(q->sends, 0);
+	page.peers[0].last_ns = 0;
+	page.peers[1].last_ns = 0;
+	pvmi_cosched_received(HOST1 | 3);	/* the last found */
+	ck_assert_uint_gt(q->last_ns, 0);
+	ck_assert_uint_eq(p->last_ns, 0);
+	ck_assert_uint_eq(q->recvs, 6);
+	pvmi_cosched_sent(HOST1 | 3);
+	ck_assert_uint_eq(q->sends, 1);
+	/* a stale entry beyond the table's end is not a hit */
+	page.npeers = 1;	/* leaves HOST1|3 at index 1, unused */
+	pvmi_cosched_received(HOST1 | 3);
+	ck_assert_int_eq(page.npeers, 2);
+	ck_assert_uint_eq(page.peers[1].recvs, 1);	/* a new entry */
+}
+END_TEST
+
 START_TEST(a_message_after_the_interval_counts_in_the_next)
 {
 	page.sends_now = 5;
@@ -209,6 +246,7 @@ static Suite *freq_suite(void)
 	tcase_add_test(tc, a_receive_from_no_task_is_not_counted);
 	tcase_add_test(tc, local_correspondents_are_recorded_remote_ones_not);
 	tcase_add_test(tc, a_full_table_replaces_the_idlest);
+	tcase_add_test(tc, the_last_peer_found_is_tried_first_and_stamped);
 	tcase_add_test(tc, a_message_after_the_interval_counts_in_the_next);
 	tcase_add_test(tc, a_busy_task_reads_the_clock_about_eight_times_an_interval);
 	suite_add_tcase(s, tc);

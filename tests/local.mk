@@ -93,6 +93,14 @@ tests_check_route_SOURCES = tests/check_route.c lib/route.c lib/route.h \
 	$(MSG_UNIT_SOURCES)
 tests_check_route_CFLAGS = $(TEST_CFLAGS)
 tests_check_route_LDADD = common/libcommon.la $(CHECK_LIBS) -lm
+# What a link does with the frames of its pipe (lib/conn_frame.c),
+# against stand-ins for conn.c.
+check_PROGRAMS += tests/check_conn_frame
+TESTS += tests/check_conn_frame
+tests_check_conn_frame_SOURCES = tests/check_conn_frame.c lib/conn_frame.c \
+	$(MSG_UNIT_SOURCES)
+tests_check_conn_frame_CFLAGS = $(TEST_CFLAGS)
+tests_check_conn_frame_LDADD = common/libcommon.la $(CHECK_LIBS) -lm
 # The short way of route.c (pvmi_route_send_fast) against stand-ins.
 check_PROGRAMS += tests/check_route_fast
 TESTS += tests/check_route_fast

@@ -15,18 +15,20 @@
 /* When the probe last looked at the clock (state.c says how often). */
 static uint64_t last_look;
 
+/* The entry of the peers table last found: most exchanges are with the
+ * same peer. */
+static int last;
+
 /* Records an exchange with task `tid' of this host in the peers table:
- * its entry, else a free one, else the one idle the longest. */
-static inline void note_peer(struct cosched_page *pg, int tid, int sent,
-			     uint64_t now)
+ * its entry, else a free one, else the one idle the longest.  Out of
+ * line: the hooks try the last entry found first, inline (peer_hit). */
+static __attribute__((noinline)) void note_peer(struct cosched_page *pg,
+						int tid, int sent,
+						uint64_t now)
 {
-	static int last;	/* most exchanges are with the same peer */
 	struct cosched_peer *p, *victim = NULL;
 	int i, n = pg->npeers;
 
-	p = &pg->peers[last];
-	if (last < n && p->tid == tid)
-		goto found;
 	for (i = 0; i < n; i++) {
 		p = &pg->peers[i];
 		if (p->tid == tid) {
@@ -53,16 +55,19 @@ found:
 		p->recvs++;
 }
 
-/* The common part of both hooks, before the counters: an interval that
- * ended since the last look is closed first, so the message being
- * counted falls in the interval it happened in, not in the last one
- * that had traffic. */
-static inline void look_at_clock(void)
+/* The entry of `tid' when it is the last one found, else NULL (then
+ * note_peer). */
+static inline struct cosched_peer *peer_hit(struct cosched_page *pg, int tid)
 {
-	if (pvmi_cosched_look_left > 0) {
-		pvmi_cosched_look_left--;
-		return;
-	}
+	struct cosched_peer *p = &pg->peers[last];
+
+	return last < pg->npeers && p->tid == tid ? p : NULL;
+}
+
+/* look_at_clock() when it is time to look: out of line, so that the
+ * hooks' common case needs no frame. */
+static __attribute__((noinline)) void look_now(void)
+{
 	/* A roll sets a new rate and look_left = 0 (look again at once). */
 	pvmi_cosched_look_left = pvmi_cosched_look_every - 1;
 	last_look = pvmi_cosched_coarse_ns();
@@ -70,29 +75,77 @@ static inline void look_at_clock(void)
 		pvmi_cosched_roll(0);
 }
 
+/* The common part of both hooks, before the counters: an interval that
+ * ended since the last look is closed first, so the message being
+ * counted falls in the interval it happened in, not in the last one
+ * that had traffic. */
+static inline void look_at_clock(void)
+{
+	if (pvmi_cosched_look_left > 0)
+		pvmi_cosched_look_left--;
+	else
+		look_now();
+}
+
 void pvmi_cosched_sent(int tid)
 {
 	struct cosched_page *pg = pvmi_cosched_page;
+	struct cosched_peer *p;
 
 	if (!pg)
 		return;
 	look_at_clock();
 	pg->sends_now++;
 	pg->sends_total++;
-	if (PVMI_TID_HOST(tid) == PVMI_TID_HOST(pvmi.mytid))
-		note_peer(pg, tid, 1, last_look);
+	if (PVMI_TID_HOST(tid) == PVMI_TID_HOST(pvmi.mytid)) {
+		if ((p = peer_hit(pg, tid)) != NULL) {
+			p->last_ns = last_look;
+			p->sends++;
+		} else {
+			note_peer(pg, tid, 1, last_look);
+		}
+	}
 	pvmi_cosched_peer_sent(tid);
 }
 
+/* pvmi_cosched_received()'s counting, `src' checked and the clock
+ * looked at. */
+static inline void count_received(struct cosched_page *pg, int src)
+{
+	struct cosched_peer *p;
+
+	pg->recvs_now++;
+	pg->recvs_total++;
+	if (PVMI_TID_HOST(src) != PVMI_TID_HOST(pvmi.mytid))
+		return;
+	if ((p = peer_hit(pg, src)) != NULL) {
+		p->last_ns = last_look;
+		p->recvs++;
+	} else {
+		note_peer(pg, src, 0, last_look);
+	}
+}
+
+/* pvmi_cosched_received() when it is time to look at the clock. */
+static __attribute__((noinline)) void received_looking(struct cosched_page *pg,
+						       int src)
+{
+	look_now();
+	count_received(pg, src);
+}
+
+/* Counts a receive from `src' (look_at_clock() and count_received(),
+ * the common case without a frame). */
 void pvmi_cosched_received(int src)
 {
 	struct cosched_page *pg = pvmi_cosched_page;
 
 	if (!pg || pvmi_check_task_tid(src) != PvmOk)
 		return;
-	look_at_clock();
-	pg->recvs_now++;
-	pg->recvs_total++;
-	if (PVMI_TID_HOST(src) == PVMI_TID_HOST(pvmi.mytid))
-		note_peer(pg, src, 0, last_look);
+	if (pvmi_cosched_look_left == 0) {
+		received_looking(pg, src);
+		return;
+	}
+	pvmi_cosched_look_left--;
+	count_received(pg, src);
 }

@@ -12,7 +12,7 @@
  * space is reused.  The armed handshake needs a full barrier on both
  * sides (a store then a load of another word, which release/acquire do
  * not order).  The consumer pays its side not at every whole record but
- * every FREE_CHECK_EVERY of them and when it catches up (free_record).
+ * every SHM_FREE_CHECK_EVERY of them and when it catches up (free_record).
  */
 #include <errno.h>
 #include <string.h>
@@ -26,9 +26,6 @@
 #define REC_BYTES	((uint32_t)sizeof(struct shm_rec))
 #define PART_BYTES	((uint32_t)sizeof(struct shm_rec_part))
 #define WHOLE		(SHM_REC_FIRST | SHM_REC_LAST)
-/* Whole records the consumer frees before it looks whether the producer
- * waits for room (see free_record). */
-#define FREE_CHECK_EVERY	16
 
 /* A record's header as the consumer checks and uses it: the part field
  * filled in (total = len, offset 0) for a whole message's record. */
@@ -360,8 +357,8 @@ int shm_ring_put2(struct shm_ring *r, uint32_t tag, const void *a,
 	at = (pos & mask) + REC_BYTES;
 	rec = (struct shm_rec *)(data + at - REC_BYTES);
 	if (at + len <= mask + 1) {	/* the payload does not wrap */
-		copy_short(data + at, a, alen);
-		copy_short(data + at + alen, b, blen);
+		shm_copy_short(data + at, a, alen);
+		shm_copy_short(data + at + alen, b, blen);
 	} else {
 		copy_in2(r, at, a, alen, b, blen);
 	}
@@ -445,14 +442,18 @@ static inline void ring_copy_out(struct shm_ring *r, uint32_t pos,
 /* Frees the space of the front record `h', the tail published at once;
  * the producer is looked at (shmr_producer_check, whose fence is the
  * largest cost left on a small message's way) after a chunk, a single
- * copy or FREE_CHECK_EVERY whole records, and as shmr_caught_up says. */
+ * copy or SHM_FREE_CHECK_EVERY whole records, and as shmr_caught_up
+ * says. */
 static void free_record(struct shm_ring *r, const struct rec_view *h)
 {
+	if (h->flags == WHOLE) {	/* the one way to free it (shm_ring.h) */
+		shm_ring_drop_whole(r, h->len);
+		return;
+	}
 	r->pos += rec_bytes(h->len, h->flags);
 	r->seq = next_seq(r->seq);
 	store_release(&r->hdr->tail, r->pos);
-	if (h->flags != WHOLE || ++r->unchecked >= FREE_CHECK_EVERY)
-		shmr_producer_check(r);
+	shmr_producer_check(r);
 }
 
 /* A copy of the front record's header and part field, so that what is
@@ -705,8 +706,8 @@ ssize_t shm_ring_take_front(struct shm_ring *r, const struct shm_front *f,
 	return (ssize_t)f->len;
 }
 
-/* shm_ring_front_in_place() once a record (or the producer's close) is
- * there. */
+/* shm_ring_front_in_place() past shm_ring_whole_front's case: another
+ * record, one that wraps, or the producer's close. */
 static __attribute__((noinline)) int front_in_place(struct shm_ring *r,
 		struct shm_front *f, const unsigned char **payload)
 {
@@ -731,29 +732,21 @@ static __attribute__((noinline)) int front_in_place(struct shm_ring *r,
 int shm_ring_front_in_place(struct shm_ring *r, struct shm_front *f,
 			    const unsigned char **payload)
 {
-	struct shm_rec *rec = shmr_front(r);
-	uint32_t len, at;
+	uint32_t tag, len;
+	int rc = shm_ring_whole_front(r, payload, &tag, &len);
 
-	*payload = NULL;
-	/* none waiting, the common end of a take: no frame for the rest */
-	if (!rec && !load_acquire(&r->hdr->producer_closed))
-		return -EAGAIN;
-	if (!rec || load_relaxed(&rec->flags) != WHOLE)
-		return front_in_place(r, f, payload);
-	/* a whole message: look_front's checks and reading, made here */
-	len = load_relaxed(&rec->len);
-	if (len > r->chunk)
-		return -EPROTO;
-	f->tag = load_relaxed(&rec->tag);
+	if (rc <= 0) {
+		*payload = NULL;
+		/* none waiting, the common end of a take: no frame for the
+		 * rest */
+		return rc == 0 ? -EAGAIN : front_in_place(r, f, payload);
+	}
+	/* a whole message in one piece: look_front's checks, made there */
+	f->tag = tag;
 	f->len = len;
 	f->pos = r->pos;
 	f->rec_len = len;
 	f->flags = WHOLE;
-	__builtin_prefetch(r->data + ((r->pos + rec_bytes(len, WHOLE)) &
-				      r->mask));
-	at = (r->pos + REC_BYTES) & r->mask;
-	if (at + len <= r->mask + 1)
-		*payload = r->data + at;
 	return 0;
 }
 

@@ -94,8 +94,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 #include <sys/uio.h>
+
+#include "shm_layout.h"
 
 /* "copvmshm" read as a little-endian u64 */
 #define SHM_RING_MAGIC		0x6d68736d766f7063ULL
@@ -111,6 +114,12 @@
 #define SHM_REC_FIRST		1U
 #define SHM_REC_LAST		2U
 #define SHM_REC_SINGLE_COPY	4U
+
+/* The ring bytes of a whole message's record of `len' payload bytes:
+ * its header and payload, rounded up to a line. */
+#define SHM_WHOLE_REC_BYTES(len)					\
+	(((uint32_t)sizeof(struct shm_rec) + (len) +			\
+	  SHM_RING_REC_ALIGN - 1) & ~(uint32_t)(SHM_RING_REC_ALIGN - 1))
 
 /* Timeouts of the blocking calls, in ns. */
 #define SHM_WAIT_FOREVER	(-1L)
@@ -290,6 +299,96 @@ int shm_ring_front_in_place(struct shm_ring *r, struct shm_front *f,
 /* Consumer: frees the record `f' that shm_ring_front_in_place gave in
  * place, still the front one. */
 void shm_ring_drop_front(struct shm_ring *r, const struct shm_front *f);
+
+/*
+ * The consumer's common case inline, for a transport that takes a small
+ * message on every round trip (transport/shm.c): what
+ * shm_ring_front_in_place() and shm_ring_drop_front() do with a whole
+ * message of one record lying in one piece, without their calls.
+ */
+
+/* Whole records the consumer frees before it looks whether the producer
+ * waits for room (shm_ring.c, free_record). */
+#define SHM_FREE_CHECK_EVERY	16
+
+/* shm_ring_wait.c: wakes the producer if it waits for room or for a
+ * single-copy answer (a full fence, then its flag); resets `unchecked'. */
+void shmr_producer_check(struct shm_ring *r);
+
+/* Copies `n' bytes from `src' to `dst' (not overlapping): a short copy
+ * as two possibly overlapping moves of a power of two, a long one by
+ * memcpy.  A small frame's header and body go this way into the ring
+ * (the producer, shm_ring.c) and its body out of it (transport/shm.c),
+ * without a call into the C library each. */
+static inline void shm_copy_short(unsigned char *dst,
+				  const unsigned char *src, uint32_t n)
+{
+	/* a frame's header (16 to 32 bytes) first, then a small body */
+	if (n >= 16) {
+		if (n <= 32) {
+			memcpy(dst, src, 16);
+			memcpy(dst + n - 16, src + n - 16, 16);
+		} else if (n <= 64) {
+			memcpy(dst, src, 32);
+			memcpy(dst + n - 32, src + n - 32, 32);
+		} else {
+			memcpy(dst, src, n);
+		}
+	} else if (n >= 8) {
+		memcpy(dst, src, 8);
+		memcpy(dst + n - 8, src + n - 8, 8);
+	} else if (n >= 4) {
+		memcpy(dst, src, 4);
+		memcpy(dst + n - 4, src + n - 4, 4);
+	} else {
+		while (n--)
+			*dst++ = *src++;
+	}
+}
+
+/* Consumer: 1 when the front record is a whole message of one record
+ * lying in one piece, its payload in place in *payload, its tag and
+ * length in *tag and *len: shm_ring_front_in_place's answer, which the
+ * caller copies out once and frees with shm_ring_drop_whole.  0 when no
+ * record waits and the producer has not closed (its -EAGAIN); -1 for
+ * anything else: ask shm_ring_front_in_place. */
+static inline int shm_ring_whole_front(const struct shm_ring *r,
+				       const unsigned char **payload,
+				       uint32_t *tag, uint32_t *len)
+{
+	const struct shm_rec *rec =
+		(const struct shm_rec *)(r->data + (r->pos & r->mask));
+	uint32_t n, at;
+
+	if (__atomic_load_n(&rec->seq, __ATOMIC_ACQUIRE) != r->seq)
+		return __atomic_load_n(&r->hdr->producer_closed,
+				       __ATOMIC_ACQUIRE) ? -1 : 0;
+	n = __atomic_load_n(&rec->len, __ATOMIC_RELAXED);
+	at = (r->pos + (uint32_t)sizeof(*rec)) & r->mask;
+	if (__atomic_load_n(&rec->flags, __ATOMIC_RELAXED) !=
+	    (SHM_REC_FIRST | SHM_REC_LAST) || n > r->chunk ||
+	    at + n > r->mask + 1)
+		return -1;
+	*tag = __atomic_load_n(&rec->tag, __ATOMIC_RELAXED);
+	*len = n;
+	*payload = r->data + at;
+	/* the next record's line, last written by the producer: a miss on
+	 * the way back to the program unless it is on its way now */
+	__builtin_prefetch(r->data + ((r->pos + SHM_WHOLE_REC_BYTES(n)) &
+				      r->mask));
+	return 1;
+}
+
+/* Consumer: frees the front record, a whole message of `len' bytes that
+ * shm_ring_whole_front gave (as free_record does, shm_ring.c). */
+static inline void shm_ring_drop_whole(struct shm_ring *r, uint32_t len)
+{
+	r->pos += SHM_WHOLE_REC_BYTES(len);
+	r->seq = r->seq + 1 + (r->seq == UINT32_MAX);	/* 0 is never one */
+	__atomic_store_n(&r->hdr->tail, r->pos, __ATOMIC_RELEASE);
+	if (++r->unchecked >= SHM_FREE_CHECK_EVERY)
+		shmr_producer_check(r);
+}
 
 /* 1 when the peer process still exists, 0 when it is gone. */
 int shm_ring_peer_alive(struct shm_ring *r);

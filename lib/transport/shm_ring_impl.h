@@ -50,11 +50,9 @@ static inline int shmr_record_or_closed(struct shm_ring *r, uint32_t unused)
 	       load_acquire(&r->hdr->producer_closed) != 0;
 }
 
-/* shm_ring_wait.c: the consumer wakes the producer if it waits for room
- * or for a single-copy answer (a full fence, then its flag).  Called
- * after a chunk or a single-copy record, every few whole ones, and when
- * the consumer has caught up (shm_ring.c, free_record). */
-void shmr_producer_check(struct shm_ring *r);
+/* shmr_producer_check() (shm_ring.h) is called after a chunk or a
+ * single-copy record, every few whole ones, and when the consumer has
+ * caught up (shm_ring.c, free_record). */
 /* The consumer has caught up (found the ring empty, arms, waits): the
  * look deferred by the records it took since the last one. */
 static inline void shmr_caught_up(struct shm_ring *r)
@@ -91,35 +89,5 @@ static inline void shmr_wake_if_armed(struct shm_ring *r, uint32_t *armed)
  * once the peer is gone and `ready' still does not hold. */
 int shmr_wait_until(struct shm_ring *r, shmr_ready_fn ready, uint32_t arg,
 		    uint32_t *armed, long timeout_ns, int doorbell_ends);
-
-/* Copies `n' bytes from `src' to `dst' (not overlapping): a short copy
- * as two possibly overlapping moves of a power of two, a long one by
- * memcpy.  A small frame's header and body go this way, without a call
- * into the C library each (the producer, shm_ring.c). */
-static inline void copy_short(unsigned char *dst, const unsigned char *src,
-			      uint32_t n)
-{
-	/* a frame's header (16 to 32 bytes) first, then a small body */
-	if (n >= 16) {
-		if (n <= 32) {
-			memcpy(dst, src, 16);
-			memcpy(dst + n - 16, src + n - 16, 16);
-		} else if (n <= 64) {
-			memcpy(dst, src, 32);
-			memcpy(dst + n - 32, src + n - 32, 32);
-		} else {
-			memcpy(dst, src, n);
-		}
-	} else if (n >= 8) {
-		memcpy(dst, src, 8);
-		memcpy(dst + n - 8, src + n - 8, 8);
-	} else if (n >= 4) {
-		memcpy(dst, src, 4);
-		memcpy(dst + n - 4, src + n - 4, 4);
-	} else {
-		while (n--)
-			*dst++ = *src++;
-	}
-}
 
 #endif /* COPVM_SHM_RING_IMPL_H */

@@ -41,7 +41,7 @@
 #include <unistd.h>
 
 #include "pvm3.h"
-#include "wire.h"
+#include "wire.h"	/* and be.h's put_be32 */
 
 static int enrol(void)
 {
@@ -152,14 +152,6 @@ static int flood(const char *path, int n)
 	while (fgets(line, sizeof(line), stdin))
 		;
 	return 0;
-}
-
-static void put_be32(unsigned char *p, unsigned v)
-{
-	p[0] = v >> 24;
-	p[1] = v >> 16;
-	p[2] = v >> 8;
-	p[3] = v;
 }
 
 /* Sends a frame header declaring a 1 GiB body on each of `n' connections
