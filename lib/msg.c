@@ -70,7 +70,7 @@ static inline void msg_reset_rest(struct pvmi_msg *m)
 }
 
 /* msg_reset_rest() and the fields a frame's header gives. */
-static void msg_reset(struct pvmi_msg *m)
+static inline void msg_reset(struct pvmi_msg *m)
 {
 	m->tag = 0;
 	m->ctx = 0;
@@ -82,8 +82,8 @@ static void msg_reset(struct pvmi_msg *m)
 #ifdef __LP64__
 /* Fails the build when a field is added, until msg_reset() clears it. */
 _Static_assert(sizeof(struct pvmi_msg) == 136,
-	       "struct pvmi_msg changed: clear the new field in msg_reset() "
-	       "and pvmi_msg_renew(), then update this size");
+	       "struct pvmi_msg changed: clear the new field in msg_reset(), "
+	       "then update this size");
 #endif
 
 /* A spare message object emptied, or a new one: pvmi_msg_new() inline
@@ -223,26 +223,13 @@ int pvmi_msg_renew(struct pvmi_msg *m, int src, int ctx)
 	t->tab[m->mid] = NULL;	/* `used' stays: one out, one in */
 	t->tab[i] = m;
 	t->next = i + 1;
-	/* msg_reset(), the encoding and the one body buffer kept, and the
-	 * fields register_buf() sets given at once, in the struct's order */
+	/* emptied as a kept object is, the encoding and the one body
+	 * buffer kept, then what register_buf() would set */
+	msg_reset(m);
 	m->mid = i;
-	m->tag = 0;
 	m->ctx = ctx;
 	m->src = src;
-	m->dst = 0;
-	m->wid = 0;
-	m->crc = 0;
-	m->len = 0;
-	m->rfrag = 0;
-	m->roff = 0;
-	m->ritem_type = 0;
-	m->ritem_left = 0;
-	m->rview_len = 0;
-	m->rview_pos = 0;
-	m->next = NULL;
-	m->seq = 0;
-	m->datalen = 0;
-	m->datalen_at = 0;
+	m->nfrag = 1;
 	f->len = 0;
 	return i;
 }

@@ -24,9 +24,9 @@ struct pvmi_frag {
 	size_t cap;		/* 0 for a fragment that borrows user memory */
 };
 
-/* A field added here must also be cleared by msg_reset() and
- * pvmi_msg_renew() (msg.c), which empty a kept object for reuse; a size
- * check there fails the build until it is. */
+/* A field added here must also be cleared by msg_reset() (msg.c), which
+ * empties a kept object for reuse; a size check there fails the build
+ * until it is. */
 struct pvmi_msg {
 	int mid;		/* buffer id, > 0 while registered */
 	int enc;		/* PvmDataDefault, PvmDataRaw or PvmDataInPlace */

@@ -55,13 +55,21 @@ found:
 		p->recvs++;
 }
 
-/* The entry of `tid' when it is the last one found, else NULL (then
- * note_peer). */
-static inline struct cosched_peer *peer_hit(struct cosched_page *pg, int tid)
+/* Records an exchange with task `tid' of this host (`sent': from us):
+ * the entry last found first, inline, else note_peer. */
+static inline void count_peer(struct cosched_page *pg, int tid, int sent)
 {
 	struct cosched_peer *p = &pg->peers[last];
 
-	return last < pg->npeers && p->tid == tid ? p : NULL;
+	if (last >= pg->npeers || p->tid != tid) {
+		note_peer(pg, tid, sent, last_look);
+		return;
+	}
+	p->last_ns = last_look;
+	if (sent)
+		p->sends++;
+	else
+		p->recvs++;
 }
 
 /* look_at_clock() when it is time to look: out of line, so that the
@@ -90,21 +98,14 @@ static inline void look_at_clock(void)
 void pvmi_cosched_sent(int tid)
 {
 	struct cosched_page *pg = pvmi_cosched_page;
-	struct cosched_peer *p;
 
 	if (!pg)
 		return;
 	look_at_clock();
 	pg->sends_now++;
 	pg->sends_total++;
-	if (PVMI_TID_HOST(tid) == PVMI_TID_HOST(pvmi.mytid)) {
-		if ((p = peer_hit(pg, tid)) != NULL) {
-			p->last_ns = last_look;
-			p->sends++;
-		} else {
-			note_peer(pg, tid, 1, last_look);
-		}
-	}
+	if (PVMI_TID_HOST(tid) == PVMI_TID_HOST(pvmi.mytid))
+		count_peer(pg, tid, 1);
 	pvmi_cosched_peer_sent(tid);
 }
 
@@ -112,18 +113,10 @@ void pvmi_cosched_sent(int tid)
  * looked at. */
 static inline void count_received(struct cosched_page *pg, int src)
 {
-	struct cosched_peer *p;
-
 	pg->recvs_now++;
 	pg->recvs_total++;
-	if (PVMI_TID_HOST(src) != PVMI_TID_HOST(pvmi.mytid))
-		return;
-	if ((p = peer_hit(pg, src)) != NULL) {
-		p->last_ns = last_look;
-		p->recvs++;
-	} else {
-		note_peer(pg, src, 0, last_look);
-	}
+	if (PVMI_TID_HOST(src) == PVMI_TID_HOST(pvmi.mytid))
+		count_peer(pg, src, 0);
 }
 
 /* pvmi_cosched_received() when it is time to look at the clock. */
