@@ -288,17 +288,43 @@ static int cur_item(const struct pvmi_msg *m, struct cur *c, int xdr)
 	}
 }
 
-size_t pvmi_msg_data_len(struct pvmi_msg *m)
+/* pvmi_msg_data_len()'s common case, a received message of one array
+ * (one pvm_pk* call): one item of a plain type, neither a string nor an
+ * XDR long, that fills the body's one fragment exactly.  1 with its
+ * length as stock counts it (the body less the item's header) in *len,
+ * else 0. */
+static inline int one_item_len(const struct pvmi_msg *m, int xdr,
+			       size_t *len)
+{
+	const unsigned char *p;
+	uint32_t type, count;
+
+	if (m->nfrag != 1 || m->frags[0].len != m->len ||
+	    m->len < PVMI_ITEM_HDR_LEN || xdr < 0)
+		return 0;
+	p = m->frags[0].data;
+	type = be32toh(ld32(p));
+	count = be32toh(ld32(p + 4));
+	if (type >= PVMI_TYPE_MSG || type == PVM_STR ||
+	    (xdr && (type == PVM_LONG || type == PVM_ULONG)) ||
+	    (uint64_t)count * wire_size((int)type, xdr) +
+	    pad_of((int)type, count, xdr) != m->len - PVMI_ITEM_HDR_LEN)
+		return 0;
+	*len = m->len - PVMI_ITEM_HDR_LEN;
+	return 1;
+}
+
+/* pvmi_msg_data_len() past its common cases: the walk over every item
+ * of `m' (encoded as `xdr' says). */
+static __attribute__((noinline)) size_t data_len_walk(struct pvmi_msg *m,
+						      int xdr)
 {
 	unsigned char h[PVMI_ITEM_HDR_LEN], f[MSG_FIELDS_LEN];
-	int xdr = enc_is_xdr(m->enc);
 	const unsigned char *p;
 	struct cur c = { 0 };
 	size_t hdrs = 0, size;
 	uint32_t type, count, blen;
 
-	if (m->datalen_at == m->len + 1)
-		return m->datalen;
 	while (cur_span(m, &c, &p)) {
 		if (cur_read(m, &c, h, sizeof(h)))
 			break;
@@ -331,9 +357,21 @@ size_t pvmi_msg_data_len(struct pvmi_msg *m)
 		if (xdr && (type == PVM_LONG || type == PVM_ULONG))
 			hdrs += (size_t)count * 4;
 	}
-	m->datalen = m->len - hdrs;
+	return m->len - hdrs;
+}
+
+size_t pvmi_msg_data_len(struct pvmi_msg *m)
+{
+	int xdr = enc_is_xdr(m->enc);
+	size_t len;
+
+	if (m->datalen_at == m->len + 1)
+		return m->datalen;
+	if (!one_item_len(m, xdr, &len))
+		len = data_len_walk(m, xdr);
+	m->datalen = len;
 	m->datalen_at = m->len + 1;
-	return m->datalen;
+	return len;
 }
 
 /* Reads `k' elements of `type' (all in the current item) into every

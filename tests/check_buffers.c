@@ -344,6 +344,92 @@ START_TEST(test_bufinfo_counts_packed_bytes_like_stock)
 }
 END_TEST
 
+/* The bytes stock's pvm_bufinfo reports for `n' elements of `type'
+ * packed as one array: native sizes, or XDR's (4-byte shorts and longs,
+ * bytes padded to 4). */
+static int stock_bytes(int type, int n, int xdr)
+{
+	static const int native[] = {
+		[PVM_BYTE] = 1, [PVM_SHORT] = 2, [PVM_INT] = 4,
+		[PVM_FLOAT] = 4, [PVM_CPLX] = 8, [PVM_DOUBLE] = 8,
+		[PVM_DCPLX] = 16, [PVM_LONG] = 8, [PVM_USHORT] = 2,
+		[PVM_UINT] = 4, [PVM_ULONG] = 8,
+	};
+	static const int wire[] = {
+		[PVM_BYTE] = 1, [PVM_SHORT] = 4, [PVM_INT] = 4,
+		[PVM_FLOAT] = 4, [PVM_CPLX] = 8, [PVM_DOUBLE] = 8,
+		[PVM_DCPLX] = 16, [PVM_LONG] = 4, [PVM_USHORT] = 4,
+		[PVM_UINT] = 4, [PVM_ULONG] = 4,
+	};
+
+	if (!xdr)
+		return n * native[type];
+	if (type == PVM_BYTE)
+		return (n + 3) & ~3;
+	return n * wire[type];
+}
+
+/* Packs `n' elements of `type' from `src' as one array. */
+static void pk_one(int type, const void *src, int n)
+{
+	switch (type) {
+	case PVM_BYTE: pvm_pkbyte((char *)src, n, 1); break;
+	case PVM_SHORT: pvm_pkshort((short *)src, n, 1); break;
+	case PVM_INT: pvm_pkint((int *)src, n, 1); break;
+	case PVM_FLOAT: pvm_pkfloat((float *)src, n, 1); break;
+	case PVM_CPLX: pvm_pkcplx((float *)src, n, 1); break;
+	case PVM_DOUBLE: pvm_pkdouble((double *)src, n, 1); break;
+	case PVM_DCPLX: pvm_pkdcplx((double *)src, n, 1); break;
+	case PVM_LONG: pvm_pklong((long *)src, n, 1); break;
+	case PVM_USHORT: pvm_pkushort((unsigned short *)src, n, 1); break;
+	case PVM_UINT: pvm_pkuint((unsigned *)src, n, 1); break;
+	case PVM_ULONG: pvm_pkulong((unsigned long *)src, n, 1); break;
+	}
+}
+
+/* pvm_bufinfo's short way, one array filling the body (a message of one
+ * pvm_pk* call), counts what the walk over the items counts: each type
+ * in both encodings, a string and two arrays left to the walk. */
+START_TEST(test_bufinfo_one_array_counts_like_stock)
+{
+	static const int types[] = { PVM_BYTE, PVM_SHORT, PVM_INT, PVM_FLOAT,
+		PVM_CPLX, PVM_DOUBLE, PVM_DCPLX, PVM_LONG, PVM_USHORT,
+		PVM_UINT, PVM_ULONG };
+	static const int counts[] = { 1, 3, 5, 8 };
+	double src[32] = { 0 };
+	int t, k, x, b, bytes;
+
+	for (x = 0; x < 2; x++)
+		for (t = 0; t < (int)(sizeof(types) / sizeof(*types)); t++)
+			for (k = 0; k < 4; k++) {
+				b = pvm_initsend(x ? PvmDataDefault :
+						 PvmDataRaw);
+				pk_one(types[t], src, counts[k]);
+				bytes = -1;
+				ck_assert_int_eq(pvm_bufinfo(b, &bytes, NULL,
+							     NULL), PvmOk);
+				ck_assert_msg(bytes == stock_bytes(types[t],
+						counts[k], x),
+					      "type %d, %d elements, xdr %d: "
+					      "%d bytes", types[t], counts[k],
+					      x, bytes);
+			}
+	for (x = 0; x < 2; x++) {
+		/* a string: its length as an int, then its bytes */
+		b = pvm_initsend(x ? PvmDataDefault : PvmDataRaw);
+		pvm_pkstr("abc");
+		ck_assert_int_eq(pvm_bufinfo(b, &bytes, NULL, NULL), PvmOk);
+		ck_assert_int_eq(bytes, 8);
+		/* two arrays of a body of one fragment */
+		b = pvm_initsend(x ? PvmDataDefault : PvmDataRaw);
+		pk_one(PVM_INT, src, 2);
+		pk_one(PVM_DOUBLE, src, 1);
+		ck_assert_int_eq(pvm_bufinfo(b, &bytes, NULL, NULL), PvmOk);
+		ck_assert_int_eq(bytes, 16);
+	}
+}
+END_TEST
+
 START_TEST(test_bufinfo_reports_our_tid)
 {
 	int b, tid = 0;
@@ -560,6 +646,7 @@ static Suite *buffers_suite(void)
 	tcase_add_test(tc, test_setrbuf_getrbuf_keeps_position);
 	tcase_add_test(tc, test_bufinfo);
 	tcase_add_test(tc, test_bufinfo_counts_packed_bytes_like_stock);
+	tcase_add_test(tc, test_bufinfo_one_array_counts_like_stock);
 	tcase_add_test(tc, test_bufinfo_reports_our_tid);
 	tcase_add_test(tc, test_getminfo_setminfo);
 	tcase_add_test(tc, test_many_buffers_have_distinct_ids);
