@@ -87,8 +87,7 @@ PVMI_EXPORT int pvm_freebuf(int mid)
 		pvmi_sbuf = 0;
 	if (pvmi_rbuf == mid)
 		pvmi_rbuf = 0;
-	pvmi_mid_forget(mid);
-	pvmi_msg_free(m);
+	pvmi_mid_retire(mid);	/* a small body serves the next frame */
 	return PvmOk;
 }
 

@@ -524,8 +524,7 @@ PVMI_EXPORT int pvm_precv(int tid, int tag, void *buf, int len, int type,
 		*rtag = m->tag;
 	if (rlen)
 		*rlen = (int)total;
-	pvmi_mid_forget(mid);
-	pvmi_msg_free(m);
+	pvmi_mid_retire(mid);	/* a small body serves the next frame */
 	pvmi_rbuf = saved;
 	return rc < 0 ? pvmi_error("pvm_precv", rc) : PvmOk;
 }

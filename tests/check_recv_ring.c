@@ -308,6 +308,58 @@ START_TEST(bodies_of_changing_sizes_arrive_intact)
 }
 END_TEST
 
+/* pvm_freebuf keeps a freed buffer's small body for the next frame as a
+ * receive does (pvmi_mid_retire): a program that forwards each message
+ * (pvm_setrbuf(0), pvm_setsbuf, pvm_freebuf of the old send buffer)
+ * gets every body intact, and a freed InPlace buffer, whose bytes are
+ * the program's own array, never takes a frame. */
+START_TEST(freed_buffers_serve_frames_but_never_an_in_place_one)
+{
+	unsigned char *want = malloc(70000), *got = malloc(70000);
+	unsigned char mine[64], copy[64];
+	int me = pvm_mytid(), kid, i, r, n, b, old;
+	pid_t pid;
+
+	kid = vm_fork_task(sizes_child, me, &pid);
+	ring_up(kid);
+	vm_fill(mine, sizeof(mine), 99);
+	memcpy(copy, mine, sizeof(mine));
+	for (r = 0; r < 3; r++)
+		for (i = 0; i < NSIZES; i++) {
+			vm_send_int(kid, TAG_GO, i);
+			ck_assert_int_gt(pvm_recv(kid, TAG_A), 0);
+			if (i % 3 == 0) {
+				/* an InPlace buffer freed while no body is
+				 * kept (the receive took it) */
+				b = pvm_mkbuf(PvmDataInPlace);
+				old = pvm_setsbuf(b);
+				ck_assert_int_eq(pvm_pkbyte((char *)mine,
+						sizeof(mine), 1), PvmOk);
+				pvm_setsbuf(old);
+				ck_assert_int_eq(pvm_freebuf(b), PvmOk);
+			}
+			ck_assert_int_eq(pvm_upkint(&n, 1, 1), PvmOk);
+			ck_assert_int_eq(n, sizes[i]);
+			ck_assert_int_eq(pvm_upkbyte((char *)got, n, 1), PvmOk);
+			vm_fill(want, n, i);
+			ck_assert_int_eq(memcmp(got, want, n), 0);
+			/* the message becomes the send buffer, the old one
+			 * freed: its body may take the next frame */
+			b = pvm_setrbuf(0);
+			old = pvm_setsbuf(b);
+			if (old > 0 && old != b)
+				ck_assert_int_eq(pvm_freebuf(old), PvmOk);
+			ck_assert_int_eq(memcmp(mine, copy, sizeof(mine)), 0);
+		}
+	ck_assert_int_eq(pvm_freebuf(pvm_getsbuf()), PvmOk);
+	vm_send_int(kid, TAG_GO, -1);
+	vm_wait_ok(pid);
+	free(want);
+	free(got);
+	pvm_exit();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("recv_ring");
@@ -322,6 +374,7 @@ int main(void)
 	tcase_add_test(tc, a_receive_takes_only_its_context);
 	tcase_add_test(tc, a_match_function_is_honoured);
 	tcase_add_test(tc, bodies_of_changing_sizes_arrive_intact);
+	tcase_add_test(tc, freed_buffers_serve_frames_but_never_an_in_place_one);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
