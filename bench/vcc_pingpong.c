@@ -53,7 +53,7 @@
  * and the receive buffer freed with pvm_freebuf() once unpacked (both
  * tasks).
  *
- * -S us sets the parent's receive spin (pvm_setopt(PvmPollTime)).
+ * -S us sets both tasks' receive spin (pvm_setopt(PvmPollTime)).
  *
  * Under `perf stat --control fifo:CTL,ACK -D -1', VCC_PINGPONG_PERF_CTL
  * and VCC_PINGPONG_PERF_ACK name those fifos: the parent enables the
@@ -382,7 +382,7 @@ int main(int argc, char **argv)
 	int tid, i;
 	int rc = 0, exchange = 0, timing = 0, spin_us = -1, burst = 1;
 	int info[4] = { -1, 0, 0, 1 };
-	char self[4096], *s, *args[5] = { NULL, NULL, NULL, NULL, NULL }, enc[16];
+	char self[4096], *s, *args[6] = { NULL }, enc[16], spin[16];
 	ssize_t n;
 
 	alloc_count = (unsigned long (*)(void))dlsym(RTLD_DEFAULT,
@@ -394,6 +394,8 @@ int main(int argc, char **argv)
 			encoding = atoi(argv[3]);
 		full_cycle = argc > 4 && !strcmp(argv[4], "full");
 		resend = argc > 4 && !strcmp(argv[4], "resend");
+		if (argc > 5 && atoi(argv[5]) >= 0)
+			pvm_setopt(PvmPollTime, atoi(argv[5]));
 		rc = child();
 		pvm_exit();
 		return rc;
@@ -474,6 +476,8 @@ int main(int argc, char **argv)
 	snprintf(enc, sizeof(enc), "%d", encoding);
 	args[2] = enc;
 	args[3] = full_cycle ? "full" : resend ? "resend" : "plain";
+	snprintf(spin, sizeof(spin), "%d", spin_us);
+	args[4] = spin;
 	if (pvm_spawn(self, args, PvmTaskDefault, "", 1, &tid) != 1) {
 		fprintf(stderr, "vcc_pingpong: spawn failed\n");
 		pvm_exit();
