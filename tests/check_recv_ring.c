@@ -267,13 +267,26 @@ static int sizes_child(int parent)
 	return vm_recv_int(parent, TAG_GO) == -1 ? 0 : 1;
 }
 
+/* Unpacks the receive buffer as sizes_child packs it and checks it is
+ * message i: its length, then sizes[i] bytes of pattern i. */
+static void check_sized(int i, unsigned char *want, unsigned char *got)
+{
+	int n = -1;
+
+	ck_assert_int_eq(pvm_upkint(&n, 1, 1), PvmOk);
+	ck_assert_int_eq(n, sizes[i]);
+	ck_assert_int_eq(pvm_upkbyte((char *)got, n, 1), PvmOk);
+	vm_fill(want, n, i);
+	ck_assert_int_eq(memcmp(got, want, n), 0);
+}
+
 /* Each receive frees the last receive buffer, whose body the next frame
  * may take: bodies of every size arrive intact, and a receive buffer the
  * program kept (pvm_setrbuf(0)) keeps its bytes. */
 START_TEST(bodies_of_changing_sizes_arrive_intact)
 {
 	unsigned char *want = malloc(70000), *got = malloc(70000);
-	int me = pvm_mytid(), kid, i, r, n, kept = 0;
+	int me = pvm_mytid(), kid, i, r, kept = 0;
 	pid_t pid;
 
 	kid = vm_fork_task(sizes_child, me, &pid);
@@ -286,20 +299,12 @@ START_TEST(bodies_of_changing_sizes_arrive_intact)
 				kept = pvm_setrbuf(0);
 				continue;
 			}
-			ck_assert_int_eq(pvm_upkint(&n, 1, 1), PvmOk);
-			ck_assert_int_eq(n, sizes[i]);
-			ck_assert_int_eq(pvm_upkbyte((char *)got, n, 1), PvmOk);
-			vm_fill(want, n, i);
-			ck_assert_int_eq(memcmp(got, want, n), 0);
+			check_sized(i, want, got);
 		}
 	/* the kept buffer, unpacked again from its start */
 	ck_assert_int_gt(kept, 0);
 	pvm_setrbuf(kept);
-	ck_assert_int_eq(pvm_upkint(&n, 1, 1), PvmOk);
-	ck_assert_int_eq(n, sizes[3]);
-	ck_assert_int_eq(pvm_upkbyte((char *)got, n, 1), PvmOk);
-	vm_fill(want, n, 3);
-	ck_assert_int_eq(memcmp(got, want, n), 0);
+	check_sized(3, want, got);
 	vm_send_int(kid, TAG_GO, -1);
 	vm_wait_ok(pid);
 	free(want);
@@ -317,7 +322,7 @@ START_TEST(freed_buffers_serve_frames_but_never_an_in_place_one)
 {
 	unsigned char *want = malloc(70000), *got = malloc(70000);
 	unsigned char mine[64], copy[64];
-	int me = pvm_mytid(), kid, i, r, n, b, old;
+	int me = pvm_mytid(), kid, i, r, b, old;
 	pid_t pid;
 
 	kid = vm_fork_task(sizes_child, me, &pid);
@@ -338,11 +343,7 @@ START_TEST(freed_buffers_serve_frames_but_never_an_in_place_one)
 				pvm_setsbuf(old);
 				ck_assert_int_eq(pvm_freebuf(b), PvmOk);
 			}
-			ck_assert_int_eq(pvm_upkint(&n, 1, 1), PvmOk);
-			ck_assert_int_eq(n, sizes[i]);
-			ck_assert_int_eq(pvm_upkbyte((char *)got, n, 1), PvmOk);
-			vm_fill(want, n, i);
-			ck_assert_int_eq(memcmp(got, want, n), 0);
+			check_sized(i, want, got);
 			/* the message becomes the send buffer, the old one
 			 * freed: its body may take the next frame */
 			b = pvm_setrbuf(0);
