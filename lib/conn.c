@@ -674,7 +674,8 @@ int pvmi_conn_spin_hint(void)
 		    !links[i]->pipe.tp->poll_ready)
 			continue;
 		rings |= links[i]->pipe.tp->arm != NULL;
-		if (link_wanted(links[i]) && link_ready(links[i])) {
+		if (links[i] != l && link_wanted(links[i]) &&
+		    link_ready(links[i])) {	/* `l' was looked at above */
 			hinted = links[i];
 			return hint_fresh = 1;
 		}
