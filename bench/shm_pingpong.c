@@ -1,7 +1,8 @@
 /*
  * shm_pingpong.c - microbenchmark of the shared-memory ring
  * (lib/transport/shm_ring.c): two processes (fork), one ring each way.
- * Reports the median and 99th percentile of the 8-byte round trip, the
+ * Reports the median and 99th percentile of a small round trip (8 bytes,
+ * or -b bytes from 2 up: 0 and 1 are the echo's commands), the
  * 1 MiB round trip and the bandwidth it gives (2 MiB moved per round
  * trip), and a one-way 1 MiB stream, once with a spinning receiver and
  * once with a receiver that blocks at once (spin 0: every wait arms and
@@ -12,6 +13,7 @@
  *
  * usage: shm_pingpong [-n small_iters] [-N large_iters] [-r ring_bytes]
  *                     [-m spin|block|both] [-s spin_ns] [-c single_copy_min]
+ *                     [-b small_bytes]
  */
 #include <errno.h>
 #include <stdint.h>
@@ -207,7 +209,7 @@ static double stream(struct side *s, unsigned char *buf, uint32_t count)
 }
 
 static void run(const char *mode, long spin_ns, uint32_t ring_bytes,
-		long small, long large)
+		long small, long large, long bytes)
 {
 	unsigned char *buf = malloc(LARGE);
 	long med, p99, lmed, lp99;
@@ -237,16 +239,17 @@ static void run(const char *mode, long spin_ns, uint32_t ring_bytes,
 	s.wake = a;
 	s.peer_wake = b;
 	setup(&s, sv[0], ring_bytes, spin_ns);
-	round_trips(&s, buf, 8, small, &med, &p99);
+	round_trips(&s, buf, bytes, small, &med, &p99);
 	round_trips(&s, buf, LARGE, large, &lmed, &lp99);
 	bw = stream(&s, buf, (uint32_t)large);
 	xsend(&s, buf, 0);
 	waitpid(pid, &st, 0);
 	printf("%-5s spin=%ldns ring=%uKiB single-copy>=%zu"
-	       "  8B rtt median %.2f us p99 %.2f us"
+	       "  %ldB rtt median %.2f us p99 %.2f us"
 	       " (n=%ld) | 1MiB rtt median %.1f us p99 %.1f us -> %.2f GB/s"
 	       " (n=%ld) | 1MiB stream %.2f GB/s | wakes %llu blocks %llu\n",
-	       mode, spin_ns, ring_bytes >> 10, single_copy_min, med / 1e3,
+	       mode, spin_ns, ring_bytes >> 10, single_copy_min, bytes,
+	       med / 1e3,
 	       p99 / 1e3, small,
 	       lmed / 1e3, lp99 / 1e3, 2.0 * LARGE / (lmed / 1e9) / 1e9,
 	       large, bw / 1e9, (unsigned long long)s.out.wakes_sent,
@@ -263,12 +266,12 @@ static void run(const char *mode, long spin_ns, uint32_t ring_bytes,
 
 int main(int argc, char **argv)
 {
-	long small = 200000, large = 2000, spin = 1000000000L;
+	long small = 200000, large = 2000, spin = 1000000000L, bytes = 8;
 	uint32_t ring = SHM_RING_DEFAULT_BYTES;
 	const char *mode = "both";
 	int c;
 
-	while ((c = getopt(argc, argv, "n:N:r:m:s:c:")) != -1) {
+	while ((c = getopt(argc, argv, "n:N:r:m:s:c:b:")) != -1) {
 		switch (c) {
 		case 'n':
 			small = atol(optarg);
@@ -288,21 +291,26 @@ int main(int argc, char **argv)
 		case 'c':
 			single_copy_min = (size_t)atol(optarg);
 			break;
+		case 'b':
+			bytes = atol(optarg);
+			break;
 		default:
 			fprintf(stderr, "usage: %s [-n small_iters] "
 				"[-N large_iters] [-r ring_bytes] "
 				"[-m spin|block|both] [-s spin_ns] "
-				"[-c single_copy_min]\n", argv[0]);
+				"[-c single_copy_min] [-b small_bytes]\n",
+				argv[0]);
 			return 2;
 		}
 	}
-	if (small < 1 || large < 1) {
-		fprintf(stderr, "shm_pingpong: iterations must be >= 1\n");
+	if (small < 1 || large < 1 || bytes < 2 || bytes > LARGE) {
+		fprintf(stderr, "shm_pingpong: iterations must be >= 1, "
+			"bytes 2 .. 1 MiB\n");
 		return 2;
 	}
 	if (strcmp(mode, "spin") == 0 || strcmp(mode, "both") == 0)
-		run("spin", spin, ring, small, large);
+		run("spin", spin, ring, small, large, bytes);
 	if (strcmp(mode, "block") == 0 || strcmp(mode, "both") == 0)
-		run("block", 0, ring, small, large);
+		run("block", 0, ring, small, large, bytes);
 	return 0;
 }
