@@ -109,3 +109,18 @@ tests_check_uring_transport_LDADD = common/libcommon.la $(LIBURING_LIBS) \
 	$(CHECK_LIBS) -lpthread
 endif
 endif
+
+# pvm_getfds when its list cannot grow: PvmNoMem, *fds untouched, then the
+# whole list once memory is back (realloc made to fail by the preloaded
+# tests/tools/alloc_count.so, built in tests/vcc.mk; the test preloads it
+# itself by running itself again).
+if HAVE_CHECK
+check_PROGRAMS += tests/check_getfds_nomem
+TESTS += tests/check_getfds_nomem
+tests_check_getfds_nomem_SOURCES = tests/check_getfds_nomem.c \
+	tests/vm_fixture.c tests/vm_fixture.h
+tests_check_getfds_nomem_CPPFLAGS = $(VM_TEST_CPPFLAGS) \
+	-DALLOC_COUNT_SO='"$(abs_top_builddir)/tests/tools/.libs/alloc_count.so"'
+tests_check_getfds_nomem_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_getfds_nomem_LDADD = $(VM_TEST_LDADD) -ldl
+endif

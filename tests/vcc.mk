@@ -1,6 +1,7 @@
 # Virtual circuit caching and precommunication (issue 11, items 3 and 4).
 #
-# alloc_count.so: a preloadable malloc counter (tests/tools/alloc_count.c),
+# alloc_count.so: a preloadable malloc counter (tests/tools/alloc_count.c;
+# it also fails a chosen realloc on demand, for check_getfds_nomem),
 # a shared object built for checks only.  vcc-allocs.sh runs
 # bench/vcc_pingpong under it: zero allocations per message in steady
 # state with VCC on, some with COPVM_VCC=0.  check_precomm: pvm_indication
