@@ -155,7 +155,9 @@ start_loops() {
 	for node in 1 2; do
 		: >"$W/loops$node"
 		for ((i = 0; i < k; i++)); do
-			taskset -c $((node - 1)) sh -c 'while :; do :; done' &
+			# named (sh's $0), so that a check finds these and
+			# not another test's loops
+			taskset -c $((node - 1)) sh -c 'while :; do :; done' frontier-loop &
 			LOOPS+=($!)
 			echo $! >>"$W/loops$node"
 		done

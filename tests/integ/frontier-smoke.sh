@@ -9,7 +9,8 @@
 # names the command and the kernel; the plot is a PNG; with perf present
 # (-T), the diagnosis has a line per copvm configuration.  Afterwards no
 # namespace of the script is left, kernel.sched_autogroup_enabled has its
-# old value and no local job (`while :; do :; done') is still running.
+# old value and no local job of the script (`while :; do :; done', named
+# frontier-loop) is still running; another test's loops may be.
 #
 # Needs root (namespaces, the sysctl, the agent): exit 77 otherwise.
 set -u
@@ -60,6 +61,6 @@ fi
 
 ip netns list 2>/dev/null | grep -q '^cpvfr' && fail "a namespace of frontier.sh is left"
 [ "$(cat "$SYSCTL" 2>/dev/null)" = "$before" ] || fail "the autogroup sysctl was not put back"
-pgrep -f 'while :; do :; done' >/dev/null && fail "a local job is still running"
+pgrep -f 'while :; do :; done frontier-loop' >/dev/null && fail "a local job is still running"
 [ "$failed" = 0 ] && echo "frontier-smoke: ok"
 exit "$failed"
