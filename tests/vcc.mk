@@ -28,4 +28,13 @@ tests_check_precomm_SOURCES = tests/check_precomm.c tests/vm_fixture.c \
 tests_check_precomm_CPPFLAGS = $(VM_TEST_CPPFLAGS)
 tests_check_precomm_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_precomm_LDADD = $(VM_TEST_LDADD)
+# precomm.c's calls to route.c (stage, release, cancel), compiled in
+# from its source against recording stand-ins.
+check_PROGRAMS += tests/check_precomm_stage
+TESTS += tests/check_precomm_stage
+tests_check_precomm_stage_SOURCES = tests/check_precomm_stage.c \
+	lib/precomm.c lib/precomm.h lib/task_hooks.c lib/task_hooks.h \
+	$(MSG_UNIT_SOURCES)
+tests_check_precomm_stage_CFLAGS = $(TEST_CFLAGS)
+tests_check_precomm_stage_LDADD = common/libcommon.la $(CHECK_LIBS) -lm
 endif
