@@ -38,6 +38,8 @@ static int ncalls, stage_rc, release_rc;
 
 /* ---- stand-ins for route.c and task.c ---- */
 
+/* route.c's staging: records the call (the message, its length then,
+ * the destination); returns stage_rc. */
 int pvmi_route_stage(const struct pvmi_msg *m, int tid, int tag)
 {
 	ck_assert_int_lt(ncalls, 32);
@@ -45,6 +47,8 @@ int pvmi_route_stage(const struct pvmi_msg *m, int tid, int tag)
 	return stage_rc;
 }
 
+/* route.c's release (go 1) or cancel (go 0): records the call;
+ * returns release_rc. */
 int pvmi_route_release(int tid, int tag, int go)
 {
 	ck_assert_int_lt(ncalls, 32);
@@ -52,6 +56,8 @@ int pvmi_route_release(int tid, int tag, int go)
 	return release_rc;
 }
 
+/* task.c's enrolment, never needed here (pvmi_here is set); returns
+ * PvmOk. */
 int pvmi_attach_slow(void)
 {
 	return PvmOk;

@@ -4,7 +4,9 @@
 # a shared object built for checks only.  vcc-allocs.sh runs
 # bench/vcc_pingpong under it: zero allocations per message in steady
 # state with VCC on, some with COPVM_VCC=0.  check_precomm: pvm_indication
-# against a private daemon (order, misuse, identity with a plain send).
+# against a private daemon (order, misuse, identity with a plain send),
+# and its frames seen on the circuit's socket (staged ahead, released or
+# cancelled by a small frame).
 check_LTLIBRARIES = tests/tools/alloc_count.la
 tests_tools_alloc_count_la_SOURCES = tests/tools/alloc_count.c
 tests_tools_alloc_count_la_LDFLAGS = -module -avoid-version -shared \
