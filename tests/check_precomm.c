@@ -7,10 +7,24 @@
  * behaves as pvm_indication(3) documents.  The peer is tests/task_child
  * in "mirror" mode, which sends back what it received; a body here is
  * (int n, n bytes) pairs.
+ *
+ * The frames themselves are watched on the circuit's socket (the shm
+ * transport off): with the mirror stopped, what this task wrote and the
+ * mirror has not read stays in the kernel (SIOCOUTQ).  A receive that
+ * waits must put the whole indicated message there before pvm_send, the
+ * send then only a small RELEASE frame, and an expiring or superseded
+ * indication a small cancel frame; once the mirror runs again, the
+ * released copy is delivered and the cancelled ones never are.
  */
 #include <check.h>
+#include <linux/sockios.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "copvm.h"
@@ -236,6 +250,188 @@ START_TEST(bad_arguments_get_error_codes)
 }
 END_TEST
 
+/* ---- the frames on the circuit's socket ---- */
+
+#define STAGED	(32 * 1024)	/* the indicated body: well above a frame
+				 * header, well below a socket's buffer */
+#define MAXFD	1024
+
+static struct timeval short_wait = { 0, 100000 };
+
+/* Bytes this task wrote to each of its sockets that the peer has not
+ * read yet (SIOCOUTQ), by descriptor; -1 for a descriptor that is not a
+ * socket. */
+static void unread(long *q)
+{
+	struct stat st;
+	int fd, v;
+
+	for (fd = 0; fd < MAXFD; fd++) {
+		q[fd] = -1;
+		if (fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode) &&
+		    ioctl(fd, SIOCOUTQ, &v) == 0)
+			q[fd] = v;
+	}
+}
+
+/* The socket whose unread bytes grew by at least `n' from `before' to
+ * `after', or -1. */
+static int grown_by(const long *before, const long *after, long n)
+{
+	int fd;
+
+	for (fd = 0; fd < MAXFD; fd++)
+		if (before[fd] >= 0 && after[fd] - before[fd] >= n)
+			return fd;
+	return -1;
+}
+
+static long unread_on(int fd)
+{
+	int v;
+
+	ck_assert_int_eq(ioctl(fd, SIOCOUTQ, &v), 0);
+	return v;
+}
+
+/* The process id of task `tid' (this host's task list). */
+static pid_t task_pid(int tid)
+{
+	struct pvmtaskinfo *ti;
+	int n, i;
+
+	ck_assert_int_eq(pvm_tasks(0, &n, &ti), PvmOk);
+	for (i = 0; i < n; i++)
+		if (ti[i].ti_tid == tid)
+			return ti[i].ti_pid;
+	ck_abort_msg("task t%x not listed", tid);
+	return -1;
+}
+
+/* Stops process `pid' and returns once it is stopped: from then on it
+ * reads nothing. */
+static void stop_reading(pid_t pid)
+{
+	struct timespec ms = { 0, 1000000 };
+	char path[64], line[256], *p;
+	FILE *f;
+	int i;
+
+	ck_assert_int_eq(kill(pid, SIGSTOP), 0);
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	for (i = 0; i < 10000; i++) {
+		f = fopen(path, "r");
+		ck_assert_ptr_nonnull(f);
+		p = fgets(line, sizeof(line), f) ? strrchr(line, ')') : NULL;
+		fclose(f);
+		if (p && (p[2] == 'T' || p[2] == 't'))
+			return;
+		nanosleep(&ms, NULL);
+	}
+	ck_abort_msg("task process %d did not stop", (int)pid);
+}
+
+/* A mirror on a socket circuit, up (one round trip), and its process. */
+static int socket_mirror(pid_t *pid)
+{
+	int c;
+
+	vm_set_shm(1);
+	c = spawn_mirror();
+	packed(10, 1);
+	ck_assert_int_eq(pvm_send(c, 1), PvmOk);
+	check_echo(next_echo(c), 1, 10, 1);
+	ck_assert_int_eq(vm_ring_maps(), 0);	/* no ring: all on sockets */
+	*pid = task_pid(c);
+	return c;
+}
+
+/* A receive of nothing that waits, with the indicated message staged
+ * meanwhile; returns the socket it went on, at least STAGED bytes. */
+static int staging_receive(int c)
+{
+	long before[MAXFD], after[MAXFD];
+	int fd;
+
+	unread(before);
+	ck_assert_int_eq(pvm_trecv(c, MIRROR_TAG, &short_wait), 0);
+	unread(after);
+	fd = grown_by(before, after, STAGED);
+	ck_assert_msg(fd >= 0, "the receive sent no held copy ahead");
+	return fd;
+}
+
+/* Checks that a small frame, and only that, went on `fd' since it held
+ * `was' unread bytes. */
+static void check_small_frame(int fd, long was, const char *what)
+{
+	long d = unread_on(fd) - was;
+
+	ck_assert_msg(d > 0, "%s: no frame sent", what);
+	ck_assert_msg(d < STAGED / 4, "%s: %ld bytes sent, the body again",
+		      what, d);
+}
+
+/* The receive that waits sends the indicated message ahead, whole; the
+ * send sends only a small release; the mirror then gets the message,
+ * once, as packed. */
+START_TEST(a_waiting_receive_sends_ahead_and_the_send_releases)
+{
+	pid_t pid;
+	int c = socket_mirror(&pid), fd;
+	long was;
+
+	stop_reading(pid);
+	packed(STAGED, 2);
+	ck_assert_int_eq(pvm_indication(c, 11), PvmOk);
+	fd = staging_receive(c);
+	was = unread_on(fd);
+	ck_assert_int_eq(pvm_send(c, 11), PvmOk);
+	check_small_frame(fd, was, "the send of a staged message");
+	packed(10, 3);
+	ck_assert_int_eq(pvm_send(c, 12), PvmOk);
+	ck_assert_int_eq(kill(pid, SIGCONT), 0);
+	check_echo(next_echo(c), 11, STAGED, 2);
+	check_echo(next_echo(c), 12, 10, 3);
+	stop_mirror(c);
+	pvm_exit();
+}
+END_TEST
+
+/* A staged copy never sent is cancelled by a small frame at the second
+ * receive; so is one a newer indication of its (tid, tag) supersedes, at
+ * once.  The mirror never gets the cancelled copies. */
+START_TEST(expired_and_superseded_copies_are_cancelled)
+{
+	pid_t pid;
+	int c = socket_mirror(&pid), fd;
+	long was;
+
+	stop_reading(pid);
+	packed(STAGED, 4);
+	ck_assert_int_eq(pvm_indication(c, 21), PvmOk);
+	fd = staging_receive(c);
+	was = unread_on(fd);
+	ck_assert_int_eq(pvm_trecv(c, MIRROR_TAG, &short_wait), 0);
+	check_small_frame(fd, was, "an expired indication");
+
+	ck_assert_int_eq(pvm_indication(c, 22), PvmOk);
+	ck_assert_int_eq(staging_receive(c), fd);
+	packed(100, 5);
+	was = unread_on(fd);
+	ck_assert_int_eq(pvm_indication(c, 22), PvmOk);
+	check_small_frame(fd, was, "a superseded indication");
+	ck_assert_int_eq(pvm_send(c, 22), PvmOk);	/* not staged: plain */
+	packed(10, 6);
+	ck_assert_int_eq(pvm_send(c, 23), PvmOk);
+	ck_assert_int_eq(kill(pid, SIGCONT), 0);
+	check_echo(next_echo(c), 22, 100, 5);
+	check_echo(next_echo(c), 23, 10, 6);
+	stop_mirror(c);
+	pvm_exit();
+}
+END_TEST
+
 static Suite *precomm_suite(void)
 {
 	Suite *s = suite_create("precomm");
@@ -250,6 +446,8 @@ static Suite *precomm_suite(void)
 	tcase_add_test(tc, another_or_changed_buffer_is_sent_plain);
 	tcase_add_test(tc, dead_destination_answers_as_a_plain_send);
 	tcase_add_test(tc, bad_arguments_get_error_codes);
+	tcase_add_test(tc, a_waiting_receive_sends_ahead_and_the_send_releases);
+	tcase_add_test(tc, expired_and_superseded_copies_are_cancelled);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -5,7 +5,9 @@
 # a shared object built for checks only.  vcc-allocs.sh runs
 # bench/vcc_pingpong under it: zero allocations per message in steady
 # state with VCC on, some with COPVM_VCC=0.  check_precomm: pvm_indication
-# against a private daemon (order, misuse, identity with a plain send).
+# against a private daemon (order, misuse, identity with a plain send),
+# and its frames seen on the circuit's socket (staged ahead, released or
+# cancelled by a small frame).
 check_LTLIBRARIES = tests/tools/alloc_count.la
 tests_tools_alloc_count_la_SOURCES = tests/tools/alloc_count.c
 tests_tools_alloc_count_la_LDFLAGS = -module -avoid-version -shared \
@@ -29,4 +31,13 @@ tests_check_precomm_SOURCES = tests/check_precomm.c tests/vm_fixture.c \
 tests_check_precomm_CPPFLAGS = $(VM_TEST_CPPFLAGS)
 tests_check_precomm_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_precomm_LDADD = $(VM_TEST_LDADD)
+# precomm.c's calls to route.c (stage, release, cancel), compiled in
+# from its source against recording stand-ins.
+check_PROGRAMS += tests/check_precomm_stage
+TESTS += tests/check_precomm_stage
+tests_check_precomm_stage_SOURCES = tests/check_precomm_stage.c \
+	lib/precomm.c lib/precomm.h lib/task_hooks.c lib/task_hooks.h \
+	$(MSG_UNIT_SOURCES)
+tests_check_precomm_stage_CFLAGS = $(TEST_CFLAGS)
+tests_check_precomm_stage_LDADD = common/libcommon.la $(CHECK_LIBS) -lm
 endif
