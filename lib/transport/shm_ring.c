@@ -456,8 +456,8 @@ static void free_record(struct shm_ring *r, const struct rec_view *h)
 	shmr_producer_check(r);
 }
 
-/* Frees the record kept at `at' (shm_ring.h). */
-void shm_ring_let_go(struct shm_ring *r, uint32_t at)
+/* shm_ring_let_go() of any record kept (shm_ring.h). */
+void shmr_let_go_any(struct shm_ring *r, uint32_t at)
 {
 	int i, n;
 
@@ -470,9 +470,11 @@ void shm_ring_let_go(struct shm_ring *r, uint32_t at)
 		return;
 	for (n = 0; n < r->nkept && !r->kept_live[n]; n++)
 		;
+	for (i = n; i < r->nkept; i++) {	/* at most SHM_RING_KEEPS */
+		r->kept_at[i - n] = r->kept_at[i];
+		r->kept_live[i - n] = r->kept_live[i];
+	}
 	r->nkept -= n;
-	memmove(r->kept_at, r->kept_at + n, r->nkept * sizeof(r->kept_at[0]));
-	memmove(r->kept_live, r->kept_live + n, r->nkept);
 	store_release(&r->hdr->tail, shm_ring_tail_now(r));
 	if (++r->unchecked >= SHM_FREE_CHECK_EVERY)
 		shmr_producer_check(r);

@@ -435,9 +435,24 @@ static inline uint32_t shm_ring_kept_span(const struct shm_ring *r)
 	return r->nkept ? r->pos - r->kept_at[0] : 0;
 }
 
+/* shm_ring_let_go() past its common case (shm_ring.c). */
+void shmr_let_go_any(struct shm_ring *r, uint32_t at);
+
 /* Consumer: frees the record kept at `at' (shm_ring_keep_whole); the
- * tail moves once no older record is kept.  Nothing for another `at'. */
-void shm_ring_let_go(struct shm_ring *r, uint32_t at);
+ * tail moves once no older record is kept.  Nothing for another `at'.
+ * Inline, the common case: the one record kept (the oldest kept is
+ * always still kept: the ones let go before it are dropped with it). */
+static inline void shm_ring_let_go(struct shm_ring *r, uint32_t at)
+{
+	if (r->nkept != 1 || r->kept_at[0] != at) {
+		shmr_let_go_any(r, at);
+		return;
+	}
+	r->nkept = 0;
+	__atomic_store_n(&r->hdr->tail, r->pos, __ATOMIC_RELEASE);
+	if (++r->unchecked >= SHM_FREE_CHECK_EVERY)
+		shmr_producer_check(r);
+}
 
 /* 1 when the peer process still exists, 0 when it is gone. */
 int shm_ring_peer_alive(struct shm_ring *r);
