@@ -4,10 +4,10 @@
  * A message body is a list of fragments.  Packing appends to the last
  * owned fragment (growing it geometrically); PvmDataInPlace packing adds
  * a fragment that points at the caller's memory, read only at send time.
- * A received message is one owned fragment: a body buffer, or a body
- * lent by a peer of this host and read in its heap (bufheap.h), which
- * bufcache.c gives back when the fragment is freed and never lets a
- * pack write into.  Unpacking walks the items (wire.h) with a cursor
+ * A received message is one fragment: a body buffer, or a body lent by
+ * a peer of this host and read in its heap (bufheap.h), which bufcache.c
+ * gives back when the fragment is freed and never lets a pack write
+ * into, or a body read in a ring record (struct pvmi_lend below, cap 0).  Unpacking walks the items (wire.h) with a cursor
  * that may stop inside an item.
  */
 #ifndef COPVM_MSG_H
