@@ -54,9 +54,6 @@
 #include "transport/shm_pipe.h"
 #include "transport/stream.h"
 
-/* Receiving pipes with a ring (shm_pipe.h). */
-struct shm_pipe *pvmi_shm_readers;
-
 static int frame_sink(void *arg, const struct pvmi_frame *f,
 		      unsigned char *body);
 static long gate_sink(void *arg, const unsigned char *data, size_t len);

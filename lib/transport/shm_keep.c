@@ -27,6 +27,10 @@
 
 #include "transport/shm_pipe.h"
 
+/* Receiving pipes with a ring (shm_pipe.h): here, so that the fork
+ * handler below walks them without importing from shm.c. */
+struct shm_pipe *pvmi_shm_readers;
+
 /* The lend's end (msg.h): the message let go of the body. */
 static void keep_end(struct pvmi_lend *l)
 {

@@ -121,7 +121,8 @@ struct shm_pipe {
 	struct shm_pipe *next_reader;
 };
 
-/* Receiving pipes with a ring (shm.c).  A sender waiting for room arms
+/* Receiving pipes with a ring (defined in shm_keep.c, whose fork handler
+ * walks them; shm.c's send reads them too).  A sender waiting for room arms
  * them, so that input for this task ends the wait too: the peer it waits
  * for may be waiting for us to read (two tasks exchanging large
  * messages).  shm_setup.c adds a pipe when it maps its ring. */
