@@ -5,9 +5,10 @@
  * lets go of it.  Each test has forked tasks send 1 KiB messages to the
  * test's task over shared-memory circuits and checks what a program
  * sees: a buffer it keeps stays intact while a few ringfuls flow behind
- * it, when it is forwarded (send, multicast, with bytes appended), in a
- * forked child after the parent's ring moved on, when the kept buffers
- * are freed out of order, and after its sender left.  One more checks
+ * it, when it is forwarded (send, multicast, with bytes appended, and by
+ * a send that waits while its ring moves on), in a forked child after
+ * the parent's ring moved on, when the kept buffers are freed out of
+ * order, and after its sender left; and no hang follows.  One more checks
  * that the mechanism is in use at all: while the program holds a kept
  * buffer, its sender cannot fill the ring past that buffer's record.
  */
@@ -123,8 +124,14 @@ static int nplan;
 /* stream_child writes a byte to `sig_fd' once its message number
  * `sig_after' (from 0, all phases counted) is sent; -1: never. */
 static int sig_after = -1, sig_fd = -1;
-/* stream_child then leaves at once, without waiting for the end. */
-static int leave_early;
+/* How stream_child leaves once its messages are sent: at the end the
+ * test sends (STAY), at once by pvm_exit (LEAVE), or by ending its
+ * process without a word to the library (END): its rings are then not
+ * marked closed, and the test learns of it from its socket alone. */
+enum { STAY, LEAVE, END };
+static int leave_how;
+/* stream_child waits for a second go (1) before its second phase. */
+static int go_between;
 
 /* Sets the plan's phase `i'. */
 static void set_phase(int i, int n, int size, unsigned seed)
@@ -145,13 +152,18 @@ static int stream_child(int parent)
 		return 1;
 	for (i = 0; i < nplan; i++)
 		for (j = 0; j < plan[i].n; j++, k++) {
+			if (i == 1 && j == 0 && go_between &&
+			    vm_recv_int(parent, TAG_GO) != 1)
+				return 5;
 			if (send_bytes(parent, TAG_MSG, plan[i].size,
 				       plan[i].seed + j))
 				return 2;
 			if (k == sig_after && write(sig_fd, "s", 1) != 1)
 				return 3;
 		}
-	if (leave_early)
+	if (leave_how == END)
+		_exit(0);
+	if (leave_how == LEAVE)
 		return 0;
 	return vm_recv_int(parent, TAG_GO) == -1 ? 0 : 4;
 }
@@ -190,13 +202,22 @@ static int reporter_of(int parent, int n)
 	return vm_recv_int(parent, TAG_GO) == -1 ? 0 : 4;
 }
 
-/* Sends messages 1 and 2 after the go, then reports one buffer. */
+#define BETWEEN		1100	/* 1,088-byte records: more than a ring */
+
+/* Sends message 1, BETWEEN messages of seeds 70000 on, and message 2
+ * after the go, then reports one buffer. */
 static int send_then_report(int parent)
 {
+	int i;
+
 	if (vm_trips_child(parent, TRIPS, TAG_DATA, TAG_ECHO) ||
 	    vm_recv_int(parent, TAG_GO) != 0 ||
-	    send_bytes(parent, TAG_MSG, KIB, 1) ||
-	    send_bytes(parent, TAG_MSG, KIB, 2))
+	    send_bytes(parent, TAG_MSG, KIB, 1))
+		return 1;
+	for (i = 0; i < BETWEEN; i++)
+		if (send_bytes(parent, TAG_MSG, KIB, 70000 + i))
+			return 1;
+	if (send_bytes(parent, TAG_MSG, KIB, 2))
 		return 1;
 	if (report_n(parent, 1))
 		return 2;
@@ -283,10 +304,12 @@ static void check_report(int tid, int len, unsigned seed, int extra)
 
 /* A received buffer made the send buffer goes on whole: by pvm_send
  * (the short way, ring to ring) and by pvm_mcast to two tasks, and,
- * with an int packed after the lent body, back to its sender. */
+ * with an int packed after the lent body, back to its sender; and its
+ * ring record is given back, so that a ringful more from its sender
+ * still comes. */
 START_TEST(a_lent_buffer_forwarded_arrives_whole)
 {
-	int me = pvm_mytid(), k1, k2, k3, both[2], v = 4242, old;
+	int me = pvm_mytid(), k1, k2, k3, both[2], v = 4242, old, i;
 	pid_t p1, p2, p3;
 
 	k1 = vm_fork_task(send_then_report, me, &p1);
@@ -305,6 +328,8 @@ START_TEST(a_lent_buffer_forwarded_arrives_whole)
 	check_report(k2, KIB, 1, -1);
 	check_report(k2, KIB, 1, -1);
 	check_report(k3, KIB, 1, -1);
+	for (i = 0; i < BETWEEN; i++)
+		recv_check(k1, KIB, 70000 + i);
 	ck_assert_int_eq(pvm_freebuf(pvm_setsbuf(old)), PvmOk);
 	/* message 2, lent still, with an int packed after its body */
 	recv_or_fail(k1, TAG_MSG);
@@ -319,6 +344,79 @@ START_TEST(a_lent_buffer_forwarded_arrives_whole)
 	vm_wait_ok(p1);
 	vm_wait_ok(p2);
 	vm_wait_ok(p3);
+	pvm_exit();
+}
+END_TEST
+
+/* The late reader of the case below: the fd it waits on first. */
+static int late_fd = -1;
+#define LATE_SENDS	1200	/* 1,088-byte records: more than its ring */
+
+/* Waits on late_fd, then receives LATE_SENDS buffers of message 1 with
+ * 4242 after it; reports how many were not. */
+static int late_reader(int parent)
+{
+	unsigned char want[KIB], got[KIB];
+	int i, bytes, tag, src, v, bad = 0;
+	char c;
+
+	if (vm_trips_child(parent, TRIPS, TAG_DATA, TAG_ECHO) ||
+	    read(late_fd, &c, 1) != 1)
+		return 1;
+	fill(want, KIB, 1);
+	for (i = 0; i < LATE_SENDS; i++) {
+		v = -1;
+		if (pvm_recv(parent, TAG_FWD) <= 0 ||
+		    pvm_bufinfo(pvm_getrbuf(), &bytes, &tag, &src) ||
+		    bytes != KIB + 4 || pvm_upkbyte((char *)got, KIB, 1) ||
+		    pvm_upkint(&v, 1, 1) || memcmp(got, want, KIB) ||
+		    v != 4242)
+			bad++;
+	}
+	vm_send_int(parent, TAG_REPORT, bad);
+	return vm_recv_int(parent, TAG_GO) == -1 ? 0 : 4;
+}
+
+/* A lent buffer sent while the send waits for room, the task reading
+ * its input meanwhile (route.c gives the buffer its own copy first):
+ * the test sends message 1, an int packed after it, to a task that
+ * reads only once the sender of message 1 has sent two ringfuls more,
+ * which the test takes while it waits, so that the ring where message
+ * 1 lay is written over before the waiting send goes on. */
+START_TEST(a_lent_buffer_sent_while_its_ring_moves_on)
+{
+	int me = pvm_mytid(), k1, k2, i, fds[2], v = 4242, old;
+	pid_t p1, p2;
+
+	ck_assert_int_eq(pipe(fds), 0);
+	set_phase(0, 1, KIB, 1);
+	set_phase(1, 2000, KIB, 60000);
+	go_between = 1;
+	sig_after = 2000;
+	sig_fd = fds[1];
+	late_fd = fds[0];
+	k1 = start_stream(&p1);
+	k2 = vm_fork_task(late_reader, me, &p2);
+	ring_up(k2);
+	close(fds[0]);
+	close(fds[1]);
+	vm_send_int(k1, TAG_GO, 0);
+	recv_check(k1, KIB, 1);
+	old = pvm_setsbuf(pvm_setrbuf(0));
+	ck_assert_int_eq(pvm_pkint(&v, 1, 1), PvmOk);
+	vm_send_int(k1, TAG_GO, 1);
+	for (i = 0; i < LATE_SENDS; i++)
+		ck_assert_int_eq(pvm_send(k2, TAG_FWD), PvmOk);
+	for (i = 0; i < plan[1].n; i++)
+		recv_check(k1, KIB, plan[1].seed + i);
+	recv_or_fail(k2, TAG_REPORT);
+	ck_assert_int_eq(pvm_upkint(&v, 1, 1), PvmOk);
+	ck_assert_msg(v == 0, "%d of %d copies were not message 1", v,
+		      LATE_SENDS);
+	ck_assert_int_eq(pvm_freebuf(pvm_setsbuf(old)), PvmOk);
+	end_stream(k1, p1);
+	vm_send_int(k2, TAG_GO, -1);
+	vm_wait_ok(p2);
 	pvm_exit();
 }
 END_TEST
@@ -403,30 +501,43 @@ START_TEST(freeing_in_any_order_frees_the_ring)
 }
 END_TEST
 
-/* The sender leaves while the test keeps its message: the circuit
- * closes, its rings are unmapped (shm_close copies the lent body out
- * first) and the kept buffer still reads its bytes. */
+/* Two senders leave while the test keeps their messages, one by
+ * pvm_exit, one by its process's end: their circuits close and their
+ * rings are unmapped (the lent bodies copied out first: take_record
+ * for a ring its producer closed, shm_close for the other), and the
+ * kept buffers still read their bytes. */
 START_TEST(the_peer_leaving_leaves_the_kept_buffer_readable)
 {
 	struct timeval tv = { 0, 10000 };
-	int kid, a, i;
-	pid_t pid;
+	int k1, k2, a1, a2, i;
+	pid_t p1, p2;
 
 	set_phase(0, 1, 4 * KIB, 7);
-	leave_early = 1;
-	kid = start_stream(&pid);
-	vm_send_int(kid, TAG_GO, 0);
-	recv_or_fail(kid, TAG_MSG);
-	a = pvm_setrbuf(0);
-	vm_wait_ok(pid);
-	/* its rings close: the one it wrote when the pump sees the end of
-	 * its socket, the one it read when a send finds it closed */
-	vm_send_int(kid, TAG_GO, -1);
-	for (i = 0; i < 500 && vm_ring_maps() > 0; i++)
+	leave_how = LEAVE;
+	k1 = start_stream(&p1);
+	set_phase(0, 1, 4 * KIB, 8);
+	leave_how = END;
+	k2 = start_stream(&p2);
+	vm_send_int(k1, TAG_GO, 0);
+	vm_send_int(k2, TAG_GO, 0);
+	recv_or_fail(k1, TAG_MSG);
+	a1 = pvm_setrbuf(0);
+	recv_or_fail(k2, TAG_MSG);
+	a2 = pvm_setrbuf(0);
+	vm_wait_ok(p1);
+	vm_wait_ok(p2);
+	/* the rings they wrote close when the pump sees the end of their
+	 * sockets, those they read when a send finds them gone */
+	for (i = 0; i < 500 && vm_ring_maps() > 0; i++) {
+		vm_send_int(k1, TAG_GO, -1);
+		vm_send_int(k2, TAG_GO, -1);
 		ck_assert_int_eq(pvm_trecv(-1, -1, &tv), 0);
+	}
 	ck_assert_int_eq(vm_ring_maps(), 0);
-	check_kept(a, 4 * KIB, 7);
-	ck_assert_int_eq(pvm_freebuf(a), PvmOk);
+	check_kept(a1, 4 * KIB, 7);
+	check_kept(a2, 4 * KIB, 8);
+	ck_assert_int_eq(pvm_freebuf(a1), PvmOk);
+	ck_assert_int_eq(pvm_freebuf(a2), PvmOk);
 	pvm_exit();
 }
 END_TEST
@@ -481,6 +592,7 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, a_kept_buffer_survives_a_ringful_behind_it);
 	tcase_add_test(tc, a_lent_buffer_forwarded_arrives_whole);
+	tcase_add_test(tc, a_lent_buffer_sent_while_its_ring_moves_on);
 	tcase_add_test(tc, a_forked_child_reads_its_own_copy);
 	tcase_add_test(tc, freeing_in_any_order_frees_the_ring);
 	tcase_add_test(tc, the_peer_leaving_leaves_the_kept_buffer_readable);
