@@ -382,6 +382,19 @@ int pvmi_msg_unlend(struct pvmi_msg *m, int must)
 	return rc;
 }
 
+/* Makes the lent body of `m' its own and gives it back (msg.h). */
+int pvmi_msg_own(struct pvmi_msg *m)
+{
+	struct pvmi_lend *l = m->lend;
+
+	if (!l)
+		return 0;
+	if (pvmi_msg_unlend(m, 0))
+		return -1;
+	l->end(l);
+	return 0;
+}
+
 /* Appends `n' writable bytes to the body and returns where they start;
  * NULL when out of memory, leaving the message unchanged. */
 unsigned char *pvmi_msg_extend(struct pvmi_msg *m, size_t n)

@@ -103,6 +103,10 @@ struct pvmi_msg *pvmi_msg_from_lent(unsigned char *body,
  * lent).  0, or -1 when out of memory: `m' then still reads the lent
  * body, unless `must' (the lender's memory goes), which empties it. */
 int pvmi_msg_unlend(struct pvmi_msg *m, int must);
+/* As pvmi_msg_unlend(m, 0), and gives the lent body back to its lender
+ * (the lend's end()), for a caller that is not the lender: 0, or -1
+ * when out of memory (`m' then still reads the lent body). */
+int pvmi_msg_own(struct pvmi_msg *m);
 /* Fills up to `max' iovecs with the body; returns the count used. */
 int pvmi_msg_iov(const struct pvmi_msg *m, struct iovec *iov, int max);
 /* Copies the whole body into one buffer of bufcache.h (*len set; give

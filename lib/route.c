@@ -434,7 +434,7 @@ int pvmi_route_send(struct pvmi_msg *m, int tid, int tag)
 
 	/* a body lent by a ring (msg.h) is read by writes that may wait and
 	 * read input meanwhile, which may free its record: ours first */
-	if (m->lend && pvmi_msg_unlend(m, 0))
+	if (m->lend && pvmi_msg_own(m))
 		return PvmNoMem;
 	if (c->via == VIA_SELF)
 		return send_self(m, tag);
@@ -522,7 +522,7 @@ void pvmi_route_mcast(struct pvmi_msg *m, const int *tids, int n, int tag,
 	struct pvmi_frame f;
 	int i, rc;
 
-	if (m->lend && pvmi_msg_unlend(m, 0)) {	/* as pvmi_route_send */
+	if (m->lend && pvmi_msg_own(m)) {	/* as pvmi_route_send */
 		for (i = 0; i < n; i++)
 			rcs[i] = PvmNoMem;
 		return;
