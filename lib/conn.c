@@ -111,6 +111,7 @@ int pvmi_conn_pollset_update(void)
 /* What every pipe hands its frames and handshake bytes to. */
 static const struct pvmi_pipe_sink conn_sink = {
 	.frame = pvmi_conn_frame,
+	.frame_lent = pvmi_conn_frame_lent,
 	.gate = pvmi_conn_gate,
 	.paused = conn_paused,
 	.sated = conn_sated,

@@ -113,6 +113,10 @@ void pvmi_link_held_free(struct link *l);
  * frame from link `arg', taking `body'; -1 when it breaks the protocol. */
 int pvmi_conn_frame(void *arg, const struct pvmi_frame *f,
 		    unsigned char *body);
+/* The same for a frame whose body the pipe lends (transport.h's
+ * frame_lent): 1 when taken so, 0 when declined. */
+int pvmi_conn_frame_lent(void *arg, const struct pvmi_frame *f,
+			 unsigned char *body, struct pvmi_lend *lend);
 /* Handshake bytes from link `arg', for its owner's gate_input hook: how
  * many it consumed, or -1 to end the link. */
 long pvmi_conn_gate(void *arg, const unsigned char *data, size_t len);

@@ -106,18 +106,25 @@ static __attribute__((noinline)) int frame_any(struct link *l,
 	return 0;
 }
 
+/* The common case, as frame_any's checks would let it pass: a user
+ * message on a task's circuit from its known peer. */
+static inline int plain_user_frame(const struct link *l,
+				   const struct pvmi_frame *f)
+{
+	return f->kind == PVMI_KIND_USER &&
+	       ((l->role == LINK_BOTH && f->src == l->peer) ||
+		(l->role == LINK_IN && l->peer));
+}
+
 /* A complete frame from the pipe of link `arg'; takes `body' (conn.h).
- * The common case first, as frame_any's checks would let it pass: a
- * user message on a task's circuit from its known peer. */
+ * The common case first. */
 int pvmi_conn_frame(void *arg, const struct pvmi_frame *f,
 		    unsigned char *body)
 {
 	struct link *l = arg;
 	struct pvmi_msg *m;
 
-	if (f->kind != PVMI_KIND_USER ||
-	    !((l->role == LINK_BOTH && f->src == l->peer) ||
-	      (l->role == LINK_IN && l->peer)))
+	if (!plain_user_frame(l, f))
 		return frame_any(l, f, body);
 	m = pvmi_msg_from_frame(body, f);
 	if (!m) {
@@ -126,6 +133,21 @@ int pvmi_conn_frame(void *arg, const struct pvmi_frame *f,
 	}
 	pvmi_conn_deliver(m);
 	return 0;
+}
+
+/* A complete frame of link `arg' whose body its pipe lends (conn.h):
+ * taken in pvmi_conn_frame's common case alone. */
+int pvmi_conn_frame_lent(void *arg, const struct pvmi_frame *f,
+			 unsigned char *body, struct pvmi_lend *lend)
+{
+	struct link *l = arg;
+	struct pvmi_msg *m;
+
+	if (!plain_user_frame(l, f) ||
+	    !(m = pvmi_msg_from_lent(body, f, lend)))
+		return 0;
+	pvmi_conn_deliver(m);
+	return 1;
 }
 
 /* Handshake bytes from the pipe of link `arg': its owner's (conn.h). */

@@ -13,7 +13,8 @@ lib_libpvm3_la_SOURCES = \
 	lib/transport/stream.h lib/transport/registry.c \
 	lib/transport/registry.h lib/transport/uring.h \
 	lib/transport/unix.c lib/transport/tcp.c lib/transport/shm.c \
-	lib/transport/shm_setup.c lib/transport/shm_pipe.h \
+	lib/transport/shm_setup.c lib/transport/shm_keep.c \
+	lib/transport/shm_pipe.h \
 	lib/route.c lib/route.h \
 	lib/conn.c lib/conn.h lib/conn_send.c lib/conn_frame.c \
 	lib/pollset.c lib/pollset.h \

@@ -67,6 +67,7 @@ static inline void msg_reset_rest(struct pvmi_msg *m)
 	m->seq = 0;
 	m->datalen = 0;
 	m->datalen_at = 0;
+	m->lend = NULL;
 }
 
 /* msg_reset_rest() and the fields a frame's header gives. */
@@ -81,7 +82,7 @@ static inline void msg_reset(struct pvmi_msg *m)
 }
 #ifdef __LP64__
 /* Fails the build when a field is added, until msg_reset() clears it. */
-_Static_assert(sizeof(struct pvmi_msg) == 136,
+_Static_assert(sizeof(struct pvmi_msg) == 144,
 	       "struct pvmi_msg changed: clear the new field in msg_reset(), "
 	       "then update this size");
 #endif
@@ -122,10 +123,23 @@ void pvmi_view_drop(struct pvmi_msg *m)
 
 /* Frees unregistered message `m': its owned fragments given back, the
  * object kept as a spare (VCC) or freed. */
+/* Gives back the lent body `m' reads, if any (struct pvmi_lend). */
+static inline void msg_end_lend(struct pvmi_msg *m)
+{
+	struct pvmi_lend *l = m->lend;
+
+	if (l) {
+		m->lend = NULL;
+		l->m = NULL;
+		l->end(l);
+	}
+}
+
 static inline void msg_release(struct pvmi_msg *m)
 {
 	int i;
 
+	msg_end_lend(m);
 	pvmi_view_drop(m);
 	for (i = 0; i < m->nfrag; i++)
 		if (m->frags[i].cap)
@@ -165,6 +179,7 @@ static __attribute__((noinline)) void msg_empty_slow(struct pvmi_msg *m)
 	struct pvmi_frag keep = { NULL, 0, 0 };
 	int enc = m->enc, i;
 
+	msg_end_lend(m);
 	pvmi_view_drop(m);
 	for (i = 0; i < m->nfrag; i++) {
 		if (!m->frags[i].cap)
@@ -310,6 +325,74 @@ struct pvmi_msg *pvmi_msg_from_frame(void *body, const struct pvmi_frame *f)
 	m->ctx = f->ctx;
 	m->wid = f->wid;
 	return m;
+}
+
+/* A message of a body read where a transport holds it (msg.h). */
+struct pvmi_msg *pvmi_msg_from_lent(unsigned char *body,
+				    const struct pvmi_frame *f,
+				    struct pvmi_lend *lend)
+{
+	struct pvmi_msg *m = msg_get(f->enc == PvmDataInPlace ? PvmDataRaw :
+							       f->enc);
+
+	if (!m)
+		return NULL;
+	if (!m->fragcap && frags_reserve(m, 1)) {
+		msg_release(m);
+		return NULL;
+	}
+	m->frags[0].data = body;
+	m->frags[0].len = f->len;
+	m->frags[0].cap = 0;
+	m->nfrag = 1;
+	m->len = f->len;
+	m->src = f->src;
+	m->dst = f->dst;
+	m->tag = f->tag;
+	m->ctx = f->ctx;
+	m->wid = f->wid;
+	m->lend = lend;
+	lend->m = m;
+	return m;
+}
+
+/* Makes the lent body of `m' a copy of its own (msg.h). */
+int pvmi_msg_unlend(struct pvmi_msg *m, int must)
+{
+	struct pvmi_frag *f = &m->frags[0];
+	unsigned char *copy;
+	int rc = 0;
+
+	if (!m->lend)
+		return 0;
+	copy = pvmi_buf_alloc(f->len);
+	if (copy) {
+		memcpy(copy, f->data, f->len);
+		f->cap = f->len;
+	} else if (!must) {
+		return -1;
+	} else {	/* the lent bytes go: the message is left empty */
+		m->len -= f->len;
+		f->len = 0;
+		rc = -1;
+	}
+	f->data = copy;
+	m->lend->m = NULL;
+	m->lend = NULL;
+	return rc;
+}
+
+/* Makes the lent body of `m' its own and gives it back (msg.h). */
+int pvmi_msg_own(struct pvmi_msg *m)
+{
+	struct pvmi_lend *l = m->lend;
+
+	if (!l)
+		return 0;
+	if (pvmi_msg_unlend(m, 0))
+		return -1;
+	l->end(l);
+	return 0;
 }
 
 /* Appends `n' writable bytes to the body and returns where they start;

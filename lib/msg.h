@@ -4,10 +4,10 @@
  * A message body is a list of fragments.  Packing appends to the last
  * owned fragment (growing it geometrically); PvmDataInPlace packing adds
  * a fragment that points at the caller's memory, read only at send time.
- * A received message is one owned fragment: a body buffer, or a body
- * lent by a peer of this host and read in its heap (bufheap.h), which
- * bufcache.c gives back when the fragment is freed and never lets a
- * pack write into.  Unpacking walks the items (wire.h) with a cursor
+ * A received message is one fragment: a body buffer, or a body lent by
+ * a peer of this host and read in its heap (bufheap.h), which bufcache.c
+ * gives back when the fragment is freed and never lets a pack write
+ * into, or a body read in a ring record (struct pvmi_lend below, cap 0).  Unpacking walks the items (wire.h) with a cursor
  * that may stop inside an item.
  */
 #ifndef COPVM_MSG_H
@@ -21,7 +21,19 @@
 struct pvmi_frag {
 	unsigned char *data;
 	size_t len;
-	size_t cap;		/* 0 for a fragment that borrows user memory */
+	size_t cap;		/* 0 for a fragment that borrows user memory,
+				 * or a lent body */
+};
+
+struct pvmi_msg;
+/* A received body read where its transport holds it, rather than copied
+ * out (a record of a shared-memory ring, transport/shm_keep.c): the
+ * message's first fragment, of cap 0.  The message gives it back through
+ * end() when it lets go of that fragment (freed or emptied), and clears
+ * `m' first; until then `m' names the message. */
+struct pvmi_lend {
+	void (*end)(struct pvmi_lend *l);
+	struct pvmi_msg *m;
 };
 
 /* A field added here must also be cleared by msg_reset() (msg.c), which
@@ -56,6 +68,7 @@ struct pvmi_msg {
 	uint64_t seq;		/* arrival order, owned by recv.c */
 	size_t datalen;		/* cache of pvmi_msg_data_len() ... */
 	size_t datalen_at;	/* ... valid while len == datalen_at - 1 */
+	struct pvmi_lend *lend;	/* its first fragment is lent, or NULL */
 };
 
 /* Creates an empty message with encoding `enc'; NULL when out of memory. */
@@ -79,6 +92,21 @@ struct pvmi_frame;
 /* As pvmi_msg_from_body() for the body of user frame `f', the message's
  * src, dst, tag, ctx and wid taken from `f'; NULL when out of memory. */
 struct pvmi_msg *pvmi_msg_from_frame(void *body, const struct pvmi_frame *f);
+/* As pvmi_msg_from_frame() for a body read where a transport holds it:
+ * the message's first fragment, of cap 0, until it gives `lend' back
+ * (struct pvmi_lend).  NULL when out of memory (nothing taken). */
+struct pvmi_msg *pvmi_msg_from_lent(unsigned char *body,
+				    const struct pvmi_frame *f,
+				    struct pvmi_lend *lend);
+/* Gives message `m', which reads a lent body, a copy of it of its own,
+ * and detaches the lend without ending it (its transport frees what it
+ * lent).  0, or -1 when out of memory: `m' then still reads the lent
+ * body, unless `must' (the lender's memory goes), which empties it. */
+int pvmi_msg_unlend(struct pvmi_msg *m, int must);
+/* As pvmi_msg_unlend(m, 0), and gives the lent body back to its lender
+ * (the lend's end()), for a caller that is not the lender: 0, or -1
+ * when out of memory (`m' then still reads the lent body). */
+int pvmi_msg_own(struct pvmi_msg *m);
 /* Fills up to `max' iovecs with the body; returns the count used. */
 int pvmi_msg_iov(const struct pvmi_msg *m, struct iovec *iov, int max);
 /* Copies the whole body into one buffer of bufcache.h (*len set; give

@@ -432,6 +432,10 @@ int pvmi_route_send(struct pvmi_msg *m, int tid, int tag)
 	struct circuit tmp, *c = circuit(tid, &tmp);
 	struct pvmi_frame f;
 
+	/* a body lent by a ring (msg.h) is read by writes that may wait and
+	 * read input meanwhile, which may free its record: ours first */
+	if (m->lend && pvmi_msg_own(m))
+		return PvmNoMem;
 	if (c->via == VIA_SELF)
 		return send_self(m, tag);
 	user_frame(&f, tid, tag, m->enc, m);
@@ -518,6 +522,11 @@ void pvmi_route_mcast(struct pvmi_msg *m, const int *tids, int n, int tag,
 	struct pvmi_frame f;
 	int i, rc;
 
+	if (m->lend && pvmi_msg_own(m)) {	/* as pvmi_route_send */
+		for (i = 0; i < n; i++)
+			rcs[i] = PvmNoMem;
+		return;
+	}
 	if (n > 1) {
 		b.copy = malloc((size_t)n * sizeof(*b.copy));
 		b.who = malloc((size_t)n * sizeof(*b.who));

@@ -3,7 +3,9 @@
  * message body memory: its counters, and that the message layer (msg.c,
  * pack.c) takes every body buffer from it and gives every one back; and
  * its VCC pools: reuse without the heap, their bounds, the idle shrink,
- * the off switch, and the message objects msg.c keeps.
+ * the off switch, and the message objects msg.c keeps.  And a body that
+ * a transport lends (struct pvmi_lend): never this layer's to free, given
+ * back once by whatever lets go of it, or copied to the message's own.
  */
 #include <check.h>
 #include <stdint.h>
@@ -14,6 +16,7 @@
 #include "bufcache.h"
 #include "msg.h"
 #include "pvm3.h"
+#include "wire.h"
 
 START_TEST(counts_buffers_out_and_back)
 {
@@ -324,6 +327,108 @@ START_TEST(message_objects_are_reused_clean)
 }
 END_TEST
 
+/* A stand-in lender: counts the lends given back. */
+struct lender {
+	struct pvmi_lend lend;
+	int ended;
+};
+
+static void lender_end(struct pvmi_lend *l)
+{
+	((struct lender *)l)->ended++;
+}
+
+/* A message of the lent body `body' (`len' bytes) from `lr'. */
+static struct pvmi_msg *lent_msg(unsigned char *body, size_t len,
+				 struct lender *lr)
+{
+	struct pvmi_frame f = { .len = (uint32_t)len, .src = 5, .tag = 7,
+				.enc = PvmDataDefault };
+	struct pvmi_msg *m;
+
+	lr->lend.end = lender_end;
+	lr->lend.m = NULL;
+	lr->ended = 0;
+	m = pvmi_msg_from_lent(body, &f, &lr->lend);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_ptr_eq(m->frags[0].data, body);
+	ck_assert_uint_eq(m->frags[0].cap, 0);
+	ck_assert_ptr_eq(m->lend, &lr->lend);
+	ck_assert_ptr_eq(lr->lend.m, m);
+	ck_assert_int_eq(m->tag, 7);
+	return m;
+}
+
+/* A lent body is read where it lies, never given to the pools, and
+ * given back exactly once by a free or an empty; a pack onto it goes
+ * into a fragment of its own; unlent, the message owns a copy and the
+ * lend is detached without being ended. */
+START_TEST(a_lent_body_is_read_in_place_and_given_back_once)
+{
+	static unsigned char body[1024];
+	int in[200], out[200], i;
+	struct pvmi_msg *src = pvmi_msg_new(PvmDataDefault), *m;
+	struct lender lr;
+	unsigned char *flat;
+	long live;
+	size_t len;
+
+	for (i = 0; i < 200; i++)
+		in[i] = i * 7 - 100;
+	ck_assert_int_eq(pvmi_pack(src, PVM_INT, in, 200, 1), PvmOk);
+	flat = pvmi_msg_flatten(src, &len);
+	ck_assert_ptr_nonnull(flat);
+	ck_assert_uint_le(len, sizeof(body));
+	memcpy(body, flat, len);
+	pvmi_buf_free(flat);
+	pvmi_msg_free(src);
+	live = pvmi_buf_live();
+
+	/* read in place; freed: ended once, nothing given to the pools */
+	m = lent_msg(body, len, &lr);
+	memset(out, 0, sizeof(out));
+	ck_assert_int_eq(pvmi_unpack(m, PVM_INT, out, 200, 1), PvmOk);
+	ck_assert_mem_eq(out, in, sizeof(in));
+	pvmi_msg_free(m);
+	ck_assert_int_eq(lr.ended, 1);
+	ck_assert_ptr_null(lr.lend.m);
+	ck_assert_int_eq(pvmi_buf_live(), live);
+
+	/* emptied for a pack (pvm_initsend of a received buffer) */
+	m = lent_msg(body, len, &lr);
+	pvmi_msg_empty(m);
+	ck_assert_int_eq(lr.ended, 1);
+	ck_assert_ptr_null(m->lend);
+	pvmi_msg_free(m);
+	ck_assert_int_eq(lr.ended, 1);
+
+	/* packed onto: a new fragment, the lent bytes untouched */
+	m = lent_msg(body, len, &lr);
+	ck_assert_int_eq(pvmi_pack(m, PVM_INT, in, 3, 1), PvmOk);
+	ck_assert_int_eq(m->nfrag, 2);
+	ck_assert_ptr_eq(m->frags[0].data, body);
+	ck_assert_int_eq(lr.ended, 0);
+	pvmi_msg_free(m);
+	ck_assert_int_eq(lr.ended, 1);
+
+	/* unlent: a copy of its own, the lend detached, not ended */
+	m = lent_msg(body, len, &lr);
+	ck_assert_int_eq(pvmi_msg_unlend(m, 0), 0);
+	ck_assert_ptr_null(m->lend);
+	ck_assert_ptr_null(lr.lend.m);
+	ck_assert_ptr_ne(m->frags[0].data, body);
+	ck_assert_uint_eq(m->frags[0].cap, len);
+	ck_assert_int_eq(pvmi_buf_live(), live + 1);
+	memset(body, 0, sizeof(body));		/* the lender reuses it */
+	memset(out, 0, sizeof(out));
+	ck_assert_int_eq(pvmi_unpack(m, PVM_INT, out, 200, 1), PvmOk);
+	ck_assert_mem_eq(out, in, sizeof(in));
+	pvmi_msg_free(m);
+	ck_assert_int_eq(lr.ended, 0);
+	ck_assert_int_eq(pvmi_buf_live(), live);
+}
+END_TEST
+
 static Suite *bufcache_suite(void)
 {
 	Suite *s = suite_create("bufcache");
@@ -339,6 +444,7 @@ static Suite *bufcache_suite(void)
 	tcase_add_test(tc, switch_off_uses_the_heap_every_time);
 	tcase_add_test(tc, large_blocks_are_kept_two_at_most);
 	tcase_add_test(tc, message_objects_are_reused_clean);
+	tcase_add_test(tc, a_lent_body_is_read_in_place_and_given_back_once);
 	suite_add_tcase(s, tc);
 	return s;
 }

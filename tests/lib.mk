@@ -32,6 +32,13 @@ tests_check_recv_ring_SOURCES = tests/check_recv_ring.c tests/vm_fixture.c \
 tests_check_recv_ring_CPPFLAGS = $(VM_TEST_CPPFLAGS)
 tests_check_recv_ring_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_recv_ring_LDADD = $(VM_TEST_LDADD)
+check_PROGRAMS += tests/check_shm_keep
+TESTS += tests/check_shm_keep
+tests_check_shm_keep_SOURCES = tests/check_shm_keep.c tests/vm_fixture.c \
+	tests/vm_fixture.h
+tests_check_shm_keep_CPPFLAGS = $(VM_TEST_CPPFLAGS)
+tests_check_shm_keep_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_shm_keep_LDADD = $(VM_TEST_LDADD)
 check_PROGRAMS += tests/check_spin_fair
 TESTS += tests/check_spin_fair
 tests_check_spin_fair_SOURCES = tests/check_spin_fair.c tests/vm_fixture.c \

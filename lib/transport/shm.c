@@ -54,9 +54,6 @@
 #include "transport/shm_pipe.h"
 #include "transport/stream.h"
 
-/* Receiving pipes with a ring (shm_pipe.h). */
-struct shm_pipe *pvmi_shm_readers;
-
 static int frame_sink(void *arg, const struct pvmi_frame *f,
 		      unsigned char *body);
 static long gate_sink(void *arg, const unsigned char *data, size_t len);
@@ -152,16 +149,53 @@ static int take_lent(struct shm_pipe *s, const struct shm_front *fr)
 	return deliver(s, body) ? -EPROTO : 1;
 }
 
+/* take_whole() of a body of KEEP_MIN bytes or more, read in the ring
+ * (shm_keep.c): its record kept, its message reading it there.  1 when
+ * taken so, 0 when it is to be copied out as usual (no keep free, a
+ * header the usual way refuses, or an owner that does not take it
+ * lent), or a negative errno. */
+static __attribute__((noinline)) int take_kept(struct shm_pipe *s,
+					       const unsigned char *pl,
+					       uint32_t len)
+{
+	uint32_t blen = len - WHOLE_HDR_LEN;
+	unsigned char *body = (unsigned char *)pl + WHOLE_HDR_LEN;
+	struct shm_keep *k;
+
+	if (!s->up->frame_lent || pvmi_frame_decode_tail(pl, blen, &s->f) ||
+	    !(k = pvmi_shm_keep_slot(s)) ||
+	    shm_ring_keep_whole(&s->ring, len, &k->at))
+		return 0;
+	s->batch_msgs++;
+	s->batch_bytes += blen;
+	if (s->up->frame_lent(s->up_arg, &s->f, body, &k->lend) > 0)
+		return 1;
+	/* declined: copied out after all, then freed */
+	s->batch_msgs--;
+	s->batch_bytes -= blen;
+	body = pvmi_msg_rx_body(blen);
+	if (body)
+		shm_copy_short(body, pl + WHOLE_HDR_LEN, blen);
+	shm_ring_let_go(&s->ring, k->at);
+	if (!body)
+		return -ENOMEM;
+	return deliver(s, body) ? -EPROTO : 1;
+}
+
 /* ring_take()'s common case: the REC_WHOLE record of `len' bytes at
  * `pl', in place at the front of the ring, checked as ring_take checks
- * it; its header decoded, its body copied out once, the record freed
- * and the frame delivered.  1, or a negative errno. */
+ * it; its header decoded, its body copied out once (or read in place,
+ * take_kept), the record freed and the frame delivered.  1, or a
+ * negative errno. */
 static inline int take_whole(struct shm_pipe *s, const unsigned char *pl,
 			     uint32_t len)
 {
 	uint32_t blen = len - WHOLE_HDR_LEN;
 	unsigned char *body;
 	int rc;
+
+	if (blen >= KEEP_MIN && (rc = take_kept(s, pl, len)) != 0)
+		return rc;
 
 	/* the body straight into its buffer: the last receive buffer's,
 	 * when the program let it go */
@@ -190,6 +224,10 @@ static __attribute__((noinline)) int take_record(struct shm_pipe *s)
 	ssize_t n;
 	int rc;
 
+	/* a producer may wait for the tail past any other record: the
+	 * bodies kept in place are copied out first (shm_keep.c) */
+	if (s->ring.nkept)
+		pvmi_shm_keeps_out(s, 0);
 	/* the record checked once: the take below uses what was checked */
 	rc = shm_ring_front_in_place(&s->ring, &info, &pl);
 	if (rc == -EAGAIN)
@@ -295,6 +333,10 @@ static inline int ring_take(struct shm_pipe *s)
 	rc = shm_ring_whole_front(&s->ring, &pl, &tag, &len);
 	if (rc == 0)
 		return 0;
+	/* kept bodies hold back no more than a quarter of the ring */
+	if (s->ring.nkept &&
+	    shm_ring_kept_span(&s->ring) > (s->ring.mask + 1) / 4)
+		pvmi_shm_keeps_out(s, 0);
 	if (rc > 0 && tag == REC_WHOLE && !s->body &&
 	    len >= WHOLE_HDR_LEN && len <= WHOLE_MAX)
 		return take_whole(s, pl, len);
@@ -708,6 +750,8 @@ static void shm_close(struct pvmi_pipe *p)
 			r = &(*r)->next_reader;
 		if (*r)
 			*r = s->next_reader;
+		if (s->have_ring)	/* before the ring goes */
+			pvmi_shm_keeps_out(s, 1);
 		/* a fork closing its parent's circuits leaves the rings be */
 		if (s->have_ring && s->pid == getpid())
 			shm_ring_close(&s->ring);

@@ -12,9 +12,9 @@ EXTRA_DIST += docs/shm.md
 if HAVE_CHECK
 SHM_FIXTURE = tests/shm_fixture.c tests/shm_fixture.h
 check_PROGRAMS += tests/check_shm_ring tests/check_shm_ring_ends \
-	tests/check_shm_ring_put
+	tests/check_shm_ring_put tests/check_shm_ring_keep
 TESTS += tests/check_shm_ring tests/check_shm_ring_ends \
-	tests/check_shm_ring_put
+	tests/check_shm_ring_put tests/check_shm_ring_keep
 tests_check_shm_ring_SOURCES = tests/check_shm_ring.c $(SHM_FIXTURE)
 tests_check_shm_ring_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_shm_ring_LDADD = lib/transport/libshmring.la $(CHECK_LIBS)
@@ -24,6 +24,9 @@ tests_check_shm_ring_ends_LDADD = lib/transport/libshmring.la $(CHECK_LIBS)
 tests_check_shm_ring_put_SOURCES = tests/check_shm_ring_put.c $(SHM_FIXTURE)
 tests_check_shm_ring_put_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_shm_ring_put_LDADD = lib/transport/libshmring.la $(CHECK_LIBS)
+tests_check_shm_ring_keep_SOURCES = tests/check_shm_ring_keep.c $(SHM_FIXTURE)
+tests_check_shm_ring_keep_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_shm_ring_keep_LDADD = lib/transport/libshmring.la $(CHECK_LIBS)
 endif
 
 # Two processes ping-ponging over a pair of rings (docs/results/shm_ring.txt).

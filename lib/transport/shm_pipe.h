@@ -10,6 +10,7 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "msg.h"
 #include "transport/shm_ring.h"
 #include "transport/transport.h"
 
@@ -71,6 +72,19 @@ static inline long shm_coarse_ns(void)
 	return ts.tv_sec * 1000000000L + ts.tv_nsec;
 }
 
+/* Bodies from this size on are read in the ring rather than copied out
+ * (shm_keep.c); a smaller one costs less to copy than to keep. */
+#define KEEP_MIN	256U
+
+struct shm_pipe;
+/* A record of the ring kept in place for the message that reads its body
+ * (shm_keep.c): the lend that message holds, and the record's place. */
+struct shm_keep {
+	struct pvmi_lend lend;		/* first: the lend is the keep */
+	struct shm_pipe *s;
+	uint32_t at;
+};
+
 /* A pipe's own state (p->priv). */
 struct shm_pipe {
 	struct shm_ring ring;
@@ -101,16 +115,29 @@ struct shm_pipe {
 	size_t got;
 	int batch_msgs;			/* delivered in this progress call */
 	size_t batch_bytes;		/* and their bodies' bytes */
+	struct shm_keep keeps[SHM_RING_KEEPS];	/* bodies read in place */
 	struct pvmi_pipe *pipe;		/* ours, while on the readers list */
 	int room_armed;			/* armed by arm_readers() */
 	struct shm_pipe *next_reader;
 };
 
-/* Receiving pipes with a ring (shm.c).  A sender waiting for room arms
+/* Receiving pipes with a ring (defined in shm_keep.c, whose fork handler
+ * walks them; shm.c's send reads them too).  A sender waiting for room arms
  * them, so that input for this task ends the wait too: the peer it waits
  * for may be waiting for us to read (two tasks exchanging large
  * messages).  shm_setup.c adds a pipe when it maps its ring. */
 extern struct shm_pipe *pvmi_shm_readers;
+
+/* shm_keep.c: a free keep of pipe `s' for a body read in place, its
+ * pipe and lend set, after the bodies it lends are copied out if they
+ * hold back more than a quarter of its ring; NULL when none is free (or
+ * the fork handler that copies them out could not be set). */
+struct shm_keep *pvmi_shm_keep_slot(struct shm_pipe *s);
+/* shm_keep.c: copies out every body that pipe `s' lends and frees their
+ * records (the messages keep reading their own copies).  With `must'
+ * (the ring goes), a body that cannot be copied (out of memory) is
+ * dropped from its message rather than left reading an unmapped ring. */
+void pvmi_shm_keeps_out(struct shm_pipe *s, int must);
 
 /* shm_setup.c: non-zero unless COPVM_SHM=0 (read once per process, and
  * again in a fork). */

@@ -452,8 +452,32 @@ static void free_record(struct shm_ring *r, const struct rec_view *h)
 	}
 	r->pos += rec_bytes(h->len, h->flags);
 	r->seq = next_seq(r->seq);
-	store_release(&r->hdr->tail, r->pos);
+	store_release(&r->hdr->tail, shm_ring_tail_now(r));
 	shmr_producer_check(r);
+}
+
+/* shm_ring_let_go() of any record kept (shm_ring.h). */
+void shmr_let_go_any(struct shm_ring *r, uint32_t at)
+{
+	int i, n;
+
+	for (i = 0; i < r->nkept && r->kept_at[i] != at; i++)
+		;
+	if (i == r->nkept || !r->kept_live[i])
+		return;
+	r->kept_live[i] = 0;
+	if (i)			/* an older one holds the tail */
+		return;
+	for (n = 0; n < r->nkept && !r->kept_live[n]; n++)
+		;
+	for (i = n; i < r->nkept; i++) {	/* at most SHM_RING_KEEPS */
+		r->kept_at[i - n] = r->kept_at[i];
+		r->kept_live[i - n] = r->kept_live[i];
+	}
+	r->nkept -= n;
+	store_release(&r->hdr->tail, shm_ring_tail_now(r));
+	if (++r->unchecked >= SHM_FREE_CHECK_EVERY)
+		shmr_producer_check(r);
 }
 
 /* A copy of the front record's header and part field, so that what is

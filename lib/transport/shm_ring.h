@@ -125,6 +125,9 @@
 #define SHM_WAIT_FOREVER	(-1L)
 #define SHM_NO_WAIT		0L
 
+/* Records a consumer keeps in place at most (shm_ring_keep_whole). */
+#define SHM_RING_KEEPS		4
+
 /* The default spin before blocking, ns (as lib/wait.c's LIN bound). */
 #define SHM_RING_DEFAULT_SPIN_NS	40000L
 
@@ -158,6 +161,13 @@ struct shm_ring {
 	uint32_t unchecked;		/* consumer: whole records freed since
 					 * it last looked for a waiting
 					 * producer (shm_ring.c) */
+	/* consumer: the places of the records kept in place (taken but
+	 * still read there: shm_ring_keep_whole), oldest first, and
+	 * whether each is still kept; the tail published stops at the
+	 * oldest one still kept */
+	uint32_t kept_at[SHM_RING_KEEPS];
+	uint8_t kept_live[SHM_RING_KEEPS];
+	int nkept;
 };
 
 /* What the next message is, from shm_ring_peek. */
@@ -379,12 +389,66 @@ static inline int shm_ring_whole_front(const struct shm_ring *r,
 	return 1;
 }
 
+/* Consumer: the tail to publish: the place of the oldest record still
+ * kept in place, else all that was taken. */
+static inline uint32_t shm_ring_tail_now(const struct shm_ring *r)
+{
+	return r->nkept ? r->kept_at[0] : r->pos;
+}
+
 /* Consumer: frees the front record, a whole message of `len' bytes that
  * shm_ring_whole_front gave (as free_record does, shm_ring.c). */
 static inline void shm_ring_drop_whole(struct shm_ring *r, uint32_t len)
 {
 	r->pos += SHM_WHOLE_REC_BYTES(len);
 	r->seq = r->seq + 1 + (r->seq == UINT32_MAX);	/* 0 is never one */
+	__atomic_store_n(&r->hdr->tail, shm_ring_tail_now(r),
+			 __ATOMIC_RELEASE);
+	if (++r->unchecked >= SHM_FREE_CHECK_EVERY)
+		shmr_producer_check(r);
+}
+
+/* Consumer: takes the front record, a whole message of `len' bytes that
+ * shm_ring_whole_front gave, but keeps it in place: the records after it
+ * are read on, while its bytes, and theirs, stay the consumer's until
+ * shm_ring_let_go.  The caller keeps a peer's record for as short a time
+ * as it can: the producer has that much less room meanwhile.  The
+ * record's place in *at and 0, or -1 (nothing done) when SHM_RING_KEEPS
+ * records are kept already. */
+static inline int shm_ring_keep_whole(struct shm_ring *r, uint32_t len,
+				      uint32_t *at)
+{
+	if (r->nkept == SHM_RING_KEEPS)
+		return -1;
+	*at = r->pos;
+	r->kept_at[r->nkept] = r->pos;
+	r->kept_live[r->nkept++] = 1;
+	r->pos += SHM_WHOLE_REC_BYTES(len);
+	r->seq = r->seq + 1 + (r->seq == UINT32_MAX);
+	return 0;
+}
+
+/* Consumer: the bytes from the oldest record kept in place to the next
+ * record to take (0 when none is kept). */
+static inline uint32_t shm_ring_kept_span(const struct shm_ring *r)
+{
+	return r->nkept ? r->pos - r->kept_at[0] : 0;
+}
+
+/* shm_ring_let_go() past its common case (shm_ring.c). */
+void shmr_let_go_any(struct shm_ring *r, uint32_t at);
+
+/* Consumer: frees the record kept at `at' (shm_ring_keep_whole); the
+ * tail moves once no older record is kept.  Nothing for another `at'.
+ * Inline, the common case: the one record kept (the oldest kept is
+ * always still kept: the ones let go before it are dropped with it). */
+static inline void shm_ring_let_go(struct shm_ring *r, uint32_t at)
+{
+	if (r->nkept != 1 || r->kept_at[0] != at) {
+		shmr_let_go_any(r, at);
+		return;
+	}
+	r->nkept = 0;
 	__atomic_store_n(&r->hdr->tail, r->pos, __ATOMIC_RELEASE);
 	if (++r->unchecked >= SHM_FREE_CHECK_EVERY)
 		shmr_producer_check(r);

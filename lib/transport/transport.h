@@ -60,6 +60,7 @@
 #include "wire.h"
 
 struct pvmi_pipe;
+struct pvmi_lend;
 
 /* Where a pipe hands what arrives; set by the pipe's owner (conn.c). */
 struct pvmi_pipe_sink {
@@ -68,6 +69,13 @@ struct pvmi_pipe_sink {
 	 * (the pipe then reports -EPROTO). */
 	int (*frame)(void *arg, const struct pvmi_frame *f,
 		     unsigned char *body);
+	/* Optional: a complete frame `f' whose body the transport lends
+	 * (`lend', msg.h: read where it lies until the sink's message gives
+	 * it back).  Returns 1 when the sink took it so, 0 when it declines
+	 * (nothing done: the transport then copies the body out and calls
+	 * frame). */
+	int (*frame_lent)(void *arg, const struct pvmi_frame *f,
+			  unsigned char *body, struct pvmi_lend *lend);
 	/* While p->gated: bytes that arrived before the first frame (a
 	 * handshake).  Returns how many it consumed, or -1 to end the pipe.
 	 * It clears p->gated when the handshake is done; the bytes after
