@@ -300,6 +300,18 @@ struct pvmi_msg *pvmi_msg_from_body(void *body, size_t len, int enc)
 	return m;
 }
 
+/* Gives `m' the source, destination, tag, context and wait id of user
+ * frame `f'. */
+static inline void msg_from_header(struct pvmi_msg *m,
+				   const struct pvmi_frame *f)
+{
+	m->src = f->src;
+	m->dst = f->dst;
+	m->tag = f->tag;
+	m->ctx = f->ctx;
+	m->wid = f->wid;
+}
+
 /* Wraps the body of user frame `f' as a message with the frame's source,
  * destination, tag, context and wait id (msg.h): the kept object's
  * common case emptied and filled in one pass.  NULL when out of memory. */
@@ -319,11 +331,7 @@ struct pvmi_msg *pvmi_msg_from_frame(void *body, const struct pvmi_frame *f)
 	} else if (!(m = pvmi_msg_from_body(body, f->len, f->enc))) {
 		return NULL;
 	}
-	m->src = f->src;
-	m->dst = f->dst;
-	m->tag = f->tag;
-	m->ctx = f->ctx;
-	m->wid = f->wid;
+	msg_from_header(m, f);
 	return m;
 }
 
@@ -346,11 +354,7 @@ struct pvmi_msg *pvmi_msg_from_lent(unsigned char *body,
 	m->frags[0].cap = 0;
 	m->nfrag = 1;
 	m->len = f->len;
-	m->src = f->src;
-	m->dst = f->dst;
-	m->tag = f->tag;
-	m->ctx = f->ctx;
-	m->wid = f->wid;
+	msg_from_header(m, f);
 	m->lend = lend;
 	lend->m = m;
 	return m;
