@@ -150,10 +150,14 @@ static int take_lent(struct shm_pipe *s, const struct shm_front *fr)
 }
 
 /* take_whole() of a body of KEEP_MIN bytes or more, read in the ring
- * (shm_keep.c): its record kept, its message reading it there.  1 when
- * taken so, 0 when it is to be copied out as usual (no keep free, a
- * header the usual way refuses, or an owner that does not take it
- * lent), or a negative errno. */
+ * (shm_keep.c): its record kept, its message reading it there.  Only the
+ * first frame a progress call takes: a ping-pong's, which a receive
+ * waits for.  A stream's others wait in the receive queue, so they are
+ * copied as before: kept, they would hold the ring, and their copies out
+ * would take bodies beyond the batch the pools are sized for.  1 when
+ * taken so, 0 when it is to be copied out as usual (not the first, no
+ * keep free, a header the usual way refuses, or an owner that does not
+ * take it lent), or a negative errno. */
 static __attribute__((noinline)) int take_kept(struct shm_pipe *s,
 					       const unsigned char *pl,
 					       uint32_t len)
@@ -162,7 +166,8 @@ static __attribute__((noinline)) int take_kept(struct shm_pipe *s,
 	unsigned char *body = (unsigned char *)pl + WHOLE_HDR_LEN;
 	struct shm_keep *k;
 
-	if (!s->up->frame_lent || pvmi_frame_decode_tail(pl, blen, &s->f) ||
+	if (s->batch_msgs || !s->up->frame_lent ||
+	    pvmi_frame_decode_tail(pl, blen, &s->f) ||
 	    !(k = pvmi_shm_keep_slot(s)) ||
 	    shm_ring_keep_whole(&s->ring, len, &k->at))
 		return 0;
