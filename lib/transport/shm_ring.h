@@ -435,7 +435,8 @@ static inline uint32_t shm_ring_kept_span(const struct shm_ring *r)
 	return r->nkept ? r->pos - r->kept_at[0] : 0;
 }
 
-/* shm_ring_let_go() past its common case (shm_ring.c). */
+/* shm_ring_let_go() past its common case (shm_ring.c): frees the record
+ * kept at `at' among several kept, or does nothing for another `at'. */
 void shmr_let_go_any(struct shm_ring *r, uint32_t at);
 
 /* Consumer: frees the record kept at `at' (shm_ring_keep_whole); the
