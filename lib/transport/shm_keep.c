@@ -80,8 +80,6 @@ struct shm_keep *pvmi_shm_keep_slot(struct shm_pipe *s)
 	pthread_once(&fork_once, fork_register);
 	if (fork_rc)
 		return NULL;
-	if (shm_ring_kept_span(&s->ring) > (s->ring.mask + 1) / 4)
-		pvmi_shm_keeps_out(s, 0);
 	for (i = 0; i < SHM_RING_KEEPS; i++) {
 		if (s->keeps[i].lend.m)
 			continue;

@@ -129,9 +129,9 @@ struct shm_pipe {
 extern struct shm_pipe *pvmi_shm_readers;
 
 /* shm_keep.c: a free keep of pipe `s' for a body read in place, its
- * pipe and lend set, after the bodies it lends are copied out if they
- * hold back more than a quarter of its ring; NULL when none is free (or
- * the fork handler that copies them out could not be set). */
+ * pipe and lend set (ring_take has already copied out the bodies that
+ * held back a quarter of the ring); NULL when none is free, or the fork
+ * handler that copies them out could not be set. */
 struct shm_keep *pvmi_shm_keep_slot(struct shm_pipe *s);
 /* shm_keep.c: copies out every body that pipe `s' lends and frees their
  * records (the messages keep reading their own copies).  With `must'
